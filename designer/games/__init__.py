@@ -1,0 +1,66 @@
+"""Rules of the game families and the registry of named presets.
+
+>>> load_game("fowl-play")
+DeckGame(bad=6, good=42, goal=50, komi=0, name='Fowl Play')
+>>> load_game("pig", goal=50).goal
+50
+"""
+
+from designer.errors import DesignError
+from designer.games.deck import DeckGame
+from designer.games.dice import DiceGame
+
+#: Named presets: name -> (constructor, default parameters).
+PRESETS = {
+    "fowl-play": (DeckGame, dict(bad=6, good=42, goal=50, komi=0, name="Fowl Play")),
+    "red-light": (DeckGame, dict(bad=4, good=24, goal=50, komi=1, name="Red Light")),
+    "pig": (DiceGame, dict(faces=6, goal=100, komi=0, bust_faces=(1,), name="Pig")),
+}
+
+#: Families that take all their parameters from the caller.
+FAMILIES = {"deck": DeckGame, "dice": DiceGame}
+
+
+def preset_names():
+    """Names accepted by :func:`load_game`: presets first, then families."""
+    return list(PRESETS) + list(FAMILIES)
+
+
+def load_game(name, **params):
+    """Build a game by preset or family name, overriding parameters.
+
+    Parameters
+    ----------
+    name : str
+        A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``) or a family
+        (``"deck"``, ``"dice"``).
+    **params
+        Parameters of the family; ``None`` values are ignored so that
+        command-line defaults pass through.
+
+    Raises
+    ------
+    DesignError
+        Unknown name, or parameters the family does not take.
+    ParameterError
+        A parameter out of range.
+    """
+    params = {k: v for k, v in params.items() if v is not None}
+    if name in PRESETS:
+        cls, defaults = PRESETS[name]
+        merged = {**defaults, **params}
+    elif name in FAMILIES:
+        cls, merged = FAMILIES[name], params
+    else:
+        raise DesignError(f"unknown game {name!r}: choose one of {', '.join(preset_names())}")
+    fields = set(cls.__dataclass_fields__)
+    unknown = sorted(set(merged) - fields)
+    if unknown:
+        raise DesignError(f"{name} does not take {', '.join(unknown)}: "
+                          f"its parameters are {', '.join(sorted(fields - {'name'}))}")
+    try:
+        return cls(**merged)
+    except TypeError as exc:  # a missing required parameter
+        missing = sorted(f for f in fields if f not in merged and
+                         cls.__dataclass_fields__[f].default is cls.__dataclass_fields__[f].default_factory)
+        raise DesignError(f"{name} needs {', '.join(missing) or 'more parameters'}") from exc

@@ -1,0 +1,81 @@
+"""Dice jeopardy games: Pig and its relatives.
+
+One die with ``faces`` faces numbered 1..faces; rolling a face in
+``bust_faces`` ends the turn with nothing banked, any other face adds its pip
+value to the turn total ``k``. The mover may roll or hold at any point (holding
+at ``k = 0`` passes). The first player to reach ``goal`` wins; the second
+player starts with ``komi`` points.
+"""
+
+from dataclasses import dataclass
+
+from designer.errors import ParameterError
+from designer.games._validate import check_int
+
+MAX_FACES = 100
+MAX_GOAL = 400
+
+
+@dataclass(frozen=True)
+class DiceGame:
+    """Rules of a dice game; immutable and validated on construction.
+
+    Parameters
+    ----------
+    faces : int
+        Number of faces of the die, ``2 <= faces <= 100``.
+    goal : int
+        Points needed to win, ``1 <= goal <= 400``.
+    komi : int
+        Points the second player starts with, ``0 <= komi < goal``.
+    bust_faces : tuple of int
+        Faces that bust, each in ``1..faces``; at least one face must not bust.
+    name : str
+        Display name.
+    """
+
+    faces: int = 6
+    goal: int = 100
+    komi: int = 0
+    bust_faces: tuple = (1,)
+    name: str = ""
+
+    family = "dice"
+
+    def __post_init__(self):
+        faces = check_int("faces", self.faces, 2, MAX_FACES)
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "goal", check_int("goal", self.goal, 1, MAX_GOAL))
+        object.__setattr__(self, "komi", check_int("komi", self.komi, 0, self.goal - 1))
+        try:
+            raw = tuple(self.bust_faces)
+        except TypeError:
+            raw = (self.bust_faces,)
+        bust = tuple(sorted({check_int("bust_faces", f, 1, faces) for f in raw}))
+        if not bust or len(bust) >= faces:
+            raise ParameterError("bust_faces", self.bust_faces,
+                                 f"a non-empty set of faces in 1..{faces} that leaves a scoring face")
+        object.__setattr__(self, "bust_faces", bust)
+        if not self.name:
+            object.__setattr__(self, "name", f"d{faces} bust on {','.join(map(str, bust))}")
+
+    def with_goal(self, goal, komi=None):
+        """Return the same die with another goal (and komi)."""
+        return DiceGame(self.faces, goal, self.komi if komi is None else komi, self.bust_faces, self.name)
+
+    @property
+    def params(self):
+        """The design parameters as a dict (for tables and JSON)."""
+        return {"family": "dice", "faces": self.faces, "bust_faces": list(self.bust_faces),
+                "goal": self.goal, "komi": self.komi}
+
+    def describe(self):
+        """One line a person can read."""
+        return (f"{self.name}: {self.faces}-sided die busting on "
+                f"{', '.join(map(str, self.bust_faces))}, goal {self.goal}, "
+                f"second player starts with {self.komi} point{'s' if self.komi != 1 else ''}")
+
+    @property
+    def components(self):
+        """Number of physical components (one die)."""
+        return 1

@@ -1,0 +1,5 @@
+"""Policies: the optimal one from a solve, and fixed ones to compare with it."""
+
+from designer.policies.compact import CompactPolicy
+
+__all__ = ["CompactPolicy"]

@@ -1,0 +1,1 @@
+"""Everything that writes for people: terminal tables, files, plots."""

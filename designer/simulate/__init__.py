@@ -1,0 +1,1 @@
+"""Monte Carlo evaluators: replays of exact policies and games with no solver."""

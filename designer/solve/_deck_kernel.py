@@ -1,0 +1,310 @@
+"""Layered solver kernels for deck games (SPEC 1.1 and 3).
+
+Turn-start tables are indexed ``[player, i, j, w, c]``: the mover (``player``)
+has ``i`` points, the opponent ``j``; ``w`` bad and ``c`` good items have been
+drawn since the last shuffle. Inside a turn that started at ``(i, j, w, c0)``
+the only reachable states are ``(i, j, t, w, c0 + t)`` after ``t`` good draws,
+so a turn is a chain in ``t`` and a deterministic policy is exactly the
+number of good draws ``T[i, j, w, c0]`` after which the mover holds (the
+compact form; ``T > good - c0`` means "never holds", ``i + T >= goal`` means
+"draws to the goal").
+
+Win probability of the mover, with ``w_rem = bad - w``, ``c_rem = good - c``:
+
+.. math::
+
+    P(i,j,k,w,c) &= 1 \\quad (i + k \\ge goal) \\\\
+    D &= \\frac{c_{rem}}{w_{rem}+c_{rem}} P(i,j,k+1,w,c+1)
+       + \\frac{w_{rem}}{w_{rem}+c_{rem}} (1 - P(j,i,0,w',c')) \\\\
+    H &= 1 - P(j, i+k, 0, w, c), \\qquad P = D \\text{ at } k = 0,
+       \\ \\max(D, H) \\text{ otherwise}
+
+with ``(w', c') = (w + 1, c)`` or ``(0, 0)`` after the last bad item. Expected
+remaining actions ``L`` follow the same chain with 1 added per action and
+``L = 1`` at ``i + k >= goal`` (the winning hold).
+
+``players`` is 1 for optimal self-play (one table, both seats maximise) and 2
+for a match between two fixed policies (table 0 and table 1).
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+from designer.solve._pairs import pair_order, solve2
+
+
+@kernel
+def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG, cP, cL, cT, mg,
+           dec, lim):
+    """One backward sweep over the turn chains of both sides of pair (i, j).
+
+    Side 0 is player ``p`` moving at ``(i, j)`` (unknown ``x`` = its value at a
+    fresh deck), side 1 is player ``q`` moving at ``(j, i)`` (unknown ``y``).
+    Fills ``cP``/``cL`` with affine coefficients ``(a, b_x, b_y)`` of the
+    turn-start values and ``cT`` with the draws-before-hold of each start.
+    When optimising, ``mg[side, w, c0, t]`` keeps the affine margin
+    ``D - H - tie`` of each decision and ``dec`` the decision taken, so that
+    the policy can be checked at new unknowns without another sweep
+    (``lim`` is the last decision of each chain). Expected lengths are
+    carried only ``with_l``: they are needed once, under the final policy.
+    """
+    for w in range(bad - 1, -1, -1):
+        w_rem = bad - w
+        for side in range(2):
+            if side == 0:
+                mi = i
+                mj = j
+                me = p
+                opp = q
+            else:
+                mi = j
+                mj = i
+                me = q
+                opp = p
+            other = 1 - side
+            need = goal - mi
+            for c0 in range(good + 1):
+                left = good - c0
+                # Value one good draw further on: the goal (a sure win, one
+                # winning hold) or nothing at all (no good item left).
+                if need <= left:
+                    t = need - 1
+                    nA = 1.0
+                    mA = 1.0
+                    tcur = need
+                else:
+                    t = left
+                    nA = 0.0
+                    mA = 0.0
+                    tcur = left + 1
+                nX = 0.0
+                nY = 0.0
+                mX = 0.0
+                mY = 0.0
+                if not optimize:
+                    # A fixed policy holds after T good draws: the chain's
+                    # tail beyond T is never reached from this turn start.
+                    hold_at = T[me, mi, mj, w, c0]
+                    if 1 <= hold_at <= t:
+                        c = c0 + hold_at
+                        nA = 1.0 - V[opp, mj, mi + hold_at, w, c]
+                        mA = 1.0 + L[opp, mj, mi + hold_at, w, c]
+                        tcur = hold_at
+                        t = hold_at - 1
+                lim[side, w, c0] = t
+                while t >= 0:
+                    c = c0 + t
+                    pg = PG[w, c]
+                    pb = 1.0 - pg
+                    if w + 1 < bad:
+                        bA = 1.0 - cP[other, w + 1, c, 0]
+                        bX = -cP[other, w + 1, c, 1]
+                        bY = -cP[other, w + 1, c, 2]
+                        if with_l:
+                            lA = cL[other, w + 1, c, 0]
+                            lX = cL[other, w + 1, c, 1]
+                            lY = cL[other, w + 1, c, 2]
+                    elif side == 0:  # reshuffle: opponent at a fresh deck (y)
+                        bA = 1.0
+                        bX = 0.0
+                        bY = -1.0
+                        lA = 0.0
+                        lX = 0.0
+                        lY = 1.0
+                    else:
+                        bA = 1.0
+                        bX = -1.0
+                        bY = 0.0
+                        lA = 0.0
+                        lX = 1.0
+                        lY = 0.0
+                    dA = pg * nA + pb * bA
+                    dX = pg * nX + pb * bX
+                    dY = pg * nY + pb * bY
+                    if t == 0:
+                        draw = True
+                    elif optimize:
+                        h = 1.0 - V[opp, mj, mi + t, w, c]
+                        mg[side, w, c0, t, 0] = dA - h - tie
+                        mg[side, w, c0, t, 1] = dX
+                        mg[side, w, c0, t, 2] = dY
+                        draw = dA + dX * x + dY * y > h + tie
+                        dec[side, w, c0, t] = draw
+                    else:
+                        draw = t < T[me, mi, mj, w, c0]
+                    if draw:
+                        if with_l:
+                            mA = 1.0 + pg * mA + pb * lA
+                            mX = pg * mX + pb * lX
+                            mY = pg * mY + pb * lY
+                        nA = dA
+                        nX = dX
+                        nY = dY
+                    else:
+                        nA = 1.0 - V[opp, mj, mi + t, w, c]
+                        nX = 0.0
+                        nY = 0.0
+                        if with_l:
+                            mA = 1.0 + L[opp, mj, mi + t, w, c]
+                            mX = 0.0
+                            mY = 0.0
+                        tcur = t
+                    t -= 1
+                cP[side, w, c0, 0] = nA
+                cP[side, w, c0, 1] = nX
+                cP[side, w, c0, 2] = nY
+                cL[side, w, c0, 0] = mA
+                cL[side, w, c0, 1] = mX
+                cL[side, w, c0, 2] = mY
+                cT[side, w, c0] = tcur
+
+
+@kernel
+def _policy_holds(bad, good, x, y, mg, dec, lim):
+    """True if every decision of the last sweep is still greedy at (x, y)."""
+    for side in range(2):
+        for w in range(bad):
+            for c0 in range(good + 1):
+                for t in range(1, lim[side, w, c0] + 1):
+                    m = mg[side, w, c0, t, 0] + mg[side, w, c0, t, 1] * x + mg[side, w, c0, t, 2] * y
+                    if (m > 0.0) != dec[side, w, c0, t]:
+                        return False
+    return True
+
+
+@kernel
+def _guess(V, p, i, j, goal):
+    """Warm start for ``V[p, i, j, 0, 0]`` from solved pairs of larger sum.
+
+    A least-squares quadratic through the seven neighbours (1,0), (0,1),
+    (1,1), (2,0), (0,2), (2,1), (1,2) (weights 3/2, 3/2, -2, -1/2, -1/2,
+    1/2, 1/2): its error is ~1e-5, against ~1e-3 for a bilinear guess,
+    so the first sweep's policy is usually already the optimal one.
+    """
+    if i + 2 < goal and j + 2 < goal:
+        g = (1.5 * (V[p, i + 1, j, 0, 0] + V[p, i, j + 1, 0, 0]) - 2.0 * V[p, i + 1, j + 1, 0, 0]
+             - 0.5 * (V[p, i + 2, j, 0, 0] + V[p, i, j + 2, 0, 0])
+             + 0.5 * (V[p, i + 2, j + 1, 0, 0] + V[p, i + 1, j + 2, 0, 0]))
+    elif i + 1 < goal and j + 1 < goal:
+        g = V[p, i + 1, j, 0, 0] + V[p, i, j + 1, 0, 0] - V[p, i + 1, j + 1, 0, 0]
+    elif i + 1 < goal:
+        g = V[p, i + 1, j, 0, 0]
+    elif j + 1 < goal:
+        g = V[p, i, j + 1, 0, 0]
+    else:
+        g = 1.0
+    return min(1.0, max(0.0, g))
+
+
+@kernel
+def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
+    """Solve all score pairs in dependency order, writing V, L (and T).
+
+    Parameters
+    ----------
+    V, L : float64 arrays, shape (players, goal, goal, bad, good + 1)
+        Output win probabilities and expected remaining actions at turn start.
+    T : int16 array, same shape
+        The compact policy: written when ``optimize``, read otherwise.
+    stats : float64 array, shape (4,)
+        Out: max residual, total sweeps, largest sweeps in one pair, and
+        0.0 on success / 1.0 no convergence / 2.0 singular (endless) game.
+    """
+    players = V.shape[0]
+    # chance of a good item at deck state (w, c): c_rem / (w_rem + c_rem)
+    PG = np.empty((bad, good + 1))
+    for w in range(bad):
+        for c in range(good + 1):
+            PG[w, c] = (good - c) / (bad - w + good - c)
+    span = min(good, goal) + 1
+    mg = np.zeros((2, bad, good + 1, span, 3))
+    dec = np.zeros((2, bad, good + 1, span), dtype=np.bool_)
+    lim = np.zeros((2, bad, good + 1), dtype=np.int64)
+    cP = np.zeros((2, bad, good + 1, 3))
+    cL = np.zeros((2, bad, good + 1, 3))
+    cP2 = np.zeros((2, bad, good + 1, 3))  # scratch for the lengths sweep
+    cT = np.zeros((2, bad, good + 1), dtype=np.int16)
+    order = pair_order(goal)
+    max_res = 0.0
+    total = 0
+    worst = 0
+    for m in range(order.shape[0]):
+        i = order[m, 0]
+        j = order[m, 1]
+        for p in range(players):
+            if players == 2 and i == j and p == 1:
+                continue  # the (0 at (i,i), 1 at (i,i)) system already covered it
+            q = players - 1 - p
+            # Warm start from the neighbouring, already solved pair.
+            x = _guess(V, p, i, j, goal)
+            y = _guess(V, q, j, i, goal)
+            res = 0.0
+            sweeps = 0
+            done = False
+            while sweeps < max_sweeps:
+                _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, not optimize, tie,
+                       PG, cP, cL, cT, mg, dec, lim)
+                sweeps += 1
+                a1 = cP[0, 0, 0, 0]
+                b1 = cP[0, 0, 0, 1]
+                c1 = cP[0, 0, 0, 2]
+                a2 = cP[1, 0, 0, 0]
+                b2 = cP[1, 0, 0, 1]
+                c2 = cP[1, 0, 0, 2]
+                nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
+                if not ok:
+                    stats[3] = 2.0
+                    return
+                # Policy iteration: the sweep's policy is exact at (nx, ny) if
+                # it is still greedy there; otherwise sweep again at (nx, ny).
+                if not optimize or _policy_holds(bad, good, nx, ny, mg, dec, lim):
+                    x = nx
+                    y = ny
+                    res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
+                    done = res <= tol
+                    break
+                x = nx
+                y = ny
+            total += sweeps
+            worst = max(worst, sweeps)
+            max_res = max(max_res, res)
+            if not done:
+                stats[0] = res
+                stats[1] = total
+                stats[2] = worst
+                stats[3] = 1.0
+                return
+            if optimize:
+                # Lengths under the final policy: one fixed-policy sweep that
+                # reads the policy just found.
+                for side in range(2):
+                    me = p if side == 0 else q
+                    mi = i if side == 0 else j
+                    mj = j if side == 0 else i
+                    for w in range(bad):
+                        for c in range(good + 1):
+                            T[me, mi, mj, w, c] = cT[side, w, c]
+                _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
+                       PG, cP2, cL, cT, mg, dec, lim)
+            lx, ly, ok = solve2(cL[0, 0, 0, 0], cL[0, 0, 0, 1], cL[0, 0, 0, 2],
+                                cL[1, 0, 0, 0], cL[1, 0, 0, 1], cL[1, 0, 0, 2])
+            if not ok:
+                stats[3] = 2.0
+                return
+            for side in range(2):
+                if side == 0:
+                    mi = i
+                    mj = j
+                    me = p
+                else:
+                    mi = j
+                    mj = i
+                    me = q
+                for w in range(bad):
+                    for c in range(good + 1):
+                        V[me, mi, mj, w, c] = cP[side, w, c, 0] + cP[side, w, c, 1] * x + cP[side, w, c, 2] * y
+                        L[me, mi, mj, w, c] = cL[side, w, c, 0] + cL[side, w, c, 1] * lx + cL[side, w, c, 2] * ly
+    stats[0] = max_res
+    stats[1] = total
+    stats[2] = worst
+    stats[3] = 0.0

@@ -1,0 +1,167 @@
+"""Layered solver kernels for dice games (SPEC 1.2 and 3).
+
+Turn-start tables are indexed ``[player, i, j]``; in-turn states ``(i, j, k)``
+are rebuilt in each sweep from ``k = goal - i - 1`` down to 0. With ``p_b``
+the bust probability and ``p_f = 1/faces`` for each scoring face ``f``:
+
+.. math::
+
+    R &= p_b (1 - P(j, i, 0)) + \\sum_f p_f P(i, j, k + f) \\\\
+    H &= 1 - P(j, i + k, 0) \\quad (k = 0 \\text{ passes: } 1 - P(j, i, 0)) \\\\
+    P(i, j, k) &= \\max(R, H), \\qquad P = 1 \\text{ when } i + k \\ge goal.
+
+The unknowns of the pair are ``x = P(i, j, 0)`` and ``y = P(j, i, 0)``.
+Policies are boolean tables ``roll[player, i, j, k]``.
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+from designer.solve._pairs import pair_order, solve2
+
+
+@kernel
+def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR):
+    """Backward sweep over both sides' turns; turn-start coefficients land in
+    ``bP[side, 0]`` and ``bL[side, 0]``, decisions in ``bR[side, k]``."""
+    pf = 1.0 / faces
+    pb = (faces - pips.shape[0]) / faces
+    for side in range(2):
+        if side == 0:
+            mi = i
+            mj = j
+            me = p
+            opp = q
+            uA, uX, uY = 1.0, 0.0, -1.0  # 1 - y: the opponent at turn start
+            vX, vY = 0.0, 1.0            # L of the opponent at turn start
+        else:
+            mi = j
+            mj = i
+            me = q
+            opp = p
+            uA, uX, uY = 1.0, -1.0, 0.0
+            vX, vY = 1.0, 0.0
+        need = goal - mi
+        for k in range(need - 1, -1, -1):
+            rA = pb * uA
+            rX = pb * uX
+            rY = pb * uY
+            eA = 1.0
+            eX = pb * vX
+            eY = pb * vY
+            for f in range(pips.shape[0]):
+                kk = k + pips[f]
+                if kk >= need:
+                    rA += pf
+                    eA += pf
+                else:
+                    rA += pf * bP[side, kk, 0]
+                    rX += pf * bP[side, kk, 1]
+                    rY += pf * bP[side, kk, 2]
+                    eA += pf * bL[side, kk, 0]
+                    eX += pf * bL[side, kk, 1]
+                    eY += pf * bL[side, kk, 2]
+            if k == 0:
+                hA, hX, hY = uA, uX, uY
+                gA, gX, gY = 1.0, vX, vY
+            else:
+                hA = 1.0 - V[opp, mj, mi + k]
+                hX = 0.0
+                hY = 0.0
+                gA = 1.0 + L[opp, mj, mi + k]
+                gX = 0.0
+                gY = 0.0
+            if optimize:
+                roll = rA + rX * x + rY * y > hA + hX * x + hY * y + tie
+            else:
+                roll = R[me, mi, mj, k]
+            bR[side, k] = roll
+            if roll:
+                bP[side, k, 0] = rA
+                bP[side, k, 1] = rX
+                bP[side, k, 2] = rY
+                bL[side, k, 0] = eA
+                bL[side, k, 1] = eX
+                bL[side, k, 2] = eY
+            else:
+                bP[side, k, 0] = hA
+                bP[side, k, 1] = hX
+                bP[side, k, 2] = hY
+                bL[side, k, 0] = gA
+                bL[side, k, 1] = gX
+                bL[side, k, 2] = gY
+
+
+@kernel
+def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats):
+    """Solve all score pairs in dependency order (see :func:`solve_deck`).
+
+    ``V, L`` have shape (players, goal, goal); ``R`` (bool) has shape
+    (players, goal, goal, goal) and is written when ``optimize``.
+    """
+    players = V.shape[0]
+    bP = np.zeros((2, goal, 3))
+    bL = np.zeros((2, goal, 3))
+    bR = np.zeros((2, goal), dtype=np.bool_)
+    order = pair_order(goal)
+    max_res = 0.0
+    total = 0
+    worst = 0
+    for m in range(order.shape[0]):
+        i = order[m, 0]
+        j = order[m, 1]
+        for p in range(players):
+            if players == 2 and i == j and p == 1:
+                continue
+            q = players - 1 - p
+            x = V[p, i + 1, j] if i + 1 < goal else 1.0
+            y = V[q, j + 1, i] if j + 1 < goal else 1.0
+            res = 0.0
+            sweeps = 0
+            done = False
+            while sweeps < max_sweeps:
+                _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR)
+                sweeps += 1
+                a1, b1, c1 = bP[0, 0, 0], bP[0, 0, 1], bP[0, 0, 2]
+                a2, b2, c2 = bP[1, 0, 0], bP[1, 0, 1], bP[1, 0, 2]
+                if optimize:
+                    res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
+                    if res <= tol:
+                        done = True
+                        break
+                nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
+                if not ok:
+                    stats[3] = 2.0
+                    return
+                x = nx
+                y = ny
+                if not optimize:
+                    done = True
+                    break
+            total += sweeps
+            worst = max(worst, sweeps)
+            max_res = max(max_res, res)
+            if not done:
+                stats[0] = res
+                stats[1] = total
+                stats[2] = worst
+                stats[3] = 1.0
+                return
+            lx, ly, ok = solve2(bL[0, 0, 0], bL[0, 0, 1], bL[0, 0, 2],
+                                bL[1, 0, 0], bL[1, 0, 1], bL[1, 0, 2])
+            if not ok:
+                stats[3] = 2.0
+                return
+            V[p, i, j] = x
+            V[q, j, i] = y
+            L[p, i, j] = lx
+            L[q, j, i] = ly
+            if optimize:
+                for k in range(goal - i):
+                    R[p, i, j, k] = bR[0, k]
+                for k in range(goal - j):
+                    R[q, j, i, k] = bR[1, k]
+    stats[0] = max_res
+    stats[1] = total
+    stats[2] = worst
+    stats[3] = 0.0

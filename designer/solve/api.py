@@ -1,0 +1,115 @@
+"""Public solve functions: validate, allocate, call the kernel, wrap.
+
+The Python layer owns shapes and dtypes; kernels only see arrays.
+"""
+
+import time
+
+import numpy as np
+
+from designer._jit import MAX_SWEEPS, TIE, TOL
+from designer.errors import ConvergenceError, DesignError
+from designer.games import DeckGame, DiceGame
+from designer.solve._deck_kernel import solve_deck
+from designer.solve._dice_kernel import solve_dice
+from designer.solve.solution import DeckSolution, DiceSolution
+
+
+def _warm():
+    """Load (or compile) the kernels before timing, so ``seconds`` is solve time."""
+    if not solve_deck.signatures:
+        args = (np.zeros((1, 1, 1, 1, 2)), np.zeros((1, 1, 1, 1, 2)),
+                np.zeros((1, 1, 1, 1, 2), dtype=np.int16))
+        solve_deck(1, 1, 1, *args, True, TOL, TIE, MAX_SWEEPS, np.zeros(4))
+    if not solve_dice.signatures:
+        solve_dice(2, np.array([2], dtype=np.int64), 1, np.zeros((1, 1, 1)),
+                   np.zeros((1, 1, 1)), np.zeros((1, 1, 1, 1), dtype=np.bool_), True, TOL, TIE,
+                   MAX_SWEEPS, np.zeros(4))
+
+
+def _check_stats(stats, game):
+    if stats[3] == 1.0:
+        raise ConvergenceError(
+            f"{game.name}: a score pair did not converge within {MAX_SWEEPS} sweeps "
+            f"(residual {stats[0]:.3g})")
+    if stats[3] == 2.0:
+        raise ConvergenceError(f"{game.name}: the game can go on forever under this policy")
+
+
+def deck_states(game):
+    """Number of non-terminal states ``(i, j, k, w, c)`` with ``k <= c``."""
+    G, good = game.goal, game.good
+    i = np.arange(G)[:, None]
+    c = np.arange(good + 1)[None, :]
+    # k ranges over 0..min(c, G - 1 - i)
+    per = np.minimum(c, G - 1 - i) + 1
+    return int(per.sum()) * G * game.bad
+
+
+def dice_states(game):
+    """Number of non-terminal states ``(i, j, k)`` with ``i + k < goal``."""
+    G = game.goal
+    return G * G * (G + 1) // 2
+
+
+def solve_deck_game(game):
+    """Solve a deck game exactly; see :class:`DeckSolution`."""
+    shape = (1, game.goal, game.goal, game.bad, game.good + 1)
+    V = np.zeros(shape)
+    L = np.zeros(shape)
+    T = np.zeros(shape, dtype=np.int16)
+    stats = np.zeros(4)
+    _warm()
+    t0 = time.perf_counter()
+    solve_deck(game.bad, game.good, game.goal, V, L, T, True, TOL, TIE, MAX_SWEEPS, stats)
+    seconds = time.perf_counter() - t0
+    _check_stats(stats, game)
+    return DeckSolution(game, V[0], L[0], T[0], float(stats[0]), int(stats[1]), seconds,
+                        deck_states(game))
+
+
+def scoring_pips(game):
+    """The pip values of the faces that do not bust, as int64."""
+    return np.array([f for f in range(1, game.faces + 1) if f not in game.bust_faces],
+                    dtype=np.int64)
+
+
+def solve_dice_game(game):
+    """Solve a dice game exactly; see :class:`DiceSolution`."""
+    G = game.goal
+    V = np.zeros((1, G, G))
+    L = np.zeros((1, G, G))
+    R = np.zeros((1, G, G, G), dtype=np.bool_)
+    stats = np.zeros(4)
+    _warm()
+    t0 = time.perf_counter()
+    solve_dice(game.faces, scoring_pips(game), G, V, L, R, True, TOL, TIE, MAX_SWEEPS, stats)
+    seconds = time.perf_counter() - t0
+    _check_stats(stats, game)
+    return DiceSolution(game, V[0], L[0], R[0], float(stats[0]), int(stats[1]), seconds,
+                        dice_states(game))
+
+
+def solve(game):
+    """Solve ``game`` exactly under optimal play by both players.
+
+    Parameters
+    ----------
+    game : DeckGame or DiceGame
+
+    Returns
+    -------
+    DeckSolution or DiceSolution
+        Win probabilities, expected actions and the optimal policy for every
+        goal up to ``game.goal`` and every komi.
+
+    Raises
+    ------
+    ConvergenceError
+        If a score pair fails to converge (not observed in practice).
+    """
+    if isinstance(game, DeckGame):
+        return solve_deck_game(game)
+    if isinstance(game, DiceGame):
+        return solve_dice_game(game)
+    raise DesignError(f"no exact solver for {type(game).__name__}")
