@@ -40,7 +40,7 @@ def _default(v):
     return str(v)
 
 
-def show_solution(summary, max_komi):
+def show_solution(summary):
     """Print the headline figures of :meth:`Solution.summary`."""
     g = summary["game"]
     params = ", ".join(f"{k}={v}" for k, v in g.items() if k not in ("name", "family"))

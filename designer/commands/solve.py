@@ -1,0 +1,35 @@
+"""``designer solve``: exact optimal play of one game."""
+
+from designer.commands._common import add_game_args, game_from_args
+from designer.errors import DesignError
+
+
+def register(sub):
+    p = sub.add_parser(
+        "solve", help="solve a game exactly under optimal play",
+        description="Solve a deck or dice game exactly. Prints the first-player win "
+                    "probability at the requested komi, the expected game length in actions "
+                    "(every draw/roll and every hold), the fair komi, a komi table, the number "
+                    "of states, the convergence residual and the solve time.",
+        epilog="examples: designer solve fowl-play | designer solve red-light --json | "
+               "designer solve deck --bad 5 --good 30 --goal 40 --komi 2 | "
+               "designer solve dice --faces 8 --goal 60")
+    add_game_args(p)
+    p.add_argument("--max-komi", type=int, default=10, help="last komi of the table (default 10)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.set_defaults(func=run)
+
+
+def run(args):
+    from designer.report.terminal import print_json, show_solution
+    from designer.solve import solve
+
+    game = game_from_args(args)
+    if args.max_komi < 0:
+        raise DesignError(f"invalid --max-komi={args.max_komi}: allowed 0 <= max-komi")
+    summary = solve(game).summary(max_komi=args.max_komi)
+    if args.json:
+        print_json(summary)
+    else:
+        show_solution(summary)
+    return 0
