@@ -58,3 +58,68 @@ def show_solution(summary):
                  "expected_actions": lambda v: f"{v:.2f}"}))
     console.print(f"  states: {summary['states']:,}   residual: {summary['residual']:.2e}   "
                   f"sweeps: {summary['sweeps']:,}   solve time: {summary['seconds']:.3f} s")
+
+
+#: Short headers for design tables in the terminal.
+HEADERS = {"first_player_win": "P1 win", "fairness": "|P1-1/2|", "fair_komi": "fair komi",
+           "expected_actions": "actions", "components": "items", "bust_faces": "bust"}
+
+
+def show_top(table, spec):
+    """Print ranked designs from :func:`designer.search.ranking.top`."""
+    table = table.rename(columns=HEADERS)
+    console.print(frame_table(
+        table, title=f"{spec.name}: best designs by {', '.join(o.label for o in spec.objectives)}",
+        formats={"P1 win": lambda v: pct(v, 4), "|P1-1/2|": lambda v: f"{v:.1e}",
+                 "actions": lambda v: f"{v:.1f}"}))
+
+
+def show_status(st):
+    """Print a study's progress from :func:`designer.search.status`."""
+    eta = st.get("eta_seconds")
+    eta_txt = "unknown" if eta is None else f"{eta:.0f} s"
+    state = "running now" if st["running"] else "not running"
+    console.print(f"[bold]{st['name']}[/bold] ({st['method']}, {state})")
+    console.print(f"  units: {st['done']} done, {st['pending']} pending, {st['failed']} failed "
+                  f"of {st['units']}   rows: {st['rows']:,}   ETA: {eta_txt}")
+    if "trials" in st:
+        console.print(f"  optuna trials: {st['trials']} of {st['trials_target']}")
+    for key, err in st.get("failures", {}).items():
+        console.print(f"  failed {key}: {err}")
+
+
+class unit_progress:
+    """A rich progress bar over units (or trials) with rate and ETA.
+
+    Used as ``with unit_progress(...) as advance: ... advance(result)``.
+    """
+
+    def __init__(self, name, total, done, workers, backend, unit="units"):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.progress = Progress(
+            TextColumn(f"[bold]{name}[/bold] ({workers} {backend} worker{'s' if workers != 1 else ''})"),
+            BarColumn(), MofNCompleteColumn(), TextColumn(unit),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
+            TimeRemainingColumn(), console=err_console, transient=False)
+        self.total, self.done, self.unit = total, done, unit
+
+    def __enter__(self):
+        import time
+
+        self.progress.start()
+        self.task = self.progress.add_task("", total=self.total, completed=self.done, rate="")
+        self.t0, self.n = time.perf_counter(), 0
+        return self.advance
+
+    def advance(self, _result=None):
+        import time
+
+        self.n += 1
+        rate = self.n / max(time.perf_counter() - self.t0, 1e-9)
+        self.progress.update(self.task, advance=1, rate=f"{rate:.1f} {self.unit}/s")
+
+    def __exit__(self, *exc):
+        self.progress.stop()
+        return False

@@ -1,0 +1,170 @@
+"""``designer study``: run, watch, resume and read design studies."""
+
+import time
+
+from designer.errors import DesignError
+
+
+def register(sub):
+    p = sub.add_parser(
+        "study", help="sweep or search a design space described in a study file",
+        description="Design studies: a TOML file describes the game family, the parameter "
+                    "ranges, constraints and objectives; `run` computes every design (grid) or "
+                    "searches them (optuna), committing each result at once to the study's "
+                    "SQLite store, so an interrupted study resumes where it stopped.",
+        epilog="example: designer study run studies/red_light.toml && "
+               "designer study top studies/red_light.toml --n 10")
+    ss = p.add_subparsers(dest="study_command", metavar="ACTION", required=True)
+
+    for name, helptext in (("run", "run the study (continues if results exist)"),
+                           ("resume", "continue an interrupted study")):
+        q = ss.add_parser(name, help=helptext, description=helptext)
+        q.add_argument("file", help="study file (TOML)")
+        q.add_argument("--workers", type=int, help="parallel workers (default: the file's)")
+        q.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                       help="loky: processes on this machine (default); dask: an existing "
+                            "Dask cluster (grid method), see --scheduler")
+        q.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+        q.add_argument("--top", type=int, default=5, help="designs to show at the end (default 5)")
+        q.set_defaults(func=run, resume=(name == "resume"))
+
+    q = ss.add_parser("status", help="done / pending / failed units and an ETA")
+    q.add_argument("file", help="study file (TOML)")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.set_defaults(func=show_status)
+
+    q = ss.add_parser("top", help="the best designs by the study's objectives")
+    q.add_argument("file", help="study file (TOML)")
+    q.add_argument("--n", type=int, default=10, help="how many designs (default 10)")
+    q.add_argument("--json", action="store_true", help="print a JSON list")
+    q.set_defaults(func=show_top)
+
+    q = ss.add_parser("export", help="write every stored result to parquet or CSV")
+    q.add_argument("file", help="study file (TOML)")
+    q.add_argument("--format", default="parquet", help="parquet (default) or csv")
+    q.add_argument("--out", help="output file (default: in the study's results folder)")
+    q.set_defaults(func=do_export)
+
+
+def _load(args, must_exist=False):
+    from designer.search import load_study, open_store
+
+    spec = load_study(args.file)
+    return spec, open_store(spec, must_exist=must_exist)
+
+
+def run(args):
+    from designer.report import terminal
+    from designer.search.lock import StudyLock
+    from designer.search.ranking import top
+
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise DesignError(f"invalid --workers={args.workers}: allowed 1 <= workers <= 256")
+    if args.backend == "dask" and not args.scheduler:
+        raise DesignError("--backend dask needs --scheduler tcp://HOST:PORT")
+    if args.scheduler and args.backend != "dask":
+        raise DesignError("--scheduler goes with --backend dask")
+    spec, store = _load(args, must_exist=args.resume)
+    t0 = time.perf_counter()
+    interrupted = False
+    with StudyLock(spec):
+        try:
+            if spec.method == "grid":
+                summary = _run_grid(spec, store, args)
+            else:
+                if args.backend == "dask":
+                    raise DesignError("the dask backend runs grid studies; for optuna studies run "
+                                      "`designer study run` on each machine with a shared storage URL")
+                summary = _run_optuna(spec, store, args)
+        except KeyboardInterrupt:
+            interrupted = True
+    from designer.search import status
+
+    st = status(spec, store)
+    if interrupted:
+        terminal.err_console.print(
+            f"interrupted: {st['done']} of {st['units']} units are stored; "
+            f"continue with `designer study resume {args.file}`")
+        return 130
+    terminal.console.print(
+        f"{spec.name}: {summary} in {time.perf_counter() - t0:.1f} s; "
+        f"{st['done']} of {st['units']} units done, {st['failed']} failed")
+    df = store.rows()
+    if len(df):
+        terminal.show_top(top(df, spec, args.top), spec)
+    return 1 if st["failed"] else 0
+
+
+def _run_grid(spec, store, args):
+    from designer.report.terminal import unit_progress
+    from designer.search.grid import plan, run_grid
+
+    p = plan(spec, store)
+    client = None
+    if args.backend == "dask":
+        from designer.search.distributed import connect
+
+        client = connect(args.scheduler)
+    workers = args.workers or spec.workers
+    try:
+        with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
+                           args.backend) as advance:
+            out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
+                           on_result=advance)
+    finally:
+        if client is not None:
+            client.close()
+    return f"computed {out['computed']} units" + (f", {out['failed']} failed" if out["failed"] else "")
+
+
+def _run_optuna(spec, store, args):
+    from designer.report.terminal import unit_progress
+    from designer.search import optuna_search
+
+    study = optuna_search.load(spec)
+    done = optuna_search.counted(study)
+    local = not spec.optuna_storage or spec.optuna_storage.startswith("sqlite")
+    with unit_progress(spec.name, spec.trials, min(done, spec.trials), args.workers or spec.workers,
+                       "optuna", unit="trials") as advance:
+        out = optuna_search.run_optuna(spec, store, workers=args.workers, local=local,
+                                       on_trial=advance)
+    return (f"ran {out['trials']} trials, solved {out['computed']} units"
+            + (f", retried {out['recovered']} orphaned trials" if out["recovered"] else ""))
+
+
+def show_status(args):
+    from designer.report import terminal
+    from designer.search import status
+
+    spec, store = _load(args, must_exist=True)
+    st = status(spec, store)
+    if args.json:
+        terminal.print_json(st)
+    else:
+        terminal.show_status(st)
+    return 0
+
+
+def show_top(args):
+    from designer.report import terminal
+    from designer.search.ranking import top
+
+    if args.n < 1:
+        raise DesignError(f"invalid --n={args.n}: allowed n >= 1")
+    spec, store = _load(args, must_exist=True)
+    table = top(store.rows(), spec, args.n)
+    if args.json:
+        terminal.print_json(table.to_dict(orient="records"))
+    else:
+        terminal.show_top(table, spec)
+    return 0
+
+
+def do_export(args):
+    from designer.report import terminal
+    from designer.search import export
+
+    spec, store = _load(args, must_exist=True)
+    path = export(spec, store, args.format, args.out)
+    terminal.console.print(f"wrote {len(store.rows())} rows to {path}")
+    return 0

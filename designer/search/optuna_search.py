@@ -1,0 +1,170 @@
+"""The optuna method: a sampler proposes designs, the store answers them.
+
+The optuna study lives in an RDB storage (by default the study's own SQLite
+file; any optuna storage URL works, e.g. PostgreSQL shared by several
+machines, each running ``designer study run``). A trial proposes a design;
+if its unit (composition) is already in the results store the row is read
+from there, otherwise the unit is solved once and its whole goal x komi
+plane committed, so repeated configurations are never solved again.
+
+Trials left RUNNING by a killed process: on a local SQLite storage the run
+lock (:mod:`designer.search.lock`) proves no other process is running the
+study, so they are failed and their parameters re-enqueued at once; on a
+shared storage the heartbeat marks them stale after ``GRACE`` seconds and
+:class:`optuna.storages.RetryHeartbeatStaleTrialCallback` retries them.
+"""
+
+import threading
+
+from designer.errors import DesignError
+from designer.search.families import evaluate_unit, unit_key, warm
+
+HEARTBEAT = 5
+GRACE = 20
+
+
+def storage_url(spec):
+    """The optuna storage URL of a study."""
+    return spec.optuna_storage or f"sqlite:///{spec.store_path}"
+
+
+def _storage(spec):
+    import optuna
+
+    url = storage_url(spec)
+    try:
+        return optuna.storages.RDBStorage(
+            url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
+            heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(3))
+    except Exception as exc:  # bad URL, missing driver, unreachable server
+        raise DesignError(f"cannot open the optuna storage {url!r}: {exc}") from None
+
+
+def load(spec):
+    """Create (once) or load the optuna study of ``spec``."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    directions = [("minimize" if o.direction == "min" else "maximize") for o in spec.objectives]
+    return optuna.create_study(study_name=spec.name, storage=_storage(spec),
+                               directions=directions, load_if_exists=True,
+                               sampler=optuna.samplers.TPESampler(seed=spec.seed))
+
+
+def recover(study, local):
+    """Fail trials left RUNNING by dead processes and retry their parameters.
+
+    ``local`` is True when the caller holds the run lock on a storage no
+    other machine uses: then every RUNNING trial is orphaned.
+    """
+    import optuna
+    from optuna.trial import TrialState
+
+    if not local:
+        optuna.storages.fail_stale_trials(study)
+        return 0
+    n = 0
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(t.number, state=TrialState.FAIL)
+        study.enqueue_trial(t.params, skip_if_exists=False)
+        n += 1
+    return n
+
+
+def counted(study):
+    """Trials that count towards the budget (complete or pruned)."""
+    from optuna.trial import TrialState
+
+    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
+
+
+def _suggest(trial, name, values):
+    v = tuple(values)
+    if len(v) == 1:
+        return v[0]
+    if list(v) == list(range(v[0], v[-1] + 1)):
+        return trial.suggest_int(name, v[0], v[-1])
+    return trial.suggest_categorical(name, list(v))
+
+
+def make_objective(spec, store, solved_here):
+    """The objective function: propose, answer from the store or solve."""
+    import optuna
+
+    lock = threading.Lock()
+    goals = tuple(spec.space["goal"])
+    komis = tuple(spec.space["komi"])
+    comp = spec.constraints.get("components", {})
+
+    def objective(trial):
+        params = {p: _suggest(trial, p, spec.space[p]) for p in spec.space}
+        if params["komi"] >= params["goal"]:
+            raise optuna.TrialPruned("komi must be below the goal")
+        if spec.family == "deck":
+            unit = {"bad": params["bad"], "good": params["good"]}
+            components = unit["bad"] + unit["good"]
+        else:
+            unit = {"faces": params["faces"], "bust_faces": list(spec.fixed["bust_faces"])}
+            components = 1
+        if not comp.get("min", float("-inf")) <= components <= comp.get("max", float("inf")):
+            raise optuna.TrialPruned("outside the components constraint")
+        key = unit_key(unit)
+        with lock:
+            known = key in store.done()
+        if not known:
+            result = evaluate_unit(spec.family, unit, goals, komis)
+            with lock:
+                if result["error"] is not None:
+                    store.mark_failed(result)
+                    raise DesignError(result["error"])
+                store.commit_unit(result)
+                solved_here.append(key)
+        with lock:
+            rows = store.unit_rows(key)
+        row = rows[(rows.goal == params["goal"]) & (rows.komi == params["komi"])].iloc[0]
+        for c in ("first_player_win", "expected_actions", "fair_komi"):
+            trial.set_user_attr(c, float(row[c]))
+        violations = []
+        for metric, bounds in spec.constraints.items():
+            if metric == "components" or metric not in row:
+                continue
+            if "min" in bounds:
+                violations.append(bounds["min"] - float(row[metric]))
+            if "max" in bounds:
+                violations.append(float(row[metric]) - bounds["max"])
+        if violations:
+            trial.set_constraint(violations)
+        return tuple(float(row[o.metric]) for o in spec.objectives)
+
+    return objective
+
+
+def run_optuna(spec, store, *, workers=None, local=True, on_trial=None):
+    """Run trials until the study holds ``spec.trials`` counted trials.
+
+    Returns
+    -------
+    dict
+        ``computed`` (units solved in this run), ``trials`` (run now),
+        ``recovered`` (orphaned trials retried).
+    """
+    import optuna
+
+    warm(spec.family)
+    study = load(spec)
+    recovered = recover(study, local)
+    remaining = spec.trials - counted(study)
+    solved = []
+    if remaining <= 0:
+        return {"computed": 0, "trials": 0, "recovered": recovered}
+    callbacks = [optuna.study.MaxTrialsCallback(
+        spec.trials, states=(optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))]
+    if on_trial is not None:
+        callbacks.append(lambda st, tr: on_trial(tr))
+    before = len(study.trials)
+    study.optimize(make_objective(spec, store, solved), n_trials=remaining,
+                   n_jobs=workers or spec.workers, callbacks=callbacks,
+                   catch=(DesignError,), show_progress_bar=False)
+    return {"computed": len(solved), "trials": len(study.trials) - before, "recovered": recovered}
+
+

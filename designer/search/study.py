@@ -1,0 +1,63 @@
+"""Study-level operations used by the command line and the reports."""
+
+import statistics
+
+from designer.search.families import units
+from designer.search.lock import is_running
+from designer.search.spec import StudyError
+from designer.search.store import SQLiteStore
+
+
+def open_store(spec, must_exist=False):
+    """The study's results store, bound to ``spec`` (fingerprint checked)."""
+    store = SQLiteStore(spec.store_path)
+    if must_exist and not store.exists():
+        raise StudyError(f"study {spec.name!r} has no results yet at {spec.store_path}: "
+                         f"start it with `designer study run {spec.path}`")
+    return store.open(spec)
+
+
+def status(spec, store):
+    """Progress of a study as a dict.
+
+    Keys: ``name``, ``method``, ``units``, ``done``, ``failed``, ``pending``,
+    ``rows``, ``running``, ``eta_seconds`` (None when unknown), and for optuna
+    studies ``trials`` and ``trials_target``.
+    """
+    total = len(units(spec))
+    done = store.done()
+    failed = store.failed()
+    stats = store.unit_stats()
+    secs = stats.loc[stats.status == "done", "seconds"].tolist()
+    out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
+           "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
+           "rows": int(len(store.rows())), "running": is_running(spec),
+           "failures": dict(list(failed.items())[:5])}
+    if spec.method == "grid":
+        left = total - len(done)
+        out["eta_seconds"] = (statistics.median(secs) * left / spec.workers) if secs and left else (
+            0.0 if not left else None)
+    else:
+        from designer.search import optuna_search
+
+        study = optuna_search.load(spec)
+        out["trials"] = optuna_search.counted(study)
+        out["trials_target"] = spec.trials
+        out["eta_seconds"] = None  # depends on how many trials hit stored units
+    return out
+
+
+def export(spec, store, fmt, out=None):
+    """Write every stored row to parquet or CSV; returns the path."""
+    from pathlib import Path
+
+    if fmt not in ("parquet", "csv"):
+        raise StudyError(f"invalid --format={fmt!r}: allowed parquet | csv")
+    path = Path(out) if out else spec.results_dir / f"{spec.name}.{fmt}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df = store.rows()
+    if fmt == "parquet":
+        df.to_parquet(path, index=False)
+    else:
+        df.to_csv(path, index=False)
+    return path
