@@ -8,7 +8,7 @@ checks that up front and fails with a clear message.
 from designer.errors import DesignError
 
 
-def connect(address, timeout=10):
+def connect(address, timeout=5):
     """Connect to a scheduler and check its workers can run designer.
 
     Returns

@@ -29,9 +29,15 @@ def storage_url(spec):
 
 
 def _storage(spec):
+    import warnings
+
     import optuna
 
     url = storage_url(spec)
+    # Heartbeats are "experimental" in optuna's terms; they are what makes
+    # killed trials recoverable on shared storages, so we use them knowingly.
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    warnings.filterwarnings("ignore", message="Heartbeat of storage is supposed")
     try:
         return optuna.storages.RDBStorage(
             url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
