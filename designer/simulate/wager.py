@@ -59,7 +59,8 @@ physical counters does and what makes ``start`` a real design parameter:
 * a side that cannot pay the ante ends the game: the remaining hands are not
   played and the final counters stand. The share of such games is reported
   (``busted``); with the preset (100 counters, 52 hands, raises up to 10) it
-  is small but not zero against the random strategy.
+  is small but not zero: about 0.9% of games of counting vs random and
+  0.04% of counting vs counting or non_counting (10**6 games, seed 1).
 
 Counters are conserved, so the opponent's net is minus the player's.
 
@@ -91,7 +92,7 @@ error of ``net_sd`` is the delta-method ``sqrt((m4 - s**4) / N) / (2 s)``.
 
 import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -355,9 +356,10 @@ class PairingResult:
     busted : float
         Share of games that ended early because a side could not pay an ante.
     seconds : float
-        Wall time of the simulation.
-    params : dict
-        The game's design parameters.
+        Wall time of the simulation (kernel loading excluded).
+    game : WagerGame
+        The rules simulated (``to_dict`` gives its design parameters as
+        ``params``).
     """
 
     player: str
@@ -377,7 +379,7 @@ class PairingResult:
     nondealer_advantage_se: float
     busted: float
     seconds: float
-    params: dict
+    game: WagerGame
 
     @property
     def difference(self):
@@ -387,9 +389,9 @@ class PairingResult:
 
     def to_dict(self):
         """Plain dict (JSON-ready), with ``difference`` and its 95% interval."""
-        out = asdict(self)
-        out.update(difference=self.difference, difference_ci_low=2 * self.ci_low,
-                   difference_ci_high=2 * self.ci_high)
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "game"}
+        out.update(params=self.game.params, difference=self.difference,
+                   difference_ci_low=2 * self.ci_low, difference_ci_high=2 * self.ci_high)
         return out
 
     def to_frame(self):
@@ -466,7 +468,7 @@ def simulate_pairing(game, player, opponent, games, seed=0, n_jobs=1, progress=N
         mean_net=mean_net, se=se, ci_low=mean_net - Z95 * se, ci_high=mean_net + Z95 * se,
         net_sd=sd, net_sd_se=_sd_se(net.astype(np.float64), sd),
         nondealer_advantage=adv, nondealer_advantage_se=adv_se,
-        busted=float(np.mean(played < hands_per_game)), seconds=seconds, params=game.params)
+        busted=float(np.mean(played < hands_per_game)), seconds=seconds, game=game)
 
 
 def design_metrics(game, games, seed=0, n_jobs=1, progress=None):
