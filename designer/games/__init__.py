@@ -9,16 +9,19 @@ DeckGame(bad=6, good=42, goal=50, komi=0, name='Fowl Play')
 from designer.errors import DesignError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
+from designer.games.wager import WagerGame
 
 #: Named presets: name -> (constructor, default parameters).
 PRESETS = {
     "fowl-play": (DeckGame, dict(bad=6, good=42, goal=50, komi=0, name="Fowl Play")),
     "red-light": (DeckGame, dict(bad=4, good=24, goal=50, komi=1, name="Red Light")),
     "pig": (DiceGame, dict(faces=6, goal=100, komi=0, bust_faces=(1,), name="Pig")),
+    "persian-monarchs": (WagerGame, dict(max_raise=10, ante=1, start=100, rounds=26, pack=52,
+                                         name="Persian Monarchs")),
 }
 
 #: Families that take all their parameters from the caller.
-FAMILIES = {"deck": DeckGame, "dice": DiceGame}
+FAMILIES = {"deck": DeckGame, "dice": DiceGame, "wager": WagerGame}
 
 
 def preset_names():
@@ -32,8 +35,8 @@ def load_game(name, **params):
     Parameters
     ----------
     name : str
-        A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``) or a family
-        (``"deck"``, ``"dice"``).
+        A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``,
+        ``"persian-monarchs"``) or a family (``"deck"``, ``"dice"``, ``"wager"``).
     **params
         Parameters of the family; ``None`` values are ignored so that
         command-line defaults pass through.

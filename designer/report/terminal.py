@@ -123,3 +123,63 @@ class unit_progress:
     def __exit__(self, *exc):
         self.progress.stop()
         return False
+
+
+class _NoProgress:
+    def __enter__(self):
+        return lambda done: None
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _Progress:
+    """A rich progress bar on stderr; entering yields ``advance(done)``."""
+
+    def __init__(self, total, description):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+
+        self.total = total
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                                 console=err_console, transient=True)
+        self.description = description
+
+    def __enter__(self):
+        self.progress.__enter__()
+        task = self.progress.add_task(self.description, total=self.total)
+        return lambda done: self.progress.update(task, completed=done)
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+
+def pairing_progress(total, enabled=True, description="games"):
+    """Context manager yielding ``advance(games_done)``; a bar only when
+    ``enabled`` and stderr is a terminal (so pipes and ``--json`` stay clean)."""
+    if enabled and err_console.is_terminal:
+        return _Progress(total, description)
+    return _NoProgress()
+
+
+def show_pairings(game, results):
+    """Print a block per :class:`~designer.simulate.wager.PairingResult`."""
+    params = ", ".join(f"{k}={v}" for k, v in game.params.items() if k != "family")
+    console.print(f"[bold]{game.name}[/bold]  (wager: {params})")
+    for r in results:
+        console.print(f"[bold]{r.player}[/bold] vs [bold]{r.opponent}[/bold]  "
+                      f"({r.games:,} games of {r.hands} hands, seed {r.seed})")
+        console.print(f"  mean final counters  player {r.mean_player:.3f}   "
+                      f"opponent {r.mean_opponent:.3f}")
+        console.print(f"  difference           {r.difference:+.3f}  95% CI "
+                      f"[{2 * r.ci_low:+.3f}, {2 * r.ci_high:+.3f}]")
+        console.print(f"  player net           [bold]{r.mean_net:+.3f}[/bold]  95% CI "
+                      f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]  (sd {r.net_sd:.2f})")
+        console.print(f"  non-dealer per hand  {r.nondealer_advantage:+.4f} "
+                      f"± {r.nondealer_advantage_se:.4f} (se)")
+        console.print(f"  busted {pct(r.busted, 2)}   time {r.seconds:.2f} s")
+    console.print("net = the player's final counters minus its start, i.e. counters won from "
+                  "the opponent per game; difference = player minus opponent = 2 x net. The "
+                  "player is the non-dealer of the first hand. busted = games ended because a "
+                  "side could not pay the ante.")

@@ -112,4 +112,7 @@ def solve(game):
         return solve_deck_game(game)
     if isinstance(game, DiceGame):
         return solve_dice_game(game)
+    if getattr(game, "family", None) == "wager":
+        raise DesignError(f"no exact solver for {game.name} (a wagering game): "
+                          "use `designer simulate` instead")
     raise DesignError(f"no exact solver for {type(game).__name__}")
