@@ -43,6 +43,8 @@ def top(df, spec, n=10):
 
 def sentence(row, family):
     """One design in words, e.g. for the report summary."""
+    row = {k: (int(v) if k in ("bad", "good", "faces", "goal", "komi") else v)
+           for k, v in dict(row).items()}
     pts = "point" if row["komi"] == 1 else "points"
     if family == "deck":
         head = f"{row['bad']} bad and {row['good']} good items"

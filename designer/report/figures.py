@@ -1,0 +1,144 @@
+"""Report figures (matplotlib, Agg backend).
+
+Every figure is readable in greyscale and by red/green colour-blind readers:
+sequential data use ``cividis`` (monotonic lightness, no red-green axis) and
+lines differ by marker and dash as well as colour. Each function returns
+the PNG bytes and the DataFrame drawn, which the report saves beside it.
+"""
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+CMAP = "cividis"
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+DASHES = ["-", "--", "-.", ":"]
+
+
+def _png(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _style(i, n):
+    """Line ``i`` of ``n``: colours spread over viridis (light to dark, so
+    greyscale still separates them) plus a distinct marker and dash."""
+    return dict(marker=MARKERS[i % len(MARKERS)], linestyle=DASHES[i % len(DASHES)],
+                color=plt.get_cmap("viridis")(0.9 * i / max(1, n - 1)))
+
+
+def fairness_heatmap(rows, x, y, xlabel, ylabel):
+    """Best achievable |first-player win - 1/2| over (x, y), fair komi written in.
+
+    ``rows`` are the feasible study rows; for each (x, y) the best row over
+    the other parameters (goal, komi) is drawn.
+    """
+    best = rows.loc[rows.groupby([x, y])["fairness"].idxmin()]
+    cols = list(dict.fromkeys([x, y, "goal", "komi", "fairness", "first_player_win"]))
+    data = best[cols].reset_index(drop=True)
+    grid = data.pivot(index=y, columns=x, values="fairness")
+    komi = data.pivot(index=y, columns=x, values="komi")
+    xs, ys = list(grid.columns), list(grid.index)
+    z = np.log10(np.maximum(grid.to_numpy(dtype=float), 1e-9))
+    fig, ax = plt.subplots(figsize=(max(5, 0.9 + 0.55 * len(xs)), max(3.5, 0.6 + 0.2 * len(ys))))
+    im = ax.imshow(z, origin="lower", aspect="auto", cmap=CMAP,
+                   extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
+    if len(xs) * len(ys) <= 900:
+        for iy in range(len(ys)):
+            for ix in range(len(xs)):
+                k = komi.iat[iy, ix]
+                if not np.isnan(k):
+                    light = z[iy, ix] < np.nanmean(z)
+                    ax.text(ix, iy, f"{int(k)}", ha="center", va="center", fontsize=6,
+                            color="white" if light else "black")
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    step = max(1, len(ys) // 16)
+    ax.set_yticks(range(0, len(ys), step), [str(v) for v in ys[::step]])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title("Best achievable |first-player win - 1/2| (numbers: fair komi, points)")
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label("log10 |first-player win - 1/2|")
+    return _png(fig), data
+
+
+def komi_lines(rows, designs, label):
+    """First-player win against komi for the given designs.
+
+    ``designs`` is a DataFrame of design keys (the columns to match) and
+    ``label`` turns one of its rows into a legend entry.
+    """
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    frames = []
+    keys = list(designs.columns)
+    for i, d in enumerate(designs.itertuples(index=False)):
+        sel = rows
+        for k, v in zip(keys, d):
+            sel = sel[sel[k] == v]
+        sel = sel.sort_values("komi")
+        name = label(dict(zip(keys, d)))
+        ax.plot(sel["komi"], 100 * sel["first_player_win"], label=name, **_style(i, len(designs)))
+        frames.append(sel.assign(design=name))
+    ax.axhline(50, color="black", linewidth=0.8)
+    ax.set_xlabel("komi (points given to the second player)")
+    ax.set_ylabel("first-player win (%)")
+    ax.set_title("First-player win against komi for the top designs")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    data = pd.concat(frames, ignore_index=True) if frames else rows.head(0)
+    return _png(fig), data
+
+
+def length_lines(rows, x, group, xlabel, group_label):
+    """Expected game length at each design's fairest komi, against ``x``,
+    one line per value of ``group``."""
+    keys = list(dict.fromkeys([group, x, "goal"]))
+    best = rows.loc[rows.groupby(keys)["fairness"].idxmin()]
+    if x != "goal" and best["goal"].nunique() > 1:  # one goal per line: the largest
+        best = best[best["goal"] == best["goal"].max()]
+    data = best[keys + ["komi", "expected_actions"]].sort_values([group, x])
+    fig, ax = plt.subplots(figsize=(6.4, 4))
+    groups = list(data.groupby(group))
+    for i, (g, part) in enumerate(groups):
+        ax.plot(part[x], part["expected_actions"], label=f"{group_label} {g}", markersize=3,
+                **_style(i, len(groups)))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("expected game length (actions)")
+    ax.set_title("Game length at the fairest komi" + (
+        "" if x == "goal" else f" (goal {int(data['goal'].max())})"))
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    return _png(fig), data.reset_index(drop=True)
+
+
+def policy_heatmaps(panels, goal, value_label, title):
+    """Heatmaps of a policy over (own score, opponent score).
+
+    ``panels`` is a list of ``(subtitle, 2-D array [i, j])``.
+    """
+    n = len(panels)
+    fig, axes = plt.subplots(1, n, figsize=(3.4 * n + 1, 3.6), squeeze=False, sharey=True)
+    vmax = max(float(np.nanmax(a)) for _, a in panels)
+    frames = []
+    for ax, (sub, arr) in zip(axes[0], panels):
+        im = ax.imshow(arr.T, origin="lower", cmap=CMAP, vmin=0, vmax=vmax,
+                       extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
+        ax.set_title(sub, fontsize=9)
+        ax.set_xlabel("own score (points)")
+    axes[0][0].set_ylabel("opponent score (points)")
+    for ax, (sub, arr) in zip(axes[0], panels):
+        i, j = np.meshgrid(np.arange(arr.shape[0]), np.arange(arr.shape[1]), indexing="ij")
+        frames.append(pd.DataFrame({"panel": sub, "own_score": i.ravel(), "opponent_score": j.ravel(),
+                                    "value": arr.ravel()}))
+    cb = fig.colorbar(im, ax=axes[0].tolist(), shrink=0.85)
+    cb.set_label(value_label)
+    fig.suptitle(title, fontsize=10)
+    return _png(fig), pd.concat(frames, ignore_index=True)

@@ -1,0 +1,29 @@
+"""The one entry point: a study file in, a report folder out."""
+
+from pathlib import Path
+
+from designer.report import content, writers
+from designer.search import load_study, open_store, status
+
+
+def write_report(study_file, out_dir=None):
+    """Build and write the report of a study.
+
+    Parameters
+    ----------
+    study_file : path
+        The study's TOML file; its results store must exist.
+    out_dir : path, optional
+        Default ``reports/<study name>`` under the current directory.
+
+    Returns
+    -------
+    (Path, dict)
+        The path of ``index.html`` and the study's status.
+    """
+    spec = load_study(study_file)
+    store = open_store(spec, must_exist=True)
+    st = status(spec, store)
+    report = content.build(spec, store.rows(), st)
+    out = Path(out_dir) if out_dir else Path("reports") / spec.name
+    return writers.write(report, out), st
