@@ -4,7 +4,7 @@ Public entry points are re-exported here; submodules hold the details.
 """
 
 from designer.errors import ConvergenceError, DesignError, ParameterError
-from designer.games import DeckGame, DiceGame, load_game, preset_names
+from designer.games import DeckGame, DiceGame, ZombieGame, load_game, preset_names
 
 __all__ = [
     "ConvergenceError",
@@ -12,6 +12,7 @@ __all__ = [
     "DesignError",
     "DiceGame",
     "ParameterError",
+    "ZombieGame",
     "load_game",
     "preset_names",
     "solve",

@@ -9,16 +9,20 @@ DeckGame(bad=6, good=42, goal=50, komi=0, name='Fowl Play')
 from designer.errors import DesignError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
+from designer.games.zombie import ZombieGame
 
 #: Named presets: name -> (constructor, default parameters).
 PRESETS = {
     "fowl-play": (DeckGame, dict(bad=6, good=42, goal=50, komi=0, name="Fowl Play")),
     "red-light": (DeckGame, dict(bad=4, good=24, goal=50, komi=1, name="Red Light")),
     "pig": (DiceGame, dict(faces=6, goal=100, komi=0, bust_faces=(1,), name="Pig")),
+    "zombie-yellow": (ZombieGame, dict(brains=2, shotguns=2, footprints=2, dice=3,
+                                       bust_shotguns=3, goal=13, komi=0,
+                                       name="Zombie Dice (all yellow)")),
 }
 
 #: Families that take all their parameters from the caller.
-FAMILIES = {"deck": DeckGame, "dice": DiceGame}
+FAMILIES = {"deck": DeckGame, "dice": DiceGame, "zombie": ZombieGame}
 
 
 def preset_names():
@@ -32,8 +36,8 @@ def load_game(name, **params):
     Parameters
     ----------
     name : str
-        A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``) or a family
-        (``"deck"``, ``"dice"``).
+        A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``,
+        ``"zombie-yellow"``) or a family (``"deck"``, ``"dice"``, ``"zombie"``).
     **params
         Parameters of the family; ``None`` values are ignored so that
         command-line defaults pass through.
