@@ -29,7 +29,7 @@ MAX_BUST = 20
 MAX_GOAL = 100
 MAX_CAP = 400
 #: Default distance of the cap above the goal (see the module docstring).
-CAP_MARGIN = 40
+CAP_MARGIN = 50
 #: Largest policy table (2 * (goal + 1) * (cap + 1) * cap * bust_shotguns) accepted.
 MAX_TABLE = 40_000_000
 
@@ -56,7 +56,7 @@ class ZombieGame:
         Points the second player starts with, ``0 <= komi < goal``.
     cap : int, optional
         Largest score represented, ``goal < cap <= 400``; default
-        ``goal + 40``.
+        ``goal + 50``.
     name : str
         Display name.
     """

@@ -21,7 +21,8 @@ def roll_outcomes(game):
     Returns
     -------
     OB, OS : int64 arrays
-        Brains and shotguns of each outcome except the all-footprint one.
+        Brains and shotguns of each possible outcome except the
+        all-footprint one.
     OP : float64 array
         Their multinomial probabilities (computed exactly, then rounded).
     q0 : float
@@ -40,7 +41,7 @@ def roll_outcomes(game):
                  * pb ** db * ps ** ds * pf ** df)
             if db == 0 and ds == 0:
                 q0 = q
-            else:
+            elif q:  # outcomes a face-less kind cannot show are left out
                 ob.append(db)
                 os_.append(ds)
                 op.append(float(q))
