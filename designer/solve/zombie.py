@@ -74,8 +74,8 @@ def _warm():
     if not solve_zombie.signatures:
         from designer.games import ZombieGame
 
-        _run(ZombieGame(dice=1, goal=1, cap=2), np.zeros(policy_shape(ZombieGame(dice=1, goal=1, cap=2)),
-                                                     dtype=np.bool_), True)
+        tiny = ZombieGame(dice=1, goal=1, cap=2)
+        _run(tiny, np.zeros(policy_shape(tiny), dtype=np.bool_), True)
 
 
 def _run(game, R, optimize):
