@@ -4,7 +4,7 @@ Public entry points are re-exported here; submodules hold the details.
 """
 
 from designer.errors import ConvergenceError, DesignError, ParameterError
-from designer.games import DeckGame, DiceGame, WagerGame, load_game, preset_names
+from designer.games import DeckGame, DiceGame, WagerGame, ZombieGame, load_game, preset_names
 
 __all__ = [
     "ConvergenceError",
@@ -13,6 +13,7 @@ __all__ = [
     "DiceGame",
     "ParameterError",
     "WagerGame",
+    "ZombieGame",
     "load_game",
     "preset_names",
     "solve",

@@ -2,8 +2,8 @@
 
 from designer.errors import DesignError
 
-GAME_HELP = ("preset (fowl-play, red-light, pig) or family (deck, dice); family "
-             "parameters below override a preset's")
+GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow) or family (deck, dice, "
+             "zombie); family parameters below override a preset's")
 
 
 def add_game_args(p):
@@ -15,6 +15,15 @@ def add_game_args(p):
     g = p.add_argument_group("dice parameters")
     g.add_argument("--faces", type=int, help="faces of the die, 2..100")
     g.add_argument("--bust-faces", type=_faces, help="comma-separated faces that bust (default 1)")
+    g = p.add_argument_group("zombie dice parameters")
+    g.add_argument("--brains", type=int, help="brain faces per die, 1..20 (all-yellow 2)")
+    g.add_argument("--shotguns", type=int, help="shotgun faces per die, 1..20 (all-yellow 2)")
+    g.add_argument("--footprints", type=int, help="footprint faces per die, 0..20 (all-yellow 2)")
+    g.add_argument("--dice", type=int, help="dice thrown per roll, 1..10 (default 3)")
+    g.add_argument("--bust-shotguns", type=int,
+                   help="shotguns in one turn that bust it, 1..20 (default 3)")
+    g.add_argument("--cap", type=int,
+                   help="largest score represented, goal < cap <= 400 (default goal + 50)")
     g = p.add_argument_group("common parameters")
     g.add_argument("--goal", type=int, help="points needed to win")
     g.add_argument("--komi", type=int,
@@ -33,4 +42,7 @@ def game_from_args(args):
     from designer.games import load_game
 
     return load_game(args.game, bad=args.bad, good=args.good, faces=args.faces,
-                     bust_faces=args.bust_faces, goal=args.goal, komi=args.komi)
+                     bust_faces=args.bust_faces, brains=args.brains, shotguns=args.shotguns,
+                     footprints=args.footprints, dice=args.dice,
+                     bust_shotguns=args.bust_shotguns, cap=args.cap, goal=args.goal,
+                     komi=args.komi)

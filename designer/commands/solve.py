@@ -7,13 +7,14 @@ from designer.errors import DesignError
 def register(sub):
     p = sub.add_parser(
         "solve", help="solve a game exactly under optimal play",
-        description="Solve a deck or dice game exactly. Prints the first-player win "
+        description="Solve a deck, dice or Zombie Dice game exactly. Prints the first-player win "
                     "probability at the requested komi, the expected game length in actions "
                     "(every draw/roll and every hold), the fair komi, a komi table, the number "
                     "of states, the convergence residual and the solve time.",
         epilog="examples: designer solve fowl-play | designer solve red-light --json | "
                "designer solve deck --bad 5 --good 30 --goal 40 --komi 2 | "
-               "designer solve dice --faces 8 --goal 60")
+               "designer solve dice --faces 8 --goal 60 | designer solve zombie-yellow --json | "
+               "designer solve zombie --footprints 1 --goal 15")
     add_game_args(p)
     p.add_argument("--max-komi", type=int, default=10, help="last komi of the table (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")

@@ -10,6 +10,7 @@ from designer.errors import DesignError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
 from designer.games.wager import WagerGame
+from designer.games.zombie import ZombieGame
 
 #: Named presets: name -> (constructor, default parameters).
 PRESETS = {
@@ -18,10 +19,13 @@ PRESETS = {
     "pig": (DiceGame, dict(faces=6, goal=100, komi=0, bust_faces=(1,), name="Pig")),
     "persian-monarchs": (WagerGame, dict(max_raise=10, ante=1, start=100, rounds=26, pack=52,
                                          name="Persian Monarchs")),
+    "zombie-yellow": (ZombieGame, dict(brains=2, shotguns=2, footprints=2, dice=3,
+                                       bust_shotguns=3, goal=13, komi=0,
+                                       name="Zombie Dice (all yellow)")),
 }
 
 #: Families that take all their parameters from the caller.
-FAMILIES = {"deck": DeckGame, "dice": DiceGame, "wager": WagerGame}
+FAMILIES = {"deck": DeckGame, "dice": DiceGame, "wager": WagerGame, "zombie": ZombieGame}
 
 
 def preset_names():
@@ -36,7 +40,8 @@ def load_game(name, **params):
     ----------
     name : str
         A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``,
-        ``"persian-monarchs"``) or a family (``"deck"``, ``"dice"``, ``"wager"``).
+        ``"persian-monarchs"``, ``"zombie-yellow"``) or a family (``"deck"``, ``"dice"``,
+        ``"wager"``, ``"zombie"``).
     **params
         Parameters of the family; ``None`` values are ignored so that
         command-line defaults pass through.

@@ -9,10 +9,11 @@ import numpy as np
 
 from designer._jit import MAX_SWEEPS, TIE, TOL
 from designer.errors import ConvergenceError, DesignError
-from designer.games import DeckGame, DiceGame
+from designer.games import DeckGame, DiceGame, ZombieGame
 from designer.solve._deck_kernel import solve_deck
 from designer.solve._dice_kernel import solve_dice
 from designer.solve.solution import DeckSolution, DiceSolution
+from designer.solve.zombie import solve_zombie_game
 
 
 def _warm():
@@ -95,11 +96,11 @@ def solve(game):
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
+    game : DeckGame, DiceGame or ZombieGame
 
     Returns
     -------
-    DeckSolution or DiceSolution
+    DeckSolution, DiceSolution or ZombieSolution
         Win probabilities, expected actions and the optimal policy for every
         goal up to ``game.goal`` and every komi.
 
@@ -112,6 +113,8 @@ def solve(game):
         return solve_deck_game(game)
     if isinstance(game, DiceGame):
         return solve_dice_game(game)
+    if isinstance(game, ZombieGame):
+        return solve_zombie_game(game)
     if getattr(game, "family", None) == "wager":
         raise DesignError(f"no exact solver for {game.name} (a wagering game): "
                           "use `designer simulate` instead")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from designer.errors import ParameterError
 from designer.games._validate import check_int
 
 
@@ -211,3 +212,61 @@ class DiceSolution(Solution):
         holds = np.flatnonzero(~row)
         return int(holds[0]) if holds.size else self.game.goal - i
 
+
+
+@dataclass(frozen=True, eq=False)
+class ZombieSolution(Solution):
+    """Solution of a Zombie Dice game (SPEC 1.3).
+
+    ``win[a, c]`` and ``actions[a, c]`` are player 1's win probability and
+    the expected remaining actions at the start of round ``(a, c)`` (player 1
+    at ``a``, player 2 at ``c``, both below the goal); ``policy`` is the bool
+    table ``roll[p, i, j, b, s]`` of :func:`designer.solve.zombie.policy_shape`
+    (``p`` 0 for player 1, 1 for player 2; tie rounds at ``i = goal``).
+
+    Attributes
+    ----------
+    second_win, second_actions : ndarray, shape (goal + 1, cap + 1)
+        Player 2's win probability and expected remaining actions at the
+        start of their turn ``(c, a')`` (own score ``c``, player 1's ``a'``).
+    tie_round_win, tie_round_actions : float
+        The same for player 1 at the start of a tie round (every tie at the
+        goal or more is this round, see :mod:`designer.solve._zombie_kernel`).
+    """
+
+    second_win: np.ndarray = field(repr=False)
+    second_actions: np.ndarray = field(repr=False)
+    tie_round_win: float
+    tie_round_actions: float
+
+    def decision(self, p, i, j, b, s):
+        """The optimal action at state ``(p, i, j, b, s)``, ``p`` 1 or 2 (seat).
+
+        Returns ``"roll"`` or ``"hold"`` (forced holds included). Scores are
+        those of the solved model: player 1 moves at ``i, j < goal`` or at
+        ``i = j = goal`` (a tie round); player 2 at ``i < goal`` or
+        ``i = goal <= j``.
+        """
+        g = self.game
+        G, cap = g.goal, g.cap
+        p = check_int("p", p, 1, 2)
+        i = check_int("i", i, 0, G)
+        j = check_int("j", j, 0, cap)
+        b = check_int("b", b, 0, cap - i)
+        s = check_int("s", s, 0, g.bust_shotguns - 1)
+        if p == 1 and not ((i < G and j < G) or i == j == G):
+            raise ParameterError("j", j, f"player 1 moves at scores below {G} or at {G}, {G}")
+        if p == 2 and i == G and j < G:
+            raise ParameterError("j", j, f"{G} <= j when player 2 has {G}")
+        bf = cap - i if p == 1 else min(max(G, j + 1), cap) - i
+        if b >= bf:
+            return "hold"
+        if b == 0 and s == 0:
+            return "roll"
+        return "roll" if self.policy[p - 1, i, j, b, s] else "hold"
+
+    def summary(self, max_komi=10):
+        """As :meth:`Solution.summary`, plus ``tie_round_win``."""
+        out = super().summary(max_komi)
+        out["tie_round_win"] = float(self.tie_round_win)
+        return out

@@ -1,0 +1,1 @@
+"""Analyses built on exact solves: policy comparison, skill gap, fairness."""

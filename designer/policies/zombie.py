@@ -1,0 +1,203 @@
+"""Human-playable Zombie Dice policies (SPEC 1.3) and decision tables.
+
+Each policy is a numba function ``policy(p, i, j, b, s) -> bool`` (True =
+roll) of the seat ``p`` (1 or 2), the mover's banked score ``i``, the
+opponent's ``j``, the turn total ``b`` and the shotguns ``s``, transcribed
+exactly from SPEC 1.3 (with ``i2 = i + b`` and ``h = [6, 3, 1]`` indexed by
+``s``). The literal 13 is the all-yellow goal, as written there.
+
+Whatever a policy says, the model rolls at ``b = s = 0`` (the turn's first
+roll) and holds when the rules force it (player 2's winning hold, the score
+cap); see :mod:`designer.solve._zombie_kernel`.
+
+A user policy is any function of the same signature compiled with
+``numba.njit``; :func:`policy_table` turns it into the decision table the
+exact evaluator reads.
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+from designer.errors import DesignError
+
+
+@kernel
+def _h(s):
+    if s == 0:
+        return 6
+    if s == 1:
+        return 3
+    return 1
+
+
+@kernel
+def fixed_hold_at(p, i, j, b, s):
+    """Roll on no shotgun, to 4 brains on one, to 1 brain on two; chase a 13+ lead."""
+    i2 = i + b
+    if p == 2 and j >= 13 and i2 < j:
+        return True
+    elif s == 0:
+        return True
+    elif s == 1:
+        return b < 4
+    else:
+        return b < 1
+
+
+@kernel
+def minh(p, i, j, b, s):
+    """As :func:`fixed_hold_at`, except when ``s == 1 and j >= 8``: ``i2 < max(13, j + 3)``."""
+    if s == 1 and j >= 8:
+        return i + b < max(13, j + 3)
+    return fixed_hold_at(p, i, j, b, s)
+
+
+@kernel
+def llano(p, i, j, b, s):
+    """Llano's rules (SPEC 1.3)."""
+    i2 = i + b
+    if i >= 13 or j >= 13:
+        if i == j:
+            return (b < _h(s)) if p == 1 else (b < 1)
+        elif p == 2 and i < j:
+            return (s < 2 and i2 <= j) or (s == 2 and i2 < j)
+        else:
+            return False
+    elif s == 0:
+        return i2 < max(13, j + 9) if p == 1 else i2 < 13
+    elif s == 1:
+        return i2 < 13 if (i >= 10 or j >= 10) else b < 4
+    else:
+        return b < 1
+
+
+@kernel
+def neller(p, i, j, b, s):
+    """Neller's rules (SPEC 1.3)."""
+    i2 = i + b
+    if p == 1:
+        if i >= 13 and i == j:
+            return b < _h(s)
+        if s == 0:
+            return i2 < max(13, j + 8)
+        e = 8
+    else:
+        if j >= 13:
+            return (s < 2 and i2 <= j) or (s == 2 and i2 < j)
+        if i >= 13 and i > j:
+            return False
+        if s == 0:
+            return True
+        e = 10
+    if s == 1:
+        return i2 < 13 if (i >= e or j >= e) else b < 4
+    return b < 1
+
+
+#: The built-in human policies, by name; their codes for :func:`_fill_human`.
+HUMAN = {"fixed_hold_at": 0, "minh": 1, "llano": 2, "neller": 3}
+_FUNCTIONS = {"fixed_hold_at": fixed_hold_at, "minh": minh, "llano": llano, "neller": neller}
+
+
+@kernel
+def _fill_human(code, R):
+    for p in range(R.shape[0]):
+        for i in range(R.shape[1]):
+            for j in range(R.shape[2]):
+                for b in range(R.shape[3]):
+                    for s in range(R.shape[4]):
+                        if code == 0:
+                            r = fixed_hold_at(p + 1, i, j, b, s)
+                        elif code == 1:
+                            r = minh(p + 1, i, j, b, s)
+                        elif code == 2:
+                            r = llano(p + 1, i, j, b, s)
+                        else:
+                            r = neller(p + 1, i, j, b, s)
+                        R[p, i, j, b, s] = r
+
+
+_FILLERS = {}
+
+
+def _numba_filler(fn):
+    """An (uncached) jitted loop calling the user's numba function ``fn``."""
+    from numba import njit
+
+    filler = _FILLERS.get(fn)
+    if filler is None:
+        @njit
+        def filler(R):
+            for p in range(R.shape[0]):
+                for i in range(R.shape[1]):
+                    for j in range(R.shape[2]):
+                        for b in range(R.shape[3]):
+                            for s in range(R.shape[4]):
+                                R[p, i, j, b, s] = fn(p + 1, i, j, b, s)
+        _FILLERS[fn] = filler
+    return filler
+
+
+def policy_names():
+    """Names :func:`policy_table` accepts besides functions and tables."""
+    return ["optimal", *HUMAN]
+
+
+def policy_table(game, policy, solution=None):
+    """The decision table ``roll[p, i, j, b, s]`` of ``policy`` for ``game``.
+
+    Parameters
+    ----------
+    game : ZombieGame
+    policy : str, callable or ndarray
+        ``"optimal"`` (from ``solution`` or a new solve), a human policy name
+        (``fixed_hold_at``, ``minh``, ``llano``, ``neller``; hyphens
+        accepted), a function ``f(p, i, j, b, s) -> bool`` (compiled with
+        numba for speed; a plain Python function works, slowly), or a bool
+        table of shape :func:`designer.solve.zombie.policy_shape`.
+    solution : ZombieSolution, optional
+        The solve of ``game`` to take ``"optimal"`` from.
+
+    Raises
+    ------
+    DesignError
+        Unknown name, a table of the wrong shape, or a human policy used with
+        more than 3 shotguns to bust (``h[s]`` is defined for ``s < 3``).
+    """
+    from designer.solve.zombie import policy_shape
+
+    shape = policy_shape(game)
+    if isinstance(policy, np.ndarray):
+        if policy.shape != shape or policy.dtype != np.bool_:
+            raise DesignError(f"policy table has shape {policy.shape} and dtype {policy.dtype}, "
+                              f"the game needs bool {shape}")
+        return policy
+    if isinstance(policy, str):
+        name = policy.replace("-", "_")
+        if name == "optimal":
+            if solution is None:
+                from designer.solve.zombie import solve_zombie_game
+
+                solution = solve_zombie_game(game)
+            elif solution.game != game:
+                raise DesignError("the solution given is for another game")
+            return solution.policy
+        if name not in HUMAN:
+            raise DesignError(f"unknown Zombie Dice policy {policy!r}: choose one of "
+                              f"{', '.join(policy_names())}")
+        if game.bust_shotguns > 3:
+            raise DesignError(f"policy {policy!r} is defined for at most 3 shotguns to bust "
+                              f"(this game busts at {game.bust_shotguns})")
+        R = np.zeros(shape, dtype=np.bool_)
+        _fill_human(HUMAN[name], R)
+        return R
+    if callable(policy):
+        R = np.zeros(shape, dtype=np.bool_)
+        if hasattr(policy, "py_func"):  # a numba dispatcher
+            _numba_filler(policy)(R)
+        else:
+            for idx in np.ndindex(*shape):
+                p, i, j, b, s = idx
+                R[idx] = bool(policy(p + 1, i, j, b, s))
+        return R
+    raise DesignError(f"not a Zombie Dice policy: {policy!r}")
