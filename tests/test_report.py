@@ -11,7 +11,7 @@ import pytest
 
 from designer.report.study_report import write_report
 from designer.search import load_study, open_store
-from designer.search.families import evaluate_unit, units
+from designer.search.families import evaluate_unit, family, units
 from designer.search.grid import run_grid
 from study_helpers import SMALL_DECK, write_study
 
@@ -74,7 +74,7 @@ def test_partial_study_says_how_far(tmp_path):
     spec = load_study(path)
     store = open_store(spec)
     for u in units(spec)[:5]:
-        store.commit_unit(evaluate_unit("deck", u, tuple(spec.space["goal"]), tuple(spec.space["komi"])))
+        store.commit_unit(evaluate_unit("deck", u, family("deck").unit_args(spec)))
     index, st = write_report(path, tmp_path / "out")
     md = (index.parent / "report.md").read_text()
     assert "5 of 14 units computed" in md and "NOT complete" in md and "36%" in md
@@ -134,3 +134,19 @@ def test_report_in_a_real_browser(deck_report):
     assert n_images == 4 and decoded
     assert "Recommended:" in text
     assert errors == []
+
+
+def test_wager_and_zombie_reports(tmp_path):
+    from test_study_families import WAGER, ZOMBIE
+
+    for body, needle in ((WAGER, "counters per hand"), (ZOMBIE, "brain")):
+        d = tmp_path / needle.split()[0]
+        d.mkdir()
+        path = write_study(d, body)
+        spec = load_study(path)
+        run_grid(spec, open_store(spec))
+        index, st = write_report(path, d / "out")
+        md = (index.parent / "report.md").read_text()
+        assert "Recommended:" in md and needle in md
+        html = index.read_text()
+        assert html.count("data:image/png;base64,") >= 1

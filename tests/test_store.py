@@ -4,7 +4,7 @@ backend."""
 import pytest
 
 from designer.search import SQLiteStore, StudyError, load_study
-from designer.search.families import evaluate_unit, unit_key, units
+from designer.search.families import evaluate_unit, family, unit_key, units
 from study_helpers import SMALL_DECK, write_study
 
 BACKENDS = {"sqlite": lambda spec: SQLiteStore(spec.store_path)}
@@ -21,7 +21,7 @@ def spec(tmp_path):
 
 
 def _result(spec, unit):
-    return evaluate_unit(spec.family, unit, tuple(spec.space["goal"]), tuple(spec.space["komi"]))
+    return evaluate_unit(spec.family, unit, family(spec.family).unit_args(spec))
 
 
 def test_commit_is_atomic_and_idempotent(spec, make_store):

@@ -56,7 +56,6 @@ def _load(args, must_exist=False):
 def run(args):
     from designer.report import terminal
     from designer.search.lock import StudyLock
-    from designer.search.ranking import top
 
     if args.workers is not None and not 1 <= args.workers <= 256:
         raise DesignError(f"invalid --workers={args.workers}: allowed 1 <= workers <= 256")
@@ -91,8 +90,18 @@ def run(args):
         f"{st['done']} of {st['units']} units done, {st['failed']} failed")
     df = store.rows()
     if len(df):
-        terminal.show_top(top(df, spec, args.top), spec)
+        _print_top(spec, df, args.top)
     return 1 if st["failed"] else 0
+
+
+def _print_top(spec, rows, n):
+    from designer.report.content import ranked_table
+    from designer.report.terminal import show_top
+    from designer.search.ranking import rank
+
+    table = ranked_table(rank(rows, spec), spec, n)
+    show_top(table.shown, f"{spec.name}: best designs by "
+                          f"{', '.join(o.label for o in spec.objectives)}")
 
 
 def _run_grid(spec, store, args):
@@ -152,11 +161,10 @@ def show_top(args):
     if args.n < 1:
         raise DesignError(f"invalid --n={args.n}: allowed n >= 1")
     spec, store = _load(args, must_exist=True)
-    table = top(store.rows(), spec, args.n)
     if args.json:
-        terminal.print_json(table.to_dict(orient="records"))
+        terminal.print_json(top(store.rows(), spec, args.n).to_dict(orient="records"))
     else:
-        terminal.show_top(table, spec)
+        _print_top(spec, store.rows(), args.n)
     return 0
 
 

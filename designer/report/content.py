@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from designer.report import figures
-from designer.search.families import DESIGN_COLUMNS, unit_game
-from designer.search.ranking import apply_constraints, rank, sentence
+from designer.search.families import family as family_of
+from designer.search.ranking import apply_constraints, rank
 
 
 @dataclass
@@ -60,43 +60,72 @@ class Report:
 
 #: How the summary names each metric.
 METRIC_WORDS = {"fairness": "|first-player win - 1/2|", "expected_actions": "expected game length",
-                "components": "number of components", "first_player_win": "first-player win"}
+                "components": "number of components", "first_player_win": "first-player win",
+                "skill_vs_noncounting": "margin of counting over non-counting",
+                "skill_vs_random": "margin of counting over random",
+                "net_sd": "spread of outcomes"}
+
+
+def _words(fam, metric):
+    return fam.fairness_words[0] if metric == "fairness" else METRIC_WORDS.get(metric, metric)
 
 
 def _pct(x):
     return f"{100 * x:.3f}%"
 
 
-def _design_label(family):
-    if family == "deck":
-        return lambda d: f"{d['bad']} bad / {d['good']} good, goal {d['goal']}"
-    return lambda d: f"d{d['faces']} bust {d['bust_faces']}, goal {d['goal']}"
-
-
 def ranked_table(ranked, spec, n=10):
-    """The top ``n`` ranked rows, formatted for people."""
-    cols = (["rank"] + list(DESIGN_COLUMNS[spec.family]) +
-            ["goal", "komi", "first_player_win", "fairness", "fair_komi", "expected_actions",
-             "components"])
-    extra = [c for c in ranked.columns if c not in cols and c not in (
-        "fair_first_player_win",) and pd.api.types.is_numeric_dtype(ranked[c])]
-    data = ranked.head(n)[cols + extra]
-    shown = data.copy()
-    shown["first_player_win"] = data["first_player_win"].map(_pct)
-    shown["fairness"] = data["fairness"].map(lambda v: f"{100 * v:.4f}%")
-    shown["expected_actions"] = data["expected_actions"].map(lambda v: f"{v:.1f}")
-    for c in extra:
-        shown[c] = data[c].map(lambda v: f"{v:.4g}")
-    shown = shown.rename(columns={
-        "first_player_win": "first-player win", "fairness": "|win - 50%|",
-        "fair_komi": "fair komi", "expected_actions": "expected actions",
-        "components": "components", "bust_faces": "bust faces"})
+    """The top ``n`` ranked rows, formatted for people.
+
+    Simulated metrics are shown as ``value ± 1.96 se``; every numeric column
+    beyond the basic ones (metrics added by later features) is shown too.
+    """
+    fam = family_of(spec.family)
+    lead = ["rank"] + (["tied"] if "tied" in ranked.columns else [])
+    # parameters the study holds fixed are said once in the summary, not per row
+    keys = [c for c in fam.design_columns + fam.plane
+            if not (c in spec.space and len(spec.space[c].values) == 1)
+            and not (c in spec.fixed)]
+    se_cols = set(fam.se.values())
+    metrics = [c for c in fam.stored if c not in se_cols and c not in (
+        "fair_first_player_win", "games", "nondealer_advantage", "nondealer_advantage_se")]
+    extra = [c for c in ranked.columns
+             if c not in lead + list(fam.design_columns + fam.plane) + list(fam.stored)
+             and pd.api.types.is_numeric_dtype(ranked[c])]
+    data = ranked.head(n)[lead + keys + metrics + [c for c in fam.stored if c in se_cols] + extra]
+    shown = data[lead + keys].copy()
+    for c in metrics + extra:
+        v = data[c]
+        if c == "first_player_win":
+            shown[c] = v.map(_pct)
+        elif c == "fairness" and not fam.se:  # in percentage points
+            shown[c] = v.map(lambda x: f"{100 * x:.4f}%")
+        elif c == "expected_actions":
+            shown[c] = v.map(lambda x: f"{x:.1f}")
+        elif c in fam.se:
+            se = data[fam.se[c]]
+            shown[c] = [f"{a:.3g} ± {1.96 * b:.1g}" for a, b in zip(v, se)]
+        elif pd.api.types.is_integer_dtype(v):
+            shown[c] = v
+        else:
+            shown[c] = v.map(lambda x: f"{x:.4g}")
+    if "tied" in shown.columns:
+        shown["tied"] = shown["tied"].map(lambda t: "tied" if t else "")
+    shown = shown.rename(columns={**HEADERS, "fairness": fam.fairness_words[1]})
     return Table("top_designs", f"Top {len(data)} designs", shown, data)
+
+
+#: Column headers in reports.
+HEADERS = {"first_player_win": "P1 win", "fairness": "|P1 - 50%|", "fair_komi": "fair komi",
+           "expected_actions": "actions", "bust_faces": "bust", "components": "parts",
+           "nondealer_advantage": "non-dealer/hand", "skill_vs_noncounting": "vs non-counting",
+           "skill_vs_random": "vs random", "net_sd": "sd of net", "busted": "busted",
+           "max_raise": "max raise", "bust_shotguns": "bust at", "footprints": "feet"}
 
 
 def build(spec, rows, status):
     """Build the report of a study from its stored rows and status dict."""
-    family = spec.family
+    fam = family_of(spec.family)
     sections = []
     feasible = apply_constraints(rows, spec)
     ranked = rank(rows, spec)
@@ -108,9 +137,16 @@ def build(spec, rows, status):
     summary = [Text(spec.description or f"Study {spec.name}."), Text(progress)]
     if len(ranked):
         best = ranked.iloc[0]
-        summary.append(Text("Recommended: " + sentence(best, family) + ".", strong=True))
+        summary.append(Text("Recommended: " + fam.sentence(best) + ".", strong=True))
+        if "tied" in ranked.columns and bool(best["tied"]):
+            n_tied = int((ranked["rank"] == best["rank"]).sum())
+            summary.append(Text(f"{n_tied} designs share rank {int(best['rank'])}: their "
+                                f"{_words(fam, spec.objectives[0].metric)}"
+                                " differ by less than the simulation's uncertainty "
+                                "(1.96 combined standard errors); the tie is broken by the "
+                                "later objectives."))
         why = ("Chosen by " + ", then ".join(
-            f"{'smallest' if o.direction == 'min' else 'largest'} {METRIC_WORDS.get(o.metric, o.metric)}"
+            f"{'smallest' if o.direction == 'min' else 'largest'} {_words(fam, o.metric)}"
             for o in spec.objectives) + " among " + f"{len(feasible):,} feasible designs "
             f"({len(rows):,} computed) over {spec.describe_space()}.")
         summary.append(Text(why))
@@ -128,61 +164,78 @@ def build(spec, rows, status):
     sections.append(Section("Ranked designs", [ranked_table(ranked, spec)]))
 
     figs = []
-    if family == "deck":
-        png, data = figures.fairness_heatmap(feasible, "bad", "good", "bad items", "good items")
-    else:
-        png, data = figures.fairness_heatmap(feasible, "faces", "goal", "faces of the die", "goal")
-    if feasible[DESIGN_COLUMNS[family][0]].nunique() * feasible[
-            "good" if family == "deck" else "goal"].nunique() > 1:
-        figs.append(Figure("fairness_heatmap", "Fairness over the design space", png, data,
-                           "Each cell: the best |first-player win - 1/2| over goal and komi; "
-                           "the number is the komi that achieves it."))
-    keys = list(DESIGN_COLUMNS[family]) + ["goal"]
-    top_designs = ranked.drop_duplicates(keys).head(5)[keys]
-    png, data = figures.komi_lines(feasible, top_designs, _design_label(family))
-    figs.append(Figure("komi_lines", "First-player win against komi", png, data,
-                       "Where a line crosses 50% is that design's fair komi."))
-    if family == "deck" and feasible["good"].nunique() > 1:
-        png, data = figures.length_lines(feasible, "good", "bad", "good items", "bad")
-        figs.append(Figure("length", "Game length against composition", png, data,
-                           "Feasible designs only, each at its fairest komi."))
-    elif family == "dice" and feasible["goal"].nunique() > 1:
-        png, data = figures.length_lines(feasible, "goal", "faces", "goal (points)", "faces")
-        figs.append(Figure("length", "Game length against goal", png, data))
-    sections.append(Section("Fairness and length", figs))
-    sections.append(Section("Optimal play of the recommended design",
-                            [policy_figure(family, ranked.iloc[0])]))
+    if fam.heatmap:
+        x, y, xl, yl = fam.heatmap
+        if feasible[x].nunique() > 1 and feasible[y].nunique() > 1:
+            png, data = figures.fairness_heatmap(feasible, x, y, xl, yl,
+                                                 annotate="komi" if "komi" in fam.plane else None)
+            figs.append(Figure("fairness_heatmap", "Fairness over the design space", png, data,
+                               "Each cell: the best fairness over the other parameters"
+                               + ("; the number is the komi that achieves it."
+                                  if "komi" in fam.plane else ".")))
+    if "komi" in fam.plane:
+        keys = list(fam.design_columns) + ["goal"]
+        top_designs = ranked.drop_duplicates(keys).head(5)[keys]
+        png, data = figures.komi_lines(feasible, top_designs, fam.short_label)
+        figs.append(Figure("komi_lines", "First-player win against komi", png, data,
+                           "Where a line crosses 50% is that design's fair komi."))
+    if fam.length:
+        x, group, xl, gl = fam.length
+        if feasible[x].nunique() > 1:
+            png, data = figures.length_lines(feasible, x, group, xl, gl)
+            figs.append(Figure("length", "Game length against the design", png, data,
+                               "Feasible designs only, each at its fairest komi."))
+    if fam.se:
+        png, data = figures.metric_errorbars(ranked.head(15), fam.short_label, fam.se)
+        figs.append(Figure("metrics", "Simulated metrics of the top designs", png, data,
+                           "Bars: 95% confidence intervals (1.96 standard errors)."))
+    if figs:
+        sections.append(Section("Fairness and length" if fam.plane else "Metrics", figs))
+    policy = POLICY_FIGURES.get(spec.family)
+    if policy is not None:
+        sections.append(Section("Optimal play of the recommended design",
+                                [policy(fam, ranked.iloc[0])]))
     return Report(f"Study {spec.name}", sections)
 
 
-def policy_figure(family, best):
-    """The recommended design's optimal policy, as the Fowl Play paper shows it."""
+def _solve_row(fam, row):
     from designer.solve import solve
 
-    unit = {c: (list(map(int, str(best[c]).split(","))) if c == "bust_faces" else int(best[c]))
-            for c in DESIGN_COLUMNS[family]}
-    goal = int(best["goal"])
-    sol = solve(unit_game(family, unit, goal))
-    if family == "deck":
-        g = sol.game
-        states = [("fresh deck", 0, 0), (f"{g.bad - 1} bad drawn (one left)", g.bad - 1, 0),
-                  (f"{g.good // 2} good drawn", 0, g.good // 2)]
-        if g.bad > 1:
-            states.append((f"{g.bad // 2} bad, {g.good // 2} good drawn", g.bad // 2, g.good // 2))
-        i = np.arange(goal)[:, None]
-        panels = []
-        for sub, w, c in states:
-            t = sol.policy[:, :, w, c].astype(float)
-            # draws to the goal are shown as the points still needed
-            panels.append((sub, np.minimum(t, goal - i)))
-        png, data = figures.policy_heatmaps(panels, goal, "good draws before holding",
-                                            f"Optimal policy: good draws before holding ({g.name})")
-        caption = ("At each score pair, the number of good items the optimal player draws "
-                   "before holding, at several deck states.")
-    else:
-        G = goal
-        hold = np.array([[sol.hold_at(i, j) for j in range(G)] for i in range(G)], dtype=float)
-        png, data = figures.policy_heatmaps([("hold at turn total", hold)], G, "hold at (points)",
-                                            f"Optimal policy: turn total at which to hold ({sol.game.name})")
-        caption = "At each score pair, the smallest turn total at which the optimal player holds."
-    return Figure("policy", "Optimal policy", png, data, caption)
+    unit = {c: (list(map(int, str(row[c]).split(","))) if c in fam.optional else int(row[c]))
+            for c in fam.design_columns}
+    return solve(fam.game(unit, int(row["goal"])))
+
+
+def deck_policy_figure(fam, best):
+    """The recommended deck's optimal policy, as the Fowl Play paper shows it."""
+    sol = _solve_row(fam, best)
+    g = sol.game
+    goal = g.goal
+    states = [("fresh deck", 0, 0), (f"{g.bad - 1} bad drawn (one left)", g.bad - 1, 0),
+              (f"{g.good // 2} good drawn", 0, g.good // 2)]
+    if g.bad > 1:
+        states.append((f"{g.bad // 2} bad, {g.good // 2} good drawn", g.bad // 2, g.good // 2))
+    i = np.arange(goal)[:, None]
+    # draws to the goal are shown as the points still needed
+    panels = [(sub, np.minimum(sol.policy[:, :, w, c].astype(float), goal - i))
+              for sub, w, c in states]
+    png, data = figures.policy_heatmaps(panels, goal, "good draws before holding",
+                                        f"Optimal policy: good draws before holding ({g.name})")
+    return Figure("policy", "Optimal policy", png, data,
+                  "At each score pair, the number of good items the optimal player draws "
+                  "before holding, at several deck states.")
+
+
+def dice_policy_figure(fam, best):
+    """The recommended die's optimal policy: hold-at turn total per score pair."""
+    sol = _solve_row(fam, best)
+    G = sol.game.goal
+    hold = np.array([[sol.hold_at(i, j) for j in range(G)] for i in range(G)], dtype=float)
+    png, data = figures.policy_heatmaps([("hold at turn total", hold)], G, "hold at (points)",
+                                        f"Optimal policy: turn total at which to hold ({sol.game.name})")
+    return Figure("policy", "Optimal policy", png, data,
+                  "At each score pair, the smallest turn total at which the optimal player holds.")
+
+
+#: Families whose recommended design gets a policy figure.
+POLICY_FIGURES = {"deck": deck_policy_figure, "dice": dice_policy_figure}

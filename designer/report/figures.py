@@ -35,17 +35,18 @@ def _style(i, n):
                 color=plt.get_cmap("viridis")(0.9 * i / max(1, n - 1)))
 
 
-def fairness_heatmap(rows, x, y, xlabel, ylabel):
-    """Best achievable |first-player win - 1/2| over (x, y), fair komi written in.
+def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi"):
+    """Best achievable fairness over (x, y), with ``annotate`` written in.
 
     ``rows`` are the feasible study rows; for each (x, y) the best row over
-    the other parameters (goal, komi) is drawn.
+    the other parameters (goal, komi, ...) is drawn.
     """
     best = rows.loc[rows.groupby([x, y])["fairness"].idxmin()]
-    cols = list(dict.fromkeys([x, y, "goal", "komi", "fairness", "first_player_win"]))
+    cols = list(dict.fromkeys([x, y] + [c for c in ("goal", "komi", "first_player_win")
+                                        if c in rows.columns] + ["fairness"]))
     data = best[cols].reset_index(drop=True)
     grid = data.pivot(index=y, columns=x, values="fairness")
-    komi = data.pivot(index=y, columns=x, values="komi")
+    komi = data.pivot(index=y, columns=x, values=annotate) if annotate else grid * np.nan
     xs, ys = list(grid.columns), list(grid.index)
     z = np.log10(np.maximum(grid.to_numpy(dtype=float), 1e-9))
     fig, ax = plt.subplots(figsize=(max(5, 0.9 + 0.55 * len(xs)), max(3.5, 0.6 + 0.2 * len(ys))))
@@ -64,10 +65,29 @@ def fairness_heatmap(rows, x, y, xlabel, ylabel):
     ax.set_yticks(range(0, len(ys), step), [str(v) for v in ys[::step]])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title("Best achievable |first-player win - 1/2| (numbers: fair komi, points)")
+    ax.set_title("Best achievable fairness" + (" (numbers: fair komi, points)" if annotate else ""))
     cb = fig.colorbar(im, ax=ax)
-    cb.set_label("log10 |first-player win - 1/2|")
+    cb.set_label("log10 |first-player win - 1/2|" if "first_player_win" in rows.columns
+                 else "log10 |non-dealer gain per hand|")
     return _png(fig), data
+
+
+def metric_errorbars(ranked, label, se):
+    """Simulated metrics of ranked designs with 95% intervals, one panel each."""
+    metrics = list(se)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 0.5 + 0.32 * len(ranked)),
+                             squeeze=False, sharey=True)
+    names = [label(r) for _, r in ranked.iterrows()]
+    ypos = np.arange(len(ranked))[::-1]
+    for ax, m in zip(axes[0], metrics):
+        ax.errorbar(ranked[m], ypos, xerr=1.96 * ranked[se[m]], fmt="o", color="black",
+                    ecolor="0.4", capsize=2, markersize=3)
+        ax.set_xlabel(m.replace("_", " "))
+        ax.grid(alpha=0.3)
+    axes[0][0].set_yticks(ypos, names, fontsize=7)
+    data = ranked[[c for c in ranked.columns if c in metrics or c in se.values()
+                   or c == "rank"]].assign(design=names)
+    return _png(fig), data.reset_index(drop=True)
 
 
 def komi_lines(rows, designs, label):
@@ -84,7 +104,7 @@ def komi_lines(rows, designs, label):
         for k, v in zip(keys, d):
             sel = sel[sel[k] == v]
         sel = sel.sort_values("komi")
-        name = label(dict(zip(keys, d)))
+        name = label(pd.Series(dict(zip(keys, d))))
         ax.plot(sel["komi"], 100 * sel["first_player_win"], label=name, **_style(i, len(designs)))
         frames.append(sel.assign(design=name))
     ax.axhline(50, color="black", linewidth=0.8)

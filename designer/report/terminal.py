@@ -60,18 +60,9 @@ def show_solution(summary):
                   f"sweeps: {summary['sweeps']:,}   solve time: {summary['seconds']:.3f} s")
 
 
-#: Short headers for design tables in the terminal.
-HEADERS = {"first_player_win": "P1 win", "fairness": "|P1-1/2|", "fair_komi": "fair komi",
-           "expected_actions": "actions", "components": "items", "bust_faces": "bust"}
-
-
-def show_top(table, spec):
-    """Print ranked designs from :func:`designer.search.ranking.top`."""
-    table = table.rename(columns=HEADERS)
-    console.print(frame_table(
-        table, title=f"{spec.name}: best designs by {', '.join(o.label for o in spec.objectives)}",
-        formats={"P1 win": lambda v: pct(v, 4), "|P1-1/2|": lambda v: f"{v:.1e}",
-                 "actions": lambda v: f"{v:.1f}"}))
+def show_top(table, title):
+    """Print a formatted ranked table (see :func:`designer.report.content.ranked_table`)."""
+    console.print(frame_table(table.astype(str), title=title, formats={}))
 
 
 def show_status(st):

@@ -1,21 +1,26 @@
-"""How each game family splits a study into units of work.
+"""How each game family becomes a study.
 
-One exact solve answers a whole goal x komi plane (SPEC section 3), so a
-unit is one composition (a deck's bad/good counts, a die's faces) and its
-rows are every (goal, komi) of the study's space, read off that one solve.
+A study is split into *units* of work. For the exactly solved families one
+solve answers a whole goal x komi plane (SPEC section 3), so a unit is one
+composition (a deck's bad/good counts, a die, a set of zombie dice) and its
+rows are every (goal, komi) of the study's space read off that solve. For a
+simulated family (wagering games) a unit is one complete design and its row
+carries every metric with its standard error.
+
+Adding a family is one :class:`Family` subclass registered in
+:data:`FAMILIES`; the study file, store, grid, optuna search, ranking and
+report take everything they need from it.
 """
 
+import itertools
 import json
 import time
 
-from designer.games import DeckGame, DiceGame
+from designer.errors import DesignError, ParameterError
 
-#: Columns that name a design, per family (before goal and komi).
-DESIGN_COLUMNS = {"deck": ("bad", "good"), "dice": ("faces", "bust_faces")}
-
-#: Metric columns every row carries.
-METRIC_COLUMNS = ("first_player_win", "fairness", "expected_actions", "components", "fair_komi",
-                  "fair_first_player_win")
+#: Metrics every exactly solved family stores per (goal, komi) row.
+SOLVED_METRICS = ("first_player_win", "fairness", "expected_actions", "components",
+                  "fair_komi", "fair_first_player_win")
 
 
 def unit_key(unit):
@@ -23,76 +28,360 @@ def unit_key(unit):
     return json.dumps(unit, sort_keys=True)
 
 
-def _within(value, bounds):
+def within(value, bounds):
+    """True if ``value`` lies within a ``{min, max}`` bounds dict."""
     return bounds.get("min", float("-inf")) <= value <= bounds.get("max", float("inf"))
 
 
-def units(spec):
-    """The units of a study, largest first (better load balance), as dicts."""
-    comp = spec.constraints.get("components", {})
-    out = []
-    if spec.family == "deck":
-        for bad in spec.space["bad"]:
-            for good in spec.space["good"]:
-                if _within(bad + good, comp):
-                    out.append({"bad": bad, "good": good})
-        out.sort(key=lambda u: (-u["bad"] * u["good"], u["bad"], u["good"]))
-    elif spec.family == "dice":
-        if _within(1, comp):
-            for faces in spec.space["faces"]:
-                out.append({"faces": faces, "bust_faces": list(spec.fixed["bust_faces"])})
-        out.sort(key=lambda u: -u["faces"])
-    return out
+class Family:
+    """What the study machinery needs to know about a game family.
+
+    Attributes
+    ----------
+    name : str
+    space_params : tuple
+        Parameters of the family's ``[space]`` (ranges, values or lists).
+    defaults : dict
+        Space parameters a study may leave out, with their value.
+    optional : dict
+        Set-valued ``[space]`` parameters fixed for a whole study (e.g. the
+        faces that bust), with defaults.
+    design_columns : tuple
+        Row columns naming a unit's design.
+    plane : tuple
+        Parameters read off one unit's solve (``("goal", "komi")``), or ``()``.
+    metrics : dict
+        Metric columns that may rank or constrain designs -> natural direction.
+    stored : tuple
+        Every metric column stored per row.
+    int_columns : frozenset
+        Integer-valued columns (the rest are real, or text for lists).
+    se : dict
+        Metric -> column holding its standard error (simulated families).
+    heatmap, length : tuple or None
+        Report axes: ``(x, y, xlabel, ylabel)`` and ``(x, group, xlabel, group label)``.
+    """
+
+    name = ""
+    space_params = ()
+    defaults = {}
+    optional = {}
+    design_columns = ()
+    plane = ("goal", "komi")
+    metrics = {"fairness": "min", "first_player_win": "min", "expected_actions": "min",
+               "components": "min"}
+    default_rank = ("fairness", "expected_actions", "components")
+    #: What "fairness" measures, in words and as a short column header.
+    fairness_words = ("|first-player win - 1/2|", "|P1 - 50%|")
+    stored = SOLVED_METRICS
+    int_columns = frozenset({"goal", "komi", "components", "fair_komi"})
+    se = {}
+    heatmap = None
+    length = None
+
+    # -- units ---------------------------------------------------------------
+    def unit_params(self):
+        """Parameters that identify a unit (the space minus the plane)."""
+        return tuple(p for p in self.space_params if p not in self.plane)
+
+    def units(self, spec):
+        """Every unit of the study's space that meets the components
+        constraint, in a stable order (largest first for load balance)."""
+        comp = spec.constraints.get("components", {})
+        names = self.unit_params()
+        out = []
+        for values in itertools.product(*(tuple(spec.space[p]) for p in names)):
+            unit = dict(zip(names, values))
+            unit.update({k: list(v) for k, v in spec.fixed.items()})
+            if within(self.components(unit), comp):
+                out.append(unit)
+        out.sort(key=self.cost, reverse=True)
+        return out
+
+    def cost(self, unit):
+        """A rough relative cost of a unit, to start the big ones first."""
+        return 0
+
+    def components(self, unit):
+        """Physical components of a design (items, dice...)."""
+        return 1
+
+    def unit_args(self, spec):
+        """The arguments every unit of a study is evaluated with."""
+        return {"goals": tuple(spec.space["goal"]), "komis": tuple(spec.space["komi"])}
+
+    def check_space(self, space, fixed):
+        """Raise ParameterError if the space leaves the rules' ranges."""
+        for p in self.unit_params():
+            for v in (space[p].lo, space[p].hi):
+                self.game(self._probe_unit(space, fixed, p, v), space["goal"].hi)
+        if space["komi"].lo < 0:
+            raise ParameterError("komi", space["komi"].lo, "komi >= 0")
+        if space["komi"].lo >= space["goal"].hi:
+            raise ParameterError("komi", space["komi"].describe(),
+                                 f"some komi below the largest goal ({space['goal'].hi})")
+        self.game(self._probe_unit(space, fixed), space["goal"].lo)
+
+    def _probe_unit(self, space, fixed, param=None, value=None):
+        unit = {p: space[p].lo for p in self.unit_params()}
+        unit.update({k: list(v) for k, v in fixed.items()})
+        if param is not None:
+            unit[param] = value
+        return unit
+
+    # -- evaluation (runs in worker processes) --------------------------------
+    def game(self, unit, goal, komi=0):
+        """The rules object of a unit at a goal and komi."""
+        raise NotImplementedError
+
+    def design(self, unit):
+        """The design columns of a unit's rows."""
+        return {c: (",".join(map(str, unit[c])) if isinstance(unit[c], list) else unit[c])
+                for c in self.design_columns}
+
+    def evaluate(self, unit, args):
+        """Rows of one unit: solve once, read every (goal, komi) off it."""
+        from designer.solve import solve
+
+        sol = solve(self.game(unit, max(args["goals"])))
+        rows = []
+        for goal in args["goals"]:
+            fk = sol.fair_komi(goal)
+            fk_win = sol.first_player_win(goal, fk)
+            for komi in args["komis"]:
+                if komi >= goal:
+                    continue
+                win = sol.first_player_win(goal, komi)
+                rows.append({**self.design(unit), "goal": goal, "komi": komi,
+                             "first_player_win": win, "fairness": abs(win - 0.5),
+                             "expected_actions": sol.expected_actions(goal, komi),
+                             "components": self.components(unit), "fair_komi": fk,
+                             "fair_first_player_win": fk_win})
+        return rows, sol.residual
+
+    def tiny_unit(self):
+        """A unit that compiles every kernel in a fraction of a second."""
+        raise NotImplementedError
+
+    def tiny_args(self):
+        return {"goals": (2,), "komis": (0,)}
+
+    # -- reading rows ----------------------------------------------------------
+    def sentence(self, row):
+        """One design in words (for summaries)."""
+        pts = "point" if int(row["komi"]) == 1 else "points"
+        return (f"{self.describe_design(row)}, goal {int(row['goal'])}, second player starts "
+                f"with {int(row['komi'])} {pts}: first player wins "
+                f"{100 * row['first_player_win']:.3f}%, games last "
+                f"{row['expected_actions']:.1f} actions")
+
+    def describe_design(self, row):
+        raise NotImplementedError
+
+    def short_label(self, row):
+        """A legend label for a design row."""
+        return self.describe_design(row) + (f", goal {int(row['goal'])}" if "goal" in row else "")
 
 
-def unit_game(family, unit, goal, komi=0):
-    """The rules object of a unit at a given goal and komi."""
-    if family == "deck":
+class DeckFamily(Family):
+    name = "deck"
+    space_params = ("bad", "good", "goal", "komi")
+    design_columns = ("bad", "good")
+    int_columns = Family.int_columns | {"bad", "good"}
+    heatmap = ("bad", "good", "bad items", "good items")
+    length = ("good", "bad", "good items", "bad")
+
+    def cost(self, unit):
+        return unit["bad"] * unit["good"]
+
+    def components(self, unit):
+        return unit["bad"] + unit["good"]
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import DeckGame
+
         return DeckGame(unit["bad"], unit["good"], goal, komi)
-    return DiceGame(faces=unit["faces"], goal=goal, komi=komi, bust_faces=tuple(unit["bust_faces"]))
+
+    def tiny_unit(self):
+        return {"bad": 1, "good": 1}
+
+    def describe_design(self, row):
+        return f"{int(row['bad'])} bad and {int(row['good'])} good items"
+
+    def short_label(self, row):
+        return f"{int(row['bad'])} bad / {int(row['good'])} good, goal {int(row['goal'])}"
 
 
-def evaluate_unit(family, unit, goals, komis):
-    """Solve one unit and return its rows (runs in worker processes).
+class DiceFamily(Family):
+    name = "dice"
+    space_params = ("faces", "goal", "komi")
+    optional = {"bust_faces": (1,)}
+    design_columns = ("faces", "bust_faces")
+    int_columns = Family.int_columns | {"faces"}
+    heatmap = ("faces", "goal", "faces of the die", "goal")
+    length = ("goal", "faces", "goal (points)", "faces")
+
+    def cost(self, unit):
+        return unit["faces"]
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import DiceGame
+
+        return DiceGame(faces=unit["faces"], goal=goal, komi=komi,
+                        bust_faces=tuple(unit["bust_faces"]))
+
+    def tiny_unit(self):
+        return {"faces": 2, "bust_faces": [1]}
+
+    def describe_design(self, row):
+        return f"a {int(row['faces'])}-sided die busting on {row['bust_faces']}"
+
+    def short_label(self, row):
+        return f"d{int(row['faces'])} bust {row['bust_faces']}, goal {int(row['goal'])}"
+
+
+class ZombieFamily(Family):
+    name = "zombie"
+    space_params = ("brains", "shotguns", "footprints", "dice", "bust_shotguns", "goal", "komi")
+    defaults = {"dice": 3, "bust_shotguns": 3}
+    design_columns = ("brains", "shotguns", "footprints", "dice", "bust_shotguns")
+    int_columns = Family.int_columns | set(design_columns)
+    heatmap = ("brains", "shotguns", "brain faces per die", "shotgun faces per die")
+    length = ("goal", "brains", "goal (brains)", "brains")
+
+    def cost(self, unit):
+        return unit["bust_shotguns"] * unit["dice"]
+
+    def components(self, unit):
+        return unit["dice"]
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import ZombieGame
+
+        return ZombieGame(unit["brains"], unit["shotguns"], unit["footprints"], unit["dice"],
+                          unit["bust_shotguns"], goal, komi)
+
+    def tiny_unit(self):
+        return {"brains": 1, "shotguns": 1, "footprints": 0, "dice": 1, "bust_shotguns": 1}
+
+    def describe_design(self, row):
+        return (f"{int(row['dice'])} dice of {int(row['brains'])} brain, "
+                f"{int(row['shotguns'])} shotgun and {int(row['footprints'])} footprint faces, "
+                f"{int(row['bust_shotguns'])} shotguns bust")
+
+    def short_label(self, row):
+        return (f"{int(row['brains'])}/{int(row['shotguns'])}/{int(row['footprints'])} "
+                f"x{int(row['dice'])}, goal {int(row['goal'])}")
+
+
+class WagerFamily(Family):
+    """Wagering card games, evaluated by simulation: every metric carries
+    its standard error and ranking treats differences within the
+    uncertainty as ties (:mod:`designer.search.ranking`)."""
+
+    name = "wager"
+    space_params = ("max_raise", "ante", "start", "rounds", "pack")
+    design_columns = space_params
+    plane = ()
+    metrics = {"fairness": "min", "skill_vs_noncounting": "max", "skill_vs_random": "max",
+               "net_sd": "min"}
+    default_rank = ("fairness", "skill_vs_noncounting")
+    fairness_words = ("|non-dealer gain per hand|", "|non-dealer/hand|")
+    stored = ("fairness", "fairness_se", "nondealer_advantage", "nondealer_advantage_se",
+              "skill_vs_noncounting", "skill_vs_noncounting_se", "skill_vs_random",
+              "skill_vs_random_se", "net_sd", "net_sd_se", "busted", "games")
+    int_columns = frozenset(space_params) | {"games"}
+    se = {"fairness": "fairness_se", "skill_vs_noncounting": "skill_vs_noncounting_se",
+          "skill_vs_random": "skill_vs_random_se", "net_sd": "net_sd_se"}
+    heatmap = ("max_raise", "rounds", "largest raise (counters)", "rounds")
+
+    def cost(self, unit):
+        return unit["rounds"]
+
+    def unit_args(self, spec):
+        return {"games": spec.games, "seed": spec.sim_seed}
+
+    def tiny_args(self):
+        return {"games": 2, "seed": 0}
+
+    def check_space(self, space, fixed):
+        for p in self.space_params:
+            for v in (space[p].lo, space[p].hi):
+                self.game(self._probe_unit(space, fixed, p, v), None)
+
+    def game(self, unit, goal=None, komi=0):
+        from designer.games import WagerGame
+
+        return WagerGame(**{p: unit[p] for p in self.space_params})
+
+    def evaluate(self, unit, args):
+        from designer.simulate.wager import design_metrics
+
+        m = design_metrics(self.game(unit), args["games"], seed=args["seed"])
+        row = {**self.design(unit), "fairness": abs(m["nondealer_advantage"]),
+               "fairness_se": m["nondealer_advantage_se"]}
+        row.update({c: m[c] for c in self.stored if c in m})
+        return [row], None
+
+    def tiny_unit(self):
+        return {"max_raise": 1, "ante": 1, "start": 10, "rounds": 1, "pack": 4}
+
+    def describe_design(self, row):
+        return (f"a {int(row['pack'])}-card pack, ante {int(row['ante'])}, raises up to "
+                f"{int(row['max_raise'])}, {int(row['start'])} counters, "
+                f"{int(row['rounds'])} rounds")
+
+    def short_label(self, row):
+        return f"raise {int(row['max_raise'])}, {int(row['rounds'])} rounds, pack {int(row['pack'])}"
+
+    def sentence(self, row):
+        return (f"{self.describe_design(row)}: the non-dealer gains "
+                f"{row['nondealer_advantage']:+.3f} ± {1.96 * row['nondealer_advantage_se']:.3f} "
+                f"counters per hand; counting beats non-counting by "
+                f"{row['skill_vs_noncounting']:.2f} ± {1.96 * row['skill_vs_noncounting_se']:.2f} "
+                f"and random by {row['skill_vs_random']:.1f} ± "
+                f"{1.96 * row['skill_vs_random_se']:.1f} counters per game")
+
+
+#: Every family a study can sweep.
+FAMILIES = {f.name: f for f in (DeckFamily(), DiceFamily(), ZombieFamily(), WagerFamily())}
+
+
+def family(name):
+    """The :class:`Family` called ``name``."""
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise DesignError(f"unknown family {name!r}: allowed {' | '.join(FAMILIES)}") from None
+
+
+def units(spec):
+    """The units of a study (see :meth:`Family.units`)."""
+    return family(spec.family).units(spec)
+
+
+def evaluate_unit(family_name, unit, args):
+    """Evaluate one unit; runs in worker processes.
 
     Returns
     -------
     dict
-        ``key``, ``rows`` (list of dicts, one per (goal, komi) with
-        ``komi < goal``), ``seconds``, ``residual``, and ``error`` (a message,
-        or None).
+        ``key``, ``rows`` (list of dicts), ``seconds``, ``residual`` (None
+        for simulations) and ``error`` (a message, or None).
     """
-    from designer.errors import DesignError
-    from designer.solve import solve
-
     key = unit_key(unit)
     t0 = time.perf_counter()
     try:
-        sol = solve(unit_game(family, unit, max(goals)))
+        rows, residual = family(family_name).evaluate(unit, args)
     except DesignError as exc:
         return {"key": key, "rows": [], "seconds": time.perf_counter() - t0, "residual": None,
                 "error": str(exc)}
-    design = {c: (",".join(map(str, unit[c])) if c == "bust_faces" else unit[c])
-              for c in DESIGN_COLUMNS[family]}
-    rows = []
-    for goal in goals:
-        fk = sol.fair_komi(goal)
-        fk_win = sol.first_player_win(goal, fk)
-        for komi in komis:
-            if komi >= goal:
-                continue
-            win = sol.first_player_win(goal, komi)
-            rows.append({**design, "goal": goal, "komi": komi, "first_player_win": win,
-                         "fairness": abs(win - 0.5),
-                         "expected_actions": sol.expected_actions(goal, komi),
-                         "components": sol.game.components, "fair_komi": fk,
-                         "fair_first_player_win": fk_win})
     return {"key": key, "rows": rows, "seconds": time.perf_counter() - t0,
-            "residual": sol.residual, "error": None}
+            "residual": residual, "error": None}
 
 
-def warm(family):
+def warm(family_name):
     """Compile (or load from the numba cache) the family's kernels here,
     before workers start, so that they all load from the cache."""
-    tiny = {"deck": {"bad": 1, "good": 1}, "dice": {"faces": 2, "bust_faces": [1]}}[family]
-    evaluate_unit(family, tiny, (2,), (0,))
+    f = family(family_name)
+    evaluate_unit(family_name, f.tiny_unit(), f.tiny_args())

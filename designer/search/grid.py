@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from joblib import Parallel, delayed, parallel_config
 
-from designer.search.families import evaluate_unit, unit_key, units, warm
+from designer.search.families import evaluate_unit, family, unit_key, units, warm
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,7 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
         ``computed``, ``failed`` counts for this run.
     """
     p = plan(spec, store)
-    goals = tuple(spec.space["goal"])
-    komis = tuple(spec.space["komi"])
+    args = family(spec.family).unit_args(spec)
     computed = failed = 0
     if not p.pending:
         return {"computed": 0, "failed": 0}
@@ -62,7 +61,7 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
         config = parallel_config(backend="dask", n_jobs=-1)
     else:
         config = parallel_config(backend="loky", n_jobs=n_jobs)
-    tasks = (delayed(evaluate_unit)(spec.family, u, goals, komis) for u in p.pending)
+    tasks = (delayed(evaluate_unit)(spec.family, u, args) for u in p.pending)
     with config:
         if n_jobs == 1 and backend != "dask":
             results = (t[0](*t[1], **t[2]) for t in tasks)  # no pool for one worker

@@ -17,7 +17,7 @@ shared storage the heartbeat marks them stale after ``GRACE`` seconds and
 import threading
 
 from designer.errors import DesignError
-from designer.search.families import evaluate_unit, unit_key, warm
+from designer.search.families import evaluate_unit, family, unit_key, warm, within
 
 HEARTBEAT = 5
 GRACE = 20
@@ -98,27 +98,23 @@ def make_objective(spec, store, solved_here):
     import optuna
 
     lock = threading.Lock()
-    goals = tuple(spec.space["goal"])
-    komis = tuple(spec.space["komi"])
+    fam = family(spec.family)
+    args = fam.unit_args(spec)
     comp = spec.constraints.get("components", {})
 
     def objective(trial):
         params = {p: _suggest(trial, p, spec.space[p]) for p in spec.space}
-        if params["komi"] >= params["goal"]:
+        if "komi" in params and params["komi"] >= params["goal"]:
             raise optuna.TrialPruned("komi must be below the goal")
-        if spec.family == "deck":
-            unit = {"bad": params["bad"], "good": params["good"]}
-            components = unit["bad"] + unit["good"]
-        else:
-            unit = {"faces": params["faces"], "bust_faces": list(spec.fixed["bust_faces"])}
-            components = 1
-        if not comp.get("min", float("-inf")) <= components <= comp.get("max", float("inf")):
+        unit = {p: params[p] for p in fam.unit_params()}
+        unit.update({k: list(v) for k, v in spec.fixed.items()})
+        if not within(fam.components(unit), comp):
             raise optuna.TrialPruned("outside the components constraint")
         key = unit_key(unit)
         with lock:
             known = key in store.done()
         if not known:
-            result = evaluate_unit(spec.family, unit, goals, komis)
+            result = evaluate_unit(spec.family, unit, args)
             with lock:
                 if result["error"] is not None:
                     store.mark_failed(result)
@@ -127,8 +123,10 @@ def make_objective(spec, store, solved_here):
                 solved_here.append(key)
         with lock:
             rows = store.unit_rows(key)
-        row = rows[(rows.goal == params["goal"]) & (rows.komi == params["komi"])].iloc[0]
-        for c in ("first_player_win", "expected_actions", "fair_komi"):
+        for p in fam.plane:
+            rows = rows[rows[p] == params[p]]
+        row = rows.iloc[0]
+        for c in fam.stored:
             trial.set_user_attr(c, float(row[c]))
         violations = []
         for metric, bounds in spec.constraints.items():

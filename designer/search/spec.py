@@ -5,7 +5,7 @@ A study file has these tables (unknown keys are errors)::
     [study]
     name = "red_light"            # identifies the results store
     description = "..."           # the question, for reports
-    family = "deck"               # deck | dice
+    family = "deck"               # deck | dice | zombie | wager
     method = "grid"               # grid | optuna
     workers = 2                   # parallel processes (grid and optuna)
     results = "red_light.results" # folder for the store, relative to this file
@@ -30,7 +30,14 @@ A study file has these tables (unknown keys are errors)::
     seed = 0
     storage = "sqlite:///..."     # any optuna storage URL (default: the store)
 
-``fairness`` is ``|first-player win - 1/2|``.
+    [simulation]                  # simulated families (wager) only
+    games = 20000                 # games per pairing and design
+    seed = 1
+
+``fairness`` is ``|first-player win - 1/2|`` for the solved families and
+``|non-dealer advantage per hand|`` for wagering games. The parameters of
+each family, and the metrics it can rank by, are those of
+:mod:`designer.search.families`.
 """
 
 import hashlib
@@ -39,25 +46,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from designer.errors import DesignError
+from designer.errors import DesignError, ParameterError
+from designer.search.families import FAMILIES
 
-#: Parameters each family's space must define.
-FAMILY_PARAMS = {
-    "deck": ("bad", "good", "goal", "komi"),
-    "dice": ("faces", "goal", "komi"),
-}
-#: Optional parameters with their defaults, per family.
-FAMILY_OPTIONAL = {"deck": {}, "dice": {"bust_faces": (1,)}}
-
-#: Metrics that can rank or constrain designs, with their natural direction.
-METRICS = {
-    "fairness": "min",
-    "first_player_win": "min",
-    "expected_actions": "min",
-    "components": "min",
-}
-
-CONSTRAINT_KEYS = ("components", "expected_actions", "first_player_win", "fairness")
 
 
 class StudyError(DesignError):
@@ -150,8 +141,7 @@ class Objective:
 
     @property
     def label(self):
-        return self.metric if self.direction == METRICS.get(self.metric, "min") else \
-            f"{self.direction}:{self.metric}"
+        return self.metric if self.direction == "min" else f"{self.direction}:{self.metric}"
 
 
 @dataclass(frozen=True)
@@ -172,6 +162,8 @@ class StudySpec:
     trials: int = 100
     seed: int = 0
     optuna_storage: str = ""
+    games: int = 0
+    sim_seed: int = 0
 
     @property
     def store_path(self):
@@ -188,6 +180,8 @@ class StudySpec:
                "space": {k: list(v.values) for k, v in sorted(self.space.items())},
                "fixed": {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(self.fixed.items())},
                "components": self.constraints.get("components", {})}
+        if self.games:  # simulated results depend on the sample
+            doc["simulation"] = [self.games, self.sim_seed]
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def describe_space(self):
@@ -212,7 +206,7 @@ def load_study(path):
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{path}: not valid TOML: {exc}") from None
     where = str(path)
-    _check_keys(where, doc, ("study", "space", "constraints", "objectives", "optuna"))
+    _check_keys(where, doc, ("study", "space", "constraints", "objectives", "optuna", "simulation"))
     if "study" not in doc or "space" not in doc:
         raise StudyError(f"{where}: needs a [study] table and a [space] table")
 
@@ -222,8 +216,9 @@ def load_study(path):
     if not isinstance(name, str) or not name or any(c in name for c in "/\\ "):
         raise _err(f"{where} [study]", "name", name, "a non-empty string without spaces or slashes")
     family = st.get("family")
-    if family not in FAMILY_PARAMS:
-        raise _err(f"{where} [study]", "family", family, " | ".join(FAMILY_PARAMS))
+    if family not in FAMILIES:
+        raise _err(f"{where} [study]", "family", family, " | ".join(FAMILIES))
+    fam = FAMILIES[family]
     method = st.get("method", "grid")
     if method not in ("grid", "optuna"):
         raise _err(f"{where} [study]", "method", method, "grid | optuna")
@@ -236,41 +231,43 @@ def load_study(path):
     results_dir = (path.parent / results).resolve()
     description = st.get("description", "")
 
-    params = FAMILY_PARAMS[family]
-    optional = FAMILY_OPTIONAL[family]
     sp = doc["space"]
-    _check_keys(f"{where} [space]", sp, params + tuple(optional))
-    missing = [p for p in params if p not in sp]
+    _check_keys(f"{where} [space]", sp, fam.space_params + tuple(fam.optional))
+    missing = [p for p in fam.space_params if p not in sp and p not in fam.defaults]
     if missing:
         raise StudyError(f"{where} [space]: missing {', '.join(missing)} "
-                         f"(a {family} study needs {', '.join(params)})")
-    space = {p: _parse_range(f"{where} [space]", p, sp[p]) for p in params}
+                         f"(a {family} study needs {', '.join(fam.space_params)})")
+    space = {p: (_parse_range(f"{where} [space]", p, sp[p]) if p in sp
+                 else IntRange((fam.defaults[p],))) for p in fam.space_params}
     fixed = {}
-    for p, default in optional.items():
+    for p, default in fam.optional.items():
         v = sp.get(p, default)
-        if isinstance(v, list):
+        if isinstance(v, (list, tuple)):
             v = tuple(_int(f"{where} [space]", p, x) for x in v)
-        elif not isinstance(v, tuple):
+        else:
             v = (_int(f"{where} [space]", p, v),)
         fixed[p] = v
-    _check_space_values(where, family, space, fixed)
+    try:
+        fam.check_space(space, fixed)
+    except ParameterError as exc:
+        raise StudyError(f"{where} [space]: {exc}") from None
 
     cons = doc.get("constraints", {})
-    _check_keys(f"{where} [constraints]", cons, CONSTRAINT_KEYS)
+    _check_keys(f"{where} [constraints]", cons, tuple(dict.fromkeys(("components",) + tuple(fam.metrics))))
     constraints = {k: _parse_bounds(f"{where} [constraints]", k, v) for k, v in cons.items()}
 
-    obj = doc.get("objectives", {"rank": ["fairness", "expected_actions", "components"]})
+    obj = doc.get("objectives", {"rank": list(fam.default_rank)})
     _check_keys(f"{where} [objectives]", obj, ("rank",))
-    rank = obj.get("rank", ["fairness"])
+    rank = obj.get("rank", list(fam.default_rank))
     if not isinstance(rank, list) or not rank:
         raise _err(f"{where} [objectives]", "rank", rank, "a non-empty list of metric names")
     objectives = []
     for item in rank:
         direction, _, metric = item.rpartition(":") if isinstance(item, str) else ("", "", item)
-        if metric not in METRICS or direction not in ("", "min", "max"):
+        if metric not in fam.metrics or direction not in ("", "min", "max"):
             raise _err(f"{where} [objectives]", "rank", item,
-                       f"one of {', '.join(METRICS)}, optionally prefixed by min: or max:")
-        objectives.append(Objective(metric, direction or METRICS[metric]))
+                       f"one of {', '.join(fam.metrics)}, optionally prefixed by min: or max:")
+        objectives.append(Objective(metric, direction or fam.metrics[metric]))
     if objectives[0].metric != "fairness":
         raise _err(f"{where} [objectives]", "rank", rank, "a list starting with fairness")
 
@@ -286,33 +283,20 @@ def load_study(path):
     if not isinstance(storage, str):
         raise _err(f"{where} [optuna]", "storage", storage, "an optuna storage URL")
 
+    sim = doc.get("simulation", {})
+    _check_keys(f"{where} [simulation]", sim, ("games", "seed"))
+    games, sim_seed = 0, 0
+    if fam.se:  # a simulated family
+        games = sim.get("games", 20_000)
+        if isinstance(games, bool) or not isinstance(games, int) or not 100 <= games <= 10**8:
+            raise _err(f"{where} [simulation]", "games", games, "an integer from 100 to 100000000")
+        sim_seed = sim.get("seed", 0)
+        if isinstance(sim_seed, bool) or not isinstance(sim_seed, int) or sim_seed < 0:
+            raise _err(f"{where} [simulation]", "seed", sim_seed, "a non-negative integer")
+    elif sim:
+        raise StudyError(f"{where} [simulation]: only simulated families (wager) take it")
+
     return StudySpec(path=path, name=name, description=description, family=family, method=method,
                      workers=workers, results_dir=results_dir, space=space, fixed=fixed,
                      constraints=constraints, objectives=tuple(objectives), trials=trials,
-                     seed=seed, optuna_storage=storage)
-
-
-def _check_space_values(where, family, space, fixed):
-    """Check every value of the space against the rules objects' ranges."""
-    from designer.games import DeckGame, DiceGame
-    from designer.errors import ParameterError
-
-    try:
-        if family == "deck":
-            for p, lo_hi in (("bad", space["bad"]), ("good", space["good"])):
-                for v in (lo_hi.lo, lo_hi.hi):
-                    DeckGame(**{"bad": 1, "good": 1, "goal": 1, p: v})
-            for v in (space["goal"].lo, space["goal"].hi):
-                DeckGame(1, 1, v)
-        else:
-            for v in (space["faces"].lo, space["faces"].hi):
-                DiceGame(faces=v, bust_faces=fixed["bust_faces"])
-            for v in (space["goal"].lo, space["goal"].hi):
-                DiceGame(goal=v)
-    except ParameterError as exc:
-        raise StudyError(f"{where} [space]: {exc}") from None
-    if space["komi"].lo < 0:
-        raise _err(f"{where} [space]", "komi", space["komi"].lo, "komi >= 0")
-    if space["komi"].lo >= space["goal"].hi:
-        raise _err(f"{where} [space]", "komi", space["komi"].describe(),
-                   f"some komi below the largest goal ({space['goal'].hi})")
+                     seed=seed, optuna_storage=storage, games=games, sim_seed=sim_seed)

@@ -22,11 +22,14 @@ import time
 
 import pandas as pd
 
-from designer.search.families import DESIGN_COLUMNS, METRIC_COLUMNS
+from designer.search.families import family
 from designer.search.spec import StudyError
 
-_SQL_TYPES = {"bad": "INTEGER", "good": "INTEGER", "faces": "INTEGER", "bust_faces": "TEXT",
-              "goal": "INTEGER", "komi": "INTEGER", "components": "INTEGER", "fair_komi": "INTEGER"}
+
+def _sql_type(fam, column):
+    if column in fam.optional:
+        return "TEXT"  # set-valued parameters are stored as "1,2"
+    return "INTEGER" if column in fam.int_columns else "REAL"
 
 
 class ResultStore(abc.ABC):
@@ -98,15 +101,18 @@ class SQLiteStore(ResultStore):
 
     def open(self, spec):
         con = self._connect()
-        self.family = spec.family
-        cols = DESIGN_COLUMNS[spec.family] + ("goal", "komi") + METRIC_COLUMNS
-        coldefs = ", ".join(f"{c} {_SQL_TYPES.get(c, 'REAL')}" for c in cols)
+        fam = family(spec.family)
+        self.family = fam
+        keys = fam.design_columns + fam.plane
+        cols = keys + fam.stored
+        coldefs = ", ".join(f"{c} {_sql_type(fam, c)}" for c in cols)
+        unique = ", ".join(("unit",) + fam.plane)
         with con:
             con.execute("CREATE TABLE IF NOT EXISTS designer_meta (key TEXT PRIMARY KEY, value TEXT)")
             con.execute("CREATE TABLE IF NOT EXISTS designer_units (key TEXT PRIMARY KEY, status TEXT, "
                         "seconds REAL, residual REAL, error TEXT, finished REAL)")
             con.execute(f"CREATE TABLE IF NOT EXISTS designer_rows (unit TEXT, {coldefs}, "
-                        "UNIQUE (unit, goal, komi))")
+                        f"UNIQUE ({unique}))")
             meta = dict(con.execute("SELECT key, value FROM designer_meta").fetchall())
             if not meta:
                 con.executemany("INSERT INTO designer_meta VALUES (?, ?)",
@@ -148,7 +154,7 @@ class SQLiteStore(ResultStore):
             "SELECT key, error FROM designer_units WHERE status = 'failed'").fetchall())
 
     def rows(self):
-        order = ", ".join(DESIGN_COLUMNS[self.family] + ("goal", "komi"))
+        order = ", ".join(self.family.design_columns + self.family.plane)
         df = pd.read_sql_query(f"SELECT * FROM designer_rows ORDER BY {order}", self._connect())
         return df.drop(columns=["unit"]).reset_index(drop=True)
 
