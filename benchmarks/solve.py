@@ -8,15 +8,15 @@ that solves Fowl Play.
 """
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import median_time  # noqa: E402
 
 from _plain_vi import plain_value_iteration  # noqa: E402
 
@@ -24,14 +24,6 @@ from designer import load_game  # noqa: E402
 from designer.solve import solve  # noqa: E402
 
 
-def median_time(fn, repeats):
-    times = []
-    out = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
 
 
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork + exec, so a child

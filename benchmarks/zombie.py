@@ -9,14 +9,14 @@ each exact policy comparison against the optimal player.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import median_time  # noqa: E402
 
 from _zombie_plain_vi import plain_value_iteration  # noqa: E402
 
@@ -27,14 +27,6 @@ from designer.solve import solve  # noqa: E402
 from designer.solve.zombie import roll_outcomes  # noqa: E402
 
 
-def median_time(fn, repeats):
-    times = []
-    out = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
 
 
 def main():
