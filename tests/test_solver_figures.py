@@ -109,3 +109,22 @@ def test_presets():
     assert load_game("fowl-play") == DeckGame(6, 42, 50, 0, "Fowl Play")
     assert load_game("red-light").komi == 1
     assert load_game("pig", goal=50).goal == 50
+
+
+def test_non_convergence_is_a_clear_error():
+    from designer import ConvergenceError
+    from designer._jit import TIE, TOL
+    from designer.solve._deck_kernel import solve_deck
+    from designer.solve.api import _check_stats
+
+    game = DeckGame(2, 3, 4)
+    shape = (1, 4, 4, 2, 4)
+    stats = np.zeros(4)
+    # a sweep budget of zero cannot converge: the kernel stops and flags it
+    solve_deck(2, 3, 4, np.zeros(shape), np.zeros(shape), np.zeros(shape, np.int16), True,
+               TOL, TIE, 0, stats)
+    assert stats[3] == 1.0
+    with pytest.raises(ConvergenceError, match="did not converge"):
+        _check_stats(stats, game)
+    with pytest.raises(ConvergenceError, match="forever"):
+        _check_stats(np.array([0.0, 0.0, 0.0, 2.0]), game)
