@@ -144,7 +144,7 @@ class Session:
         self.names = ("You", "Computer") if self.human == 0 else ("Computer", "You")
         mode = ", test mode" if args.test_mode else ""
         self.title = f"designer play: {game.name} (level {self.level}{mode})"
-        self.log = deque(maxlen=6)
+        self.log = deque(maxlen=8)
         self.last = None
         self.decisions = []
         self.acted = False
@@ -221,10 +221,11 @@ class Session:
     def run(self):
         from designer.play import evaluate, new_game, random_outcome, step, worst_decision
         from designer.play import stats
-        from designer.report.play_view import show_result
+        from designer.report.play_view import clear_screen, show_result
 
         state = new_game(self.game)
         quit = False
+        clear_screen()
         with Keys() as keys:
             try:
                 while not state.over:

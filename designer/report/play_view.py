@@ -2,6 +2,7 @@
 and the statistics table. Pure output: the loop lives in
 :mod:`designer.commands.play`."""
 
+from rich.control import Control
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -9,15 +10,14 @@ from rich.text import Text
 from designer.report.terminal import console, pct
 
 #: Containers up to this size are drawn item by item.
-MAX_DRAWN = 60
+MAX_DRAWN = 50
 
 
 def _items(left, total, style, symbol):
-    if total > MAX_DRAWN:
-        return Text(f"{left} of {total} left", style=style)
-    t = Text(symbol * left, style=style)
-    t.append("·" * (total - left), style="dim")
-    t.append(f"  {left} of {total} left")
+    t = Text(f"{left:>3} of {total} left  ", no_wrap=True, overflow="crop")
+    if total <= MAX_DRAWN:
+        t.append(symbol * left, style=style)
+        t.append("·" * (total - left), style="dim")
     return t
 
 
@@ -84,22 +84,21 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    grid.add_column()
     if state.family == "deck":
-        grid.add_row("bad", _items(state.bad_left, g.bad, "red", "●"), "")
-        grid.add_row("good", _items(state.good_left, g.good, "green", "●"), "")
+        grid.add_row("bad", _items(state.bad_left, g.bad, "red", "●"))
+        grid.add_row("good", _items(state.good_left, g.good, "green", "●"))
     else:
         busts = ",".join(map(str, g.bust_faces))
-        grid.add_row("die", Text(f"{g.faces} faces, bust on {busts}"), "")
-    grid.add_row("", "", "")
+        grid.add_row("die", Text(f"{g.faces} faces, bust on {busts}"))
+    grid.add_row("", "")
     for seat in (0, 1):
         marker = "▶ " if seat == state.mover and not state.over else "  "
         grid.add_row(f"{marker}{seat_label(names, seat)}",
-                     Text(f"{state.scores[seat]:>4} / {g.goal}", style="bold"), "")
-    grid.add_row("", "", "")
+                     Text(f"{state.scores[seat]:>4} / {g.goal}", style="bold"))
+    grid.add_row("", "")
     if not state.over:
-        grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"), "")
-    grid.add_row("last", _last(last), "")
+        grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"))
+    grid.add_row("last", _last(last))
     body = Table.grid()
     body.add_row(grid)
     if log:
@@ -111,9 +110,22 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
         body.add_row(Text.from_markup(prompt))
     if hint:
         body.add_row(Text.from_markup(f"[yellow]{hint}[/yellow]"))
+    panel = Panel(body, title=title, title_align="left", width=min(console.width, 92))
+    if not console.is_terminal:
+        console.print(panel)
+        return
+    # Redraw in place (cursor home, draw, erase below) rather than clearing
+    # first, so the board does not flicker between frames.
+    console.control(Control.home())
+    console.print(panel)
+    console.file.write("\x1b[J")
+    console.file.flush()
+
+
+def clear_screen():
+    """Start the game on an empty screen (terminals only)."""
     if console.is_terminal:
         console.clear()
-    console.print(Panel(body, title=title, title_align="left", width=min(console.width, 78)))
 
 
 def show_message(text):
