@@ -173,3 +173,17 @@ def test_refusals_are_one_line(tmp_path, args, message):
     assert out.stderr.startswith("designer: error: ") and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
     assert out.stdout == ""
+
+
+def test_an_unreadable_stats_file_does_not_hide_the_game(tmp_path):
+    (tmp_path / "play-stats.json").write_text("{broken")
+    child = spawn([*SMALL, "--seed", "4", "--no-pause"], tmp_path)
+    child.expect(MOVE)
+    child.send("d")
+    child.expect(MOVE)
+    child.send("q")
+    child.expect("You quit")
+    child.expect("Not recorded")
+    child.expect("move the file aside")
+    assert finish(child) == 0
+    assert (tmp_path / "play-stats.json").read_text() == "{broken"

@@ -106,7 +106,10 @@ class Keys:
         character comes back whole (and is then a bad key); "" at end of input."""
         import select
 
-        b = os.read(self.fd, 1)
+        try:
+            b = os.read(self.fd, 1)
+        except OSError:  # the terminal went away (hang-up): treat as end of input
+            return ""
         if b and (b == b"\x1b" or b[0] >= 0x80):
             while select.select([self.fd], [], [], 0.02)[0]:
                 more = os.read(self.fd, 16)
@@ -258,8 +261,11 @@ class Session:
         elif quit and not self.acted:
             why = "You quit before your first move: nothing recorded."
         else:
-            counts = stats.record(self.game, self.level, won=state.winner == self.human,
-                                  quit=quit)
+            try:
+                counts = stats.record(self.game, self.level, won=state.winner == self.human,
+                                      quit=quit)
+            except DesignError as exc:  # still show the analysis of the game just played
+                why = f"[red]Not recorded:[/red] {exc}"
         show_result(state, self.names, self.human, worst, self.decisions, counts, self.level,
                     quit=quit, not_recorded=why)
         return 0
