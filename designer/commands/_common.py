@@ -6,9 +6,13 @@ GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow) or family (deck,
              "zombie); family parameters below override a preset's")
 
 
-def add_game_args(p):
-    """Add the positional game name and every family parameter."""
-    p.add_argument("game", help=GAME_HELP)
+def add_game_args(p, optional=False):
+    """Add the positional game name and every family parameter
+    (``optional``: the name may be left out)."""
+    if optional:
+        p.add_argument("game", nargs="?", help=GAME_HELP)
+    else:
+        p.add_argument("game", help=GAME_HELP)
     g = p.add_argument_group("deck parameters")
     g.add_argument("--bad", type=int, help="bad items (wolves, red chips), 1..60")
     g.add_argument("--good", type=int, help="good items (chickens, green chips), 1..400")

@@ -1,0 +1,163 @@
+"""Win statistics of ``designer play``, per design and level, as JSON.
+
+Location: ``$DESIGNER_DATA_DIR/play-stats.json`` if that variable is set,
+else ``$XDG_DATA_HOME/designer/play-stats.json`` (when ``XDG_DATA_HOME`` is
+an absolute path), else ``~/.local/share/designer/play-stats.json``
+(``%LOCALAPPDATA%\\designer`` on Windows).
+
+Format (version 1)::
+
+    {"version": 1,
+     "designs": {"deck:bad=4,good=24,goal=50,komi=1": {
+         "name": "Red Light",
+         "params": {"family": "deck", "bad": 4, "good": 24, "goal": 50, "komi": 1},
+         "levels": {"hard": {"games": 3, "wins": 1, "quits": 1}}}}}
+
+``games`` counts every recorded game, ``wins`` the human's wins; a game the
+human quit after making a move is recorded as a loss and also counted in
+``quits``. Writes go to a temporary file in the same directory, flushed and
+renamed over the old file, so a crash never leaves half a file.
+"""
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from designer.errors import DesignError
+
+FILENAME = "play-stats.json"
+VERSION = 1
+
+
+def data_dir():
+    """The directory holding designer's user data (not created here)."""
+    override = os.environ.get("DESIGNER_DATA_DIR")
+    if override:
+        return Path(override)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "designer"
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "designer"
+    return Path.home() / ".local" / "share" / "designer"
+
+
+def stats_path():
+    """Full path of the statistics file."""
+    return data_dir() / FILENAME
+
+
+def design_key(game):
+    """A stable key naming a design by its parameters."""
+    p = dict(game.params)
+    family = p.pop("family")
+    parts = ",".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}"
+                     for k, v in p.items())
+    return f"{family}:{parts}"
+
+
+def load(path=None):
+    """Read the statistics (an empty record if the file does not exist).
+
+    Raises
+    ------
+    DesignError
+        The file exists but is not a statistics file this version reads.
+    """
+    path = Path(path) if path else stats_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {"version": VERSION, "designs": {}}
+    except OSError as exc:
+        raise DesignError(f"cannot read play statistics {path}: {exc.strerror}") from exc
+    try:
+        data = json.loads(text)
+        if data.get("version") != VERSION or not isinstance(data.get("designs"), dict):
+            raise ValueError("not a version-1 statistics file")
+    except (ValueError, AttributeError) as exc:
+        raise DesignError(f"cannot read play statistics {path}: {exc}; move the file aside "
+                          "to start afresh") from exc
+    return data
+
+
+def save(data, path=None):
+    """Write the statistics atomically (temporary file + rename)."""
+    path = Path(path) if path else stats_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".play-stats-", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2, sort_keys=True)
+                f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise DesignError(f"cannot write play statistics {path}: {exc.strerror or exc}") from exc
+
+
+class _Lock:
+    """An exclusive ``flock`` on ``<file>.lock`` around a read-modify-write,
+    so two games ending at once do not lose a result (no-op without fcntl)."""
+
+    def __init__(self, path):
+        self.path = path.with_name(path.name + ".lock")
+        self.fh = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # Windows: the rename is still atomic
+            return self
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = open(self.path, "a")
+        fcntl.flock(self.fh, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.fh is not None:
+            self.fh.close()  # closing releases the lock
+        return False
+
+
+def record(game, level, won, quit=False, path=None):
+    """Add one game to the statistics and return that design/level's entry."""
+    path = Path(path) if path else stats_path()
+    try:
+        lock = _Lock(path).__enter__()
+    except OSError as exc:
+        raise DesignError(f"cannot write play statistics {path}: {exc.strerror or exc}") from exc
+    try:
+        data = load(path)
+        entry = data["designs"].setdefault(design_key(game), {
+            "name": game.name, "params": dict(game.params), "levels": {}})
+        counts = entry["levels"].setdefault(level, {"games": 0, "wins": 0, "quits": 0})
+        counts["games"] += 1
+        counts["wins"] += int(bool(won))
+        counts["quits"] += int(bool(quit))
+        save(data, path)
+    finally:
+        lock.__exit__()
+    return dict(counts)
+
+
+def rows(data):
+    """One row per design and level: name, key, level, games, wins, quits, win rate."""
+    out = []
+    for key, entry in sorted(data["designs"].items(), key=lambda kv: (kv[1]["name"], kv[0])):
+        for level in sorted(entry["levels"], key=lambda lv: ("easy", "medium", "hard").index(lv)
+                            if lv in ("easy", "medium", "hard") else 9):
+            c = entry["levels"][level]
+            games = int(c.get("games", 0))
+            wins = int(c.get("wins", 0))
+            out.append({"design": entry["name"], "key": key, "level": level, "games": games,
+                        "wins": wins, "quits": int(c.get("quits", 0)),
+                        "win_rate": wins / games if games else 0.0})
+    return out

@@ -1,0 +1,192 @@
+"""Rich rendering of ``designer play``: the board, the log, the end of game
+and the statistics table. Pure output: the loop lives in
+:mod:`designer.commands.play`."""
+
+from rich.control import Control
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from designer.report.terminal import console, pct
+
+#: Containers up to this size are drawn item by item.
+MAX_DRAWN = 50
+
+
+def _items(left, total, style, symbol):
+    t = Text(f"{left:>3} of {total} left  ", no_wrap=True, overflow="crop")
+    if total <= MAX_DRAWN:
+        t.append(symbol * left, style=style)
+        t.append("·" * (total - left), style="dim")
+    return t
+
+
+def seat_label(names, seat):
+    return f"{names[seat]} ({'first' if seat == 0 else 'second'})"
+
+
+def describe_event(event, state, names):
+    """One log line for an :class:`~designer.play.engine.Event`;
+    ``state`` is the position after it."""
+    who = names[event.seat]
+    score = state.scores[event.seat]
+    if event.action == "hold":
+        return f"{who} held: +{event.gained}, score {score}"
+    if event.action == "draw":
+        if event.won:
+            return f"{who} drew good and reached {score}: {who} wins"
+        if event.outcome == "good":
+            return f"{who} drew [green]good[/green] (turn total {state.k})"
+        line = f"{who} drew [red]bad[/red]: the turn scores nothing"
+        if event.reshuffled:
+            line += "; that was the last bad item, everything is returned and shuffled"
+        return line
+    if event.won:
+        return f"{who} rolled {event.outcome} and reached {score}: {who} wins"
+    if event.bust:
+        return f"{who} rolled [red]{event.outcome}[/red]: bust, the turn scores nothing"
+    return f"{who} rolled [green]{event.outcome}[/green] (turn total {state.k})"
+
+
+def _last(event):
+    if event is None:
+        return Text("none yet", style="dim")
+    if event.action == "hold":
+        return Text(f"held +{event.gained}")
+    if event.action == "draw":
+        if event.outcome == "good":
+            return Text("good (+1)", style="bold green")
+        return Text("bad: turn lost" + (" (reshuffled)" if event.reshuffled else ""),
+                    style="bold red")
+    if event.bust:
+        return Text(f"{event.outcome}: bust", style="bold red")
+    return Text(f"{event.outcome} (+{event.outcome})", style="bold green")
+
+
+def show_board(state, names, title, log, last=None, prompt=None, hint=None):
+    """Clear the screen (on a terminal) and draw the position.
+
+    Parameters
+    ----------
+    state : DeckState or DiceState
+    names : tuple of str
+        Names of seat 0 and seat 1 ("You", "Computer").
+    title : str
+        Design and level.
+    log : sequence of str
+        Recent events, oldest first (rich markup allowed).
+    last : Event or None
+        The last draw or roll.
+    prompt, hint : str or None
+        What the program waits for, and a short correction after a bad key.
+    """
+    g = state.game
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    if state.family == "deck":
+        grid.add_row("bad", _items(state.bad_left, g.bad, "red", "●"))
+        grid.add_row("good", _items(state.good_left, g.good, "green", "●"))
+    else:
+        busts = ",".join(map(str, g.bust_faces))
+        grid.add_row("die", Text(f"{g.faces} faces, bust on {busts}"))
+    grid.add_row("", "")
+    for seat in (0, 1):
+        marker = "▶ " if seat == state.mover and not state.over else "  "
+        grid.add_row(f"{marker}{seat_label(names, seat)}",
+                     Text(f"{state.scores[seat]:>4} / {g.goal}", style="bold"))
+    grid.add_row("", "")
+    if not state.over:
+        grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"))
+    grid.add_row("last", _last(last))
+    body = Table.grid()
+    body.add_row(grid)
+    if log:
+        body.add_row("")
+        for n, line in enumerate(log):
+            body.add_row(Text.from_markup(line, style="" if n == len(log) - 1 else "dim"))
+    if prompt:
+        body.add_row("")
+        body.add_row(Text.from_markup(prompt))
+    if hint:
+        body.add_row(Text.from_markup(f"[yellow]{hint}[/yellow]"))
+    panel = Panel(body, title=title, title_align="left", width=min(console.width, 92))
+    if not console.is_terminal:
+        console.print(panel)
+        return
+    # Redraw in place (cursor home, draw, erase below) rather than clearing
+    # first, so the board does not flicker between frames.
+    console.control(Control.home())
+    console.print(panel)
+    console.file.write("\x1b[J")
+    console.file.flush()
+
+
+def clear_screen():
+    """Start the game on an empty screen (terminals only)."""
+    if console.is_terminal:
+        console.clear()
+
+
+def show_message(text):
+    """One line under the board."""
+    console.print(text)
+
+
+def _position(decision, names):
+    st = decision.state
+    me, opp = st.mover_view()[:2]
+    pos = f"with {me} (you) to {opp} (computer) and a turn total of {st.k}"
+    if st.family == "deck":
+        pos += f" ({st.bad_left} bad and {st.good_left} good left)"
+    return pos
+
+
+def show_result(state, names, human_seat, worst, decisions, counts, level, quit=False,
+                not_recorded=None):
+    """The verdict, the human's costliest decision and the updated record
+    (``counts``), or why the game was not recorded (``not_recorded``)."""
+    if quit:
+        console.print("[bold]You quit.[/bold]" + (" Recorded as a loss." if counts else ""))
+    elif state.winner == human_seat:
+        console.print(f"[bold green]You win[/bold green] {state.scores[human_seat]} to "
+                      f"{state.scores[1 - human_seat]}.")
+    else:
+        console.print(f"[bold red]The computer wins[/bold red] {state.scores[1 - human_seat]} to "
+                      f"{state.scores[human_seat]}.")
+    if not decisions:
+        console.print("You made no draw-or-hold decision to analyse.")
+    elif worst is None:
+        console.print(f"No mistake: all {len(decisions)} of your decisions matched the optimal "
+                      "player (or tied with it).")
+    else:
+        values = ", ".join(f"{a} {pct(v, 2)}" for a, v in worst.values.items())
+        console.print(
+            f"Your costliest decision: {_position(worst, names)} you chose to "
+            f"[bold]{worst.chosen}[/bold]; the optimal player would [bold]{worst.best}[/bold]. "
+            f"Win probability after each action: {values}. It cost "
+            f"[bold]{100 * worst.cost:.2f}[/bold] percentage points of win probability.")
+    if counts is not None:
+        g, w = counts["games"], counts["wins"]
+        console.print(f"Your record at level {level} on this design: {g} game{'s' if g != 1 else ''}, "
+                      f"{w} win{'s' if w != 1 else ''} ({pct(w / g, 1)}).")
+    elif not_recorded:
+        console.print(not_recorded)
+
+
+def show_stats(rows, path):
+    """The statistics table of :func:`designer.play.stats.rows`."""
+    if not rows:
+        console.print(f"No games recorded yet ({path}).")
+        return
+    table = Table(title=f"designer play: your results ({path})")
+    table.add_column("design")
+    table.add_column("parameters")
+    table.add_column("level")
+    for c in ("games", "wins", "win rate"):
+        table.add_column(c, justify="right")
+    for r in rows:
+        params = r["key"].split(":", 1)[1].replace(",", " ")
+        table.add_row(r["design"], params, r["level"], str(r["games"]), str(r["wins"]),
+                      pct(r["win_rate"], 1))
+    console.print(table)
