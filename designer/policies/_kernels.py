@@ -179,11 +179,17 @@ def nn_features(i, j, k, w, c, bad, good, lo, hi, x):
 
 @kernel
 def sigmoid(z):
-    """The logistic function, without overflow for large ``|z|``."""
-    if z >= 0.0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
+    """The logistic function (``exp`` overflow gives the right limit, 0)."""
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@kernel
+def _hidden_in(W1, b1, u, x):
+    """Pre-activation of hidden unit ``u``, grouped as the tables group it:
+    (bias + score inputs) + (turn and deck inputs)."""
+    a = b1[u] + W1[u, 0] * x[0] + W1[u, 1] * x[1]
+    q = W1[u, 2] * x[2] + W1[u, 3] * x[3] + W1[u, 4] * x[4] + W1[u, 5] * x[5] + W1[u, 6] * x[6]
+    return a + q
 
 
 @kernel
@@ -191,28 +197,47 @@ def nn_forward(W1, b1, W2, b2, x, h):
     """Output of the network for scaled inputs ``x``; hidden activations in ``h``."""
     z = b2
     for u in range(W1.shape[0]):
-        a = b1[u]
-        for f in range(W1.shape[1]):
-            a += W1[u, f] * x[f]
-        h[u] = sigmoid(a)
+        h[u] = sigmoid(_hidden_in(W1, b1, u, x))
         z += W2[u] * h[u]
     return sigmoid(z)
 
 
 @kernel
-def nn_draws(W1, b1, W2, b2, lo, hi, i, j, k, w, c, bad, good, x, h):
-    """Decision of the network at one state: draw iff ``k == 0`` or output > 1/2."""
-    if k == 0:
-        return True
-    nn_features(i, j, k, w, c, bad, good, lo, hi, x)
-    return nn_forward(W1, b1, W2, b2, x, h) > 0.5
+def _nn_parts(W1, b1, lo, hi, bad, good, goal):
+    """Precomputed pre-activation parts: ``A[i, j, u]`` (bias + score inputs)
+    and ``Q[k, w, c, u]`` (turn and deck inputs), exactly as ``_hidden_in``."""
+    nh = W1.shape[0]
+    kmax = min(good, goal - 1)
+    x = np.empty(7)
+    A = np.empty((goal, goal, nh))
+    Q = np.zeros((kmax + 1, bad, good + 1, nh))
+    for i in range(goal):
+        for j in range(goal):
+            nn_features(i, j, 1, 0, 1, bad, good, lo, hi, x)
+            for u in range(nh):
+                A[i, j, u] = b1[u] + W1[u, 0] * x[0] + W1[u, 1] * x[1]
+    for w in range(bad):
+        for c in range(good + 1):
+            for k in range(1, min(c, kmax) + 1):
+                nn_features(0, 0, k, w, c, bad, good, lo, hi, x)
+                for u in range(nh):
+                    Q[k, w, c, u] = (W1[u, 2] * x[2] + W1[u, 3] * x[3] + W1[u, 4] * x[4]
+                                     + W1[u, 5] * x[5] + W1[u, 6] * x[6])
+    return A, Q
+
+
+@kernel
+def _nn_says_draw(A, Q, W2, b2, i, j, k, w, c):
+    z = b2
+    for u in range(W2.shape[0]):
+        z += W2[u] * sigmoid(A[i, j, u] + Q[k, w, c, u])
+    return sigmoid(z) > 0.5
 
 
 @kernel
 def nn_table(W1, b1, W2, b2, lo, hi, bad, good, goal, out):
     """Compact table of the network: each chain is walked up to its first hold."""
-    x = np.empty(7)
-    h = np.empty(W1.shape[0])
+    A, Q = _nn_parts(W1, b1, lo, hi, bad, good, goal)
     for i in range(goal):
         need = goal - i
         for j in range(goal):
@@ -222,7 +247,7 @@ def nn_table(W1, b1, W2, b2, lo, hi, bad, good, goal, out):
                     stop = need if need <= left else left + 1
                     t = 1
                     while t < stop:
-                        if not nn_draws(W1, b1, W2, b2, lo, hi, i, j, t, w, c0 + t, bad, good, x, h):
+                        if not _nn_says_draw(A, Q, W2, b2, i, j, t, w, c0 + t):
                             break
                         t += 1
                     out[i, j, w, c0] = t
@@ -231,11 +256,11 @@ def nn_table(W1, b1, W2, b2, lo, hi, bad, good, goal, out):
 @kernel
 def nn_block(W1, b1, W2, b2, lo, hi, i, bad, good, goal, out):
     """Decision block ``out[j, w, c, k]`` of the network for mover score ``i``."""
-    x = np.empty(7)
-    h = np.empty(W1.shape[0])
+    A, Q = _nn_parts(W1, b1, lo, hi, bad, good, goal)
     out[:] = False
     for j in range(goal):
         for w in range(bad):
             for c in range(good + 1):
-                for k in range(min(c, goal - 1 - i) + 1):
-                    out[j, w, c, k] = nn_draws(W1, b1, W2, b2, lo, hi, i, j, k, w, c, bad, good, x, h)
+                out[j, w, c, 0] = True
+                for k in range(1, min(c, goal - 1 - i) + 1):
+                    out[j, w, c, k] = _nn_says_draw(A, Q, W2, b2, i, j, k, w, c)

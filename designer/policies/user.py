@@ -36,6 +36,7 @@ Each new function is compiled once per process (a second or two).
 """
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -97,7 +98,11 @@ def _compile(func):
 
 
 def _short(exc):
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    """One line of an exception's message: numba's first specific line,
+    without its terminal colour codes."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("Failed in nopython mode")] or lines
     return lines[0] if lines else type(exc).__name__
 
 
