@@ -177,6 +177,12 @@ def test_user_function_errors():
     with pytest.raises(DesignError, match="callable"):
         FunctionPolicy(SMALL, 3)
 
+    def divides(i, j, k, w, c, bad, good, goal):
+        return 10 // (j - 3) > k  # division by zero at j = 3
+
+    with pytest.raises(DesignError, match="failed: ZeroDivisionError"):
+        FunctionPolicy(SMALL, divides).table()
+
 
 def test_policy_file(tmp_path):
     f = tmp_path / "mine.py"

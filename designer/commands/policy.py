@@ -23,12 +23,15 @@ def register(sub):
     t.add_argument("--epochs", type=int, default=None, help="stop after this many epochs")
     t.add_argument("--games", type=int, default=None,
                    help="optimal self-play games per epoch (default: the library's)")
+    t.add_argument("--stake", type=float, default=None,
+                   help="thin visited states whose win probability at stake is below this "
+                        "(default 0.01; 0 keeps all)")
     t.add_argument("--json", action="store_true", help="print the report as one JSON object")
     t.set_defaults(func=run_train)
 
 
 def run_train(args):
-    from designer.policies.neural import DEFAULT_GAMES, train_nn
+    from designer.policies.neural import DEFAULT_GAMES, DEFAULT_STAKE, train_nn
     from designer.report.terminal import print_json, show_training, training_progress
     from designer.solve import solve
 
@@ -42,7 +45,8 @@ def run_train(args):
     solution = solve(game)
     with training_progress(minutes, args.epochs, quiet=args.json) as callback:
         result = train_nn(game, seed=args.seed, epochs=args.epochs, minutes=minutes,
-                          games=games, solution=solution, callback=callback)
+                          games=games, stake=DEFAULT_STAKE if args.stake is None else args.stake,
+                          solution=solution, callback=callback)
     try:
         result.network.save(args.out)
     except OSError as exc:

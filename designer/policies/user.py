@@ -136,20 +136,27 @@ class FunctionPolicy(Policy):
             raise DesignError(f"policy function {self.name!r} failed for {game.family} "
                               f"games: {_short(exc)}") from None
 
+    def _run(self, kernel, *args):
+        try:
+            kernel(self.func, *args)
+        except Exception as exc:  # e.g. ZeroDivisionError raised inside f
+            raise DesignError(f"policy function {self.name!r} failed: "
+                              f"{type(exc).__name__}: {_short(exc)}") from None
+
     def _deck_table(self):
         g = self.game
         out = np.empty((g.goal, g.goal, g.bad, g.good + 1), dtype=np.int16)
-        _deck_table(self.func, g.bad, g.good, g.goal, out)
+        self._run(_deck_table, g.bad, g.good, g.goal, out)
         return out
 
     def _deck_block(self, i, out):
         g = self.game
-        _deck_block(self.func, i, g.bad, g.good, g.goal, out)
+        self._run(_deck_block, i, g.bad, g.good, g.goal, out)
 
     def _dice_table(self):
         g = self.game
         out = np.zeros((g.goal, g.goal, g.goal), dtype=np.bool_)
-        _dice_table(self.func, g.faces, g.goal, out)
+        self._run(_dice_table, g.faces, g.goal, out)
         return out
 
 

@@ -135,7 +135,7 @@ def show_training(report):
     table.add_column("vs network", justify="right")
     table.add_row(f"network: {r['weights']} float64 weights", f"{r['weight_bytes']:,}", "1x")
     table.add_row("compact policy table (int16 per turn start)", f"{r['table_bytes']:,}",
-                  f"{r['table_ratio']:,.0f}x")
+                  f"{r['table_ratio']:,.1f}x")
     table.add_row(f"one bit per decision state ({r['decision_states']:,})",
-                  f"{r['bitmap_bytes']:,}", f"{r['bitmap_ratio']:,.0f}x")
+                  f"{r['bitmap_bytes']:,}", f"{r['bitmap_ratio']:,.1f}x")
     console.print(table)
