@@ -20,12 +20,17 @@ evaluation's time.
 import argparse
 import math
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from designer import load_game
-from designer.analysis import compare, match_table
-from designer.policies import MaxScorePolicy, OptimalPolicy
-from designer.simulate.replay import replay_deck
+# measure this checkout, not whichever designer is installed
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from designer import load_game  # noqa: E402
+from designer.analysis import compare, match_table  # noqa: E402
+from designer.policies import MaxScorePolicy, OptimalPolicy  # noqa: E402
+from designer.simulate.replay import replay_deck  # noqa: E402
 
 
 def median_time(fn, repeats):

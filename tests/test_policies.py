@@ -50,6 +50,8 @@ def test_max_score_deck_matches_direct_rule(game):
     for i, j, k, w, c in deck_states(game):
         assert pol.block(i)[j, w, c, k] == rule(i, j, k, w, c)
     assert np.array_equal(pol.table(), compact_from_rule(game, rule))
+    D = pol.decisions()
+    assert all(D[i, j, w, c, k] == rule(i, j, k, w, c) for i, j, k, w, c in deck_states(game))
 
 
 def test_max_score_spec_examples():

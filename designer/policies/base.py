@@ -21,6 +21,9 @@ A policy is deterministic and bound to one game. It answers in three forms:
     ``(goal, goal)`` indexed ``[j, k]``, meaningful where ``i + k < goal``.
     Used for agreement; one score at a time keeps memory small.
 
+``decisions()``
+    All blocks at once, ``D[i, j, w, c, k]`` (decks) or the roll table.
+
 ``draws(i, j, k, w, c)`` / ``rolls(i, j, k)``
     One decision, for play and for tests.
 
@@ -82,6 +85,17 @@ class Policy:
             self._deck_block(int(i), out)
             return out
         return np.asarray(self.table()[int(i)])
+
+    def decisions(self):
+        """Every block stacked: bool ``D[i, j, w, c, k]`` (decks; one byte per
+        entry, ~28 MB for Fowl Play) or ``roll[i, j, k]`` (dice)."""
+        g = self.game
+        if g.family != "deck":
+            return np.array(self.table())
+        out = np.zeros((g.goal,) + deck_block_shape(g), dtype=np.bool_)
+        for i in range(g.goal):
+            self._deck_block(i, out[i])
+        return out
 
     def draws(self, i, j, k, w=0, c=0):
         """Deck games: True if the policy draws at ``(i, j, k, w, c)``."""
