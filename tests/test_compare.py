@@ -191,3 +191,25 @@ def test_cli_compare_errors(args, match):
     assert out.returncode == 2
     assert match in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_compare_cli_zombie():
+    import json
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "designer", "compare", "zombie-yellow", "--policy",
+                        "neller", "--against", "optimal", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    from designer import load_game
+    from designer.analysis.zombie import compare_zombie
+
+    direct = compare_zombie(load_game("zombie-yellow"), "neller")
+    for key in ("win_as_first", "win_as_second", "win_average", "agreement", "gap"):
+        assert out[key] == pytest.approx(direct[key], abs=1e-12)
+    r = subprocess.run([sys.executable, "-m", "designer", "compare", "zombie-yellow", "--policy",
+                        "bogus"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "unknown Zombie Dice policy" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -43,7 +43,7 @@ def test_report_files(deck_report):
     index, spec, st = deck_report
     out = index.parent
     assert (out / "report.md").exists()
-    for name in ("fairness_heatmap", "komi_lines", "length", "policy"):
+    for name in ("fairness_heatmap", "skill_heatmap", "komi_lines", "length", "policy"):
         png = out / "figures" / f"{name}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(pd.read_csv(out / "data" / f"{name}.csv")) > 0
@@ -65,7 +65,7 @@ def test_report_content_matches_ranking(deck_report):
     assert "14 of 14 units computed (the study is complete)" in md
     # self-contained: every image is embedded, nothing is fetched
     srcs = re.findall(r'src="([^"]*)"', html)
-    assert len(srcs) == 4 and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert len(srcs) == 5 and all(s.startswith("data:image/png;base64,") for s in srcs)
     assert "http://" not in html and "https://" not in html
 
 
@@ -131,7 +131,7 @@ def test_report_in_a_real_browser(deck_report):
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     finally:
         browser.quit()
-    assert n_images == 4 and decoded
+    assert n_images == 5 and decoded
     assert "Recommended:" in text
     assert errors == []
 

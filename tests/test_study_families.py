@@ -107,3 +107,18 @@ def test_tie_broken_by_later_objective():
     ranked = rank(df, spec)
     assert list(ranked.max_raise) == [2, 1, 3]
     assert list(ranked["rank"]) == [1, 1, 3] and list(ranked.tied) == [True, True, False]
+
+
+def test_skill_gap_rows_match_the_analysis(tmp_path):
+    from designer import DeckGame
+    from designer.analysis.skill import skill_gap
+    from study_helpers import SMALL_DECK
+
+    spec = load_study(write_study(tmp_path, SMALL_DECK.format(name="sk", workers=1)))
+    store = open_store(spec)
+    run_grid(spec, store)
+    df = store.rows()
+    assert df["skill_gap"].notna().all()
+    for row in df.sample(5, random_state=2).itertuples():
+        sol = solve(DeckGame(row.bad, row.good, row.goal))
+        assert row.skill_gap == pytest.approx(skill_gap(sol, komi=row.komi), abs=1e-12)

@@ -3,7 +3,8 @@
 from designer.commands._common import add_game_args, game_from_args
 
 POLICY_HELP = ("optimal, max-score, hold-at:N, nn:FILE (a trained network) or "
-               "py:FILE.py:FUNCTION (your own function)")
+               "py:FILE.py:FUNCTION (your own function); for Zombie Dice: optimal, "
+               "fixed_hold_at, minh, llano, neller")
 
 
 def register(sub):
@@ -29,10 +30,20 @@ def register(sub):
 
 
 def run(args):
-    from designer.analysis.compare import compare
-    from designer.report.terminal import print_json, show_comparison
+    from designer.report.terminal import print_json, show_comparison, show_zombie_comparison
 
     game = game_from_args(args)
+    if game.family == "zombie":
+        from designer.analysis.zombie import compare_zombie
+
+        result = compare_zombie(game, args.policy, args.against)
+        if args.json:
+            print_json(result)
+        else:
+            show_zombie_comparison(result)
+        return 0
+    from designer.analysis.compare import compare
+
     result = compare(game, args.policy, args.against, with_agreement=not args.no_agreement)
     if args.json:
         print_json(result.to_dict())

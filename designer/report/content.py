@@ -63,7 +63,8 @@ METRIC_WORDS = {"fairness": "|first-player win - 1/2|", "expected_actions": "exp
                 "components": "number of components", "first_player_win": "first-player win",
                 "skill_vs_noncounting": "margin of counting over non-counting",
                 "skill_vs_random": "margin of counting over random",
-                "net_sd": "spread of outcomes"}
+                "net_sd": "spread of outcomes",
+                "skill_gap": "skill gap (optimal vs max-score, seats averaged, minus 1/2)"}
 
 
 def _words(fam, metric):
@@ -102,6 +103,8 @@ def ranked_table(ranked, spec, n=10):
             shown[c] = v.map(lambda x: f"{100 * x:.4f}%")
         elif c == "expected_actions":
             shown[c] = v.map(lambda x: f"{x:.1f}")
+        elif c == "skill_gap":
+            shown[c] = v.map(lambda x: f"{100 * x:.2f}%")
         elif c in fam.se:
             se = data[fam.se[c]]
             shown[c] = [f"{a:.3g} ± {1.96 * b:.1g}" for a, b in zip(v, se)]
@@ -120,7 +123,8 @@ HEADERS = {"first_player_win": "P1 win", "fairness": "|P1 - 50%|", "fair_komi": 
            "expected_actions": "actions", "bust_faces": "bust", "components": "parts",
            "nondealer_advantage": "non-dealer/hand", "skill_vs_noncounting": "vs non-counting",
            "skill_vs_random": "vs random", "net_sd": "sd of net", "busted": "busted",
-           "max_raise": "max raise", "bust_shotguns": "bust at", "footprints": "feet"}
+           "max_raise": "max raise", "bust_shotguns": "bust at", "footprints": "feet",
+           "skill_gap": "skill gap"}
 
 
 def build(spec, rows, status):
@@ -173,6 +177,14 @@ def build(spec, rows, status):
                                "Each cell: the best fairness over the other parameters"
                                + ("; the number is the komi that achieves it."
                                   if "komi" in fam.plane else ".")))
+    if fam.heatmap and "skill_gap" in feasible.columns:
+        x, y, xl, yl = fam.heatmap
+        if feasible[x].nunique() > 1 and feasible[y].nunique() > 1:
+            png, data = figures.fairness_heatmap(feasible, x, y, xl, yl, annotate=None,
+                                                 color="skill_gap")
+            figs.append(Figure("skill_heatmap", "Skill gap over the design space", png, data,
+                               "Each cell: the skill gap (optimal player against a max-score "
+                               "player, seats averaged, minus 1/2) of the fairest design there."))
     if "komi" in fam.plane:
         keys = list(fam.design_columns) + ["goal"]
         top_designs = ranked.drop_duplicates(keys).head(5)[keys]

@@ -35,20 +35,24 @@ def _style(i, n):
                 color=plt.get_cmap("viridis")(0.9 * i / max(1, n - 1)))
 
 
-def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi"):
-    """Best achievable fairness over (x, y), with ``annotate`` written in.
+def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi", color="fairness"):
+    """The fairest design of every (x, y) cell, coloured by ``color``.
 
-    ``rows`` are the feasible study rows; for each (x, y) the best row over
-    the other parameters (goal, komi, ...) is drawn.
+    ``rows`` are the feasible study rows; for each (x, y) the fairest row
+    over the other parameters (goal, komi, ...) is drawn, with ``annotate``
+    written in. Fairness is drawn on a log scale, other metrics linearly.
     """
     best = rows.loc[rows.groupby([x, y])["fairness"].idxmin()]
     cols = list(dict.fromkeys([x, y] + [c for c in ("goal", "komi", "first_player_win")
-                                        if c in rows.columns] + ["fairness"]))
+                                        if c in rows.columns] + ["fairness", color]))
     data = best[cols].reset_index(drop=True)
-    grid = data.pivot(index=y, columns=x, values="fairness")
+    grid = data.pivot(index=y, columns=x, values=color)
     komi = data.pivot(index=y, columns=x, values=annotate) if annotate else grid * np.nan
     xs, ys = list(grid.columns), list(grid.index)
-    z = np.log10(np.maximum(grid.to_numpy(dtype=float), 1e-9))
+    if color == "fairness":
+        z = np.log10(np.maximum(grid.to_numpy(dtype=float), 1e-9))
+    else:
+        z = grid.to_numpy(dtype=float)
     fig, ax = plt.subplots(figsize=(max(5, 0.9 + 0.55 * len(xs)), max(3.5, 0.6 + 0.2 * len(ys))))
     im = ax.imshow(z, origin="lower", aspect="auto", cmap=CMAP,
                    extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
@@ -65,10 +69,15 @@ def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi"):
     ax.set_yticks(range(0, len(ys), step), [str(v) for v in ys[::step]])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title("Best achievable fairness" + (" (numbers: fair komi, points)" if annotate else ""))
-    cb = fig.colorbar(im, ax=ax)
-    cb.set_label("log10 |first-player win - 1/2|" if "first_player_win" in rows.columns
+    if color == "fairness":
+        ax.set_title("Best achievable fairness" + (" (numbers: fair komi, points)" if annotate else ""))
+        label = ("log10 |first-player win - 1/2|" if "first_player_win" in rows.columns
                  else "log10 |non-dealer gain per hand|")
+    else:
+        ax.set_title(f"{color.replace('_', ' ')} of the fairest design in each cell")
+        label = color.replace("_", " ")
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(label)
     return _png(fig), data
 
 

@@ -196,6 +196,23 @@ def show_comparison(result):
     console.print(f"  exact evaluation: {r.seconds:.3f} s{extra}")
 
 
+def show_zombie_comparison(r):
+    """Print the dict of :func:`designer.analysis.zombie.compare_zombie`."""
+    console.print(f"[bold]{r['game']['name']}[/bold]  goal {r['game']['goal']}, "
+                  f"komi {r['game']['komi']} (to player 2)")
+    console.print(f"  policy A: [bold]{r['policy']}[/bold]   against B: [bold]{r['against']}[/bold]")
+    table = Table(show_header=True)
+    table.add_column("A's exact win probability")
+    table.add_column("", justify="right")
+    table.add_row("A is player 1", pct(r["win_as_first"], 4))
+    table.add_row("A is player 2", pct(r["win_as_second"], 4))
+    table.add_row("[bold]average[/bold]", f"[bold]{pct(r['win_average'], 4)}[/bold]")
+    table.add_row("gap (SPEC 1.3)", f"{r['gap']:+.6f}")
+    table.add_row("agreement", f"{pct(r['agreement'], 3)} of {r['states_compared']:,} decision states")
+    console.print(table)
+    console.print(f"  exact evaluation: {r['seconds']:.3f} s")
+
+
 class training_progress:
     """Context manager giving a ``train_nn`` callback that drives a rich
     progress bar (by time when there is a time budget, else by epochs)."""

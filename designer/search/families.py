@@ -139,11 +139,17 @@ class Family:
         return {c: (",".join(map(str, unit[c])) if isinstance(unit[c], list) else unit[c])
                 for c in self.design_columns}
 
+    def skill_match(self, sol):
+        """The exact match optimal vs max-score behind ``skill_gap``, or None
+        for families without a max-score player."""
+        return None
+
     def evaluate(self, unit, args):
         """Rows of one unit: solve once, read every (goal, komi) off it."""
         from designer.solve import solve
 
         sol = solve(self.game(unit, max(args["goals"])))
+        match = self.skill_match(sol)
         rows = []
         for goal in args["goals"]:
             fk = sol.fair_komi(goal)
@@ -157,6 +163,10 @@ class Family:
                              "expected_actions": sol.expected_actions(goal, komi),
                              "components": self.components(unit), "fair_komi": fk,
                              "fair_first_player_win": fk_win})
+                if match is not None:
+                    # SPEC/issue 5: optimal vs max-score, seats averaged, minus 1/2
+                    rows[-1]["skill_gap"] = 0.5 * (match.win_as_first(goal, komi)
+                                                   + match.win_as_second(goal, komi)) - 0.5
         return rows, sol.residual
 
     def tiny_unit(self):
@@ -183,7 +193,20 @@ class Family:
         return self.describe_design(row) + (f", goal {int(row['goal'])}" if "goal" in row else "")
 
 
-class DeckFamily(Family):
+class _SkillFamily(Family):
+    """A solved family with a max-score player, so with a skill gap."""
+
+    metrics = {**Family.metrics, "skill_gap": "max"}
+    stored = SOLVED_METRICS + ("skill_gap",)
+
+    def skill_match(self, sol):
+        from designer.analysis.compare import match_table
+        from designer.policies.builtin import MaxScorePolicy
+
+        return match_table(sol.game, sol.policy, MaxScorePolicy(sol.game).table())
+
+
+class DeckFamily(_SkillFamily):
     name = "deck"
     space_params = ("bad", "good", "goal", "komi")
     design_columns = ("bad", "good")
@@ -212,7 +235,7 @@ class DeckFamily(Family):
         return f"{int(row['bad'])} bad / {int(row['good'])} good, goal {int(row['goal'])}"
 
 
-class DiceFamily(Family):
+class DiceFamily(_SkillFamily):
     name = "dice"
     space_params = ("faces", "goal", "komi")
     optional = {"bust_faces": (1,)}

@@ -23,7 +23,10 @@ A study file has these tables (unknown keys are errors)::
 
     [objectives]
     rank = ["fairness", "expected_actions", "components"]   # lexicographic;
-                                  # "max:NAME" maximises, "min:NAME" minimises
+                                  # "max:NAME" maximises, "min:NAME" minimises.
+                                  # Fairness usually comes first; to trade it
+                                  # for another goal, bound it in
+                                  # [constraints] and rank by the other goal.
 
     [optuna]                      # method = "optuna" only
     trials = 200
@@ -268,8 +271,6 @@ def load_study(path):
             raise _err(f"{where} [objectives]", "rank", item,
                        f"one of {', '.join(fam.metrics)}, optionally prefixed by min: or max:")
         objectives.append(Objective(metric, direction or fam.metrics[metric]))
-    if objectives[0].metric != "fairness":
-        raise _err(f"{where} [objectives]", "rank", rank, "a list starting with fairness")
 
     op = doc.get("optuna", {})
     _check_keys(f"{where} [optuna]", op, ("trials", "seed", "storage"))

@@ -113,6 +113,12 @@ class SQLiteStore(ResultStore):
                         "seconds REAL, residual REAL, error TEXT, finished REAL)")
             con.execute(f"CREATE TABLE IF NOT EXISTS designer_rows (unit TEXT, {coldefs}, "
                         f"UNIQUE ({unique}))")
+            have = [r[1] for r in con.execute("PRAGMA table_info(designer_rows)")][1:]
+            if have != list(cols):
+                raise StudyError(
+                    f"study {spec.name!r}: the results store {self.path} holds other columns "
+                    f"({', '.join(have)}) than this version of designer writes; delete "
+                    f"{self.path.parent} (or give the study a new name) and run it again.")
             meta = dict(con.execute("SELECT key, value FROM designer_meta").fetchall())
             if not meta:
                 con.executemany("INSERT INTO designer_meta VALUES (?, ?)",
