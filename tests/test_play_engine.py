@@ -12,7 +12,7 @@ from designer.play import (IllegalMove, action_values, evaluate, make_player, ne
 from designer.play import stats
 from designer.play.analysis import dice_turn_values
 from designer.play.engine import DeckState, DiceState
-from designer.play.players import TIMID_HOLD_AT, max_score_rule, max_score_threshold
+from designer.play.players import TIMID_HOLD_AT, max_score_threshold
 from designer.solve import solve
 
 SMALL = DeckGame(bad=2, good=4, goal=5, komi=1)
@@ -193,10 +193,12 @@ def test_levels(small):
 def test_dice_max_score_holds_at_20_in_pig():
     pig = load_game("pig")
     assert max_score_threshold(pig) == 20
-    s = DiceState(pig, (0, 0), 0, 19)
-    assert max_score_rule(s) and not max_score_rule(DiceState(pig, (0, 0), 0, 20))
-    assert make_player("easy", None).decide(DiceState(pig, (0, 0), 0, 10)) == "hold"
-    assert make_player("easy", None).decide(DiceState(pig, (0, 0), 0, 9)) == "roll"
+    sol = solve(pig)
+    medium = make_player("medium", sol)
+    assert medium.decide(DiceState(pig, (0, 0), 0, 19)) == "roll"
+    assert medium.decide(DiceState(pig, (0, 0), 0, 20)) == "hold"
+    assert make_player("easy", sol).decide(DiceState(pig, (0, 0), 0, 10)) == "hold"
+    assert make_player("easy", sol).decide(DiceState(pig, (0, 0), 0, 9)) == "roll"
 
 
 # -- analysis ---------------------------------------------------------------
@@ -286,3 +288,23 @@ def test_unreadable_stats_file_is_a_design_error(tmp_path):
     with pytest.raises(DesignError, match="move the file aside"):
         stats.record(SMALL, "easy", won=True, path=bad)
     assert json.loads(bad.read_text())["version"] == 99    # left untouched
+
+
+def test_hard_level_can_play_a_trained_network(tmp_path, small):
+    from designer.policies.neural import train_nn
+
+    result = train_nn(SMALL, seed=1, epochs=2)
+    path = tmp_path / "small_nn.npz"
+    result.network.save(path)
+    hard = make_player("hard", small, nn=str(path))
+    from designer.policies.neural import NeuralPolicy
+
+    policy = NeuralPolicy(SMALL, result.network)
+    for w in range(SMALL.bad):
+        for c in range(1, SMALL.good + 1):
+            s = DeckState(SMALL, (0, 1), 0, 1, w, c)
+            assert hard.decide(s) == ("draw" if policy.draws(0, 1, 1, w, c) else "hold")
+    with pytest.raises(DesignError, match="--level hard"):
+        make_player("easy", small, nn=str(path))
+    with pytest.raises(DesignError):
+        make_player("hard", small, nn=str(tmp_path / "missing.npz"))

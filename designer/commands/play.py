@@ -38,6 +38,9 @@ def register(sub):
     add_game_args(p, optional=True)
     p.add_argument("--level", choices=("easy", "medium", "hard"), default="medium",
                    help="the computer's strength (default medium)")
+    p.add_argument("--nn", metavar="FILE",
+                   help="with --level hard: play a trained 118-weight network (from "
+                        "`designer policy train-nn`) instead of the exact optimal policy")
     p.add_argument("--first", choices=("human", "computer", "random"), default="human",
                    help="who moves first; the second player starts with the komi (default human)")
     p.add_argument("--no-pause", action="store_true", help="no pauses between the computer's moves")
@@ -139,7 +142,7 @@ class Session:
         self.rng = np.random.default_rng(args.seed)
         with console.status(f"solving {game.name} exactly..."):
             self.solution = solve(game)
-        self.computer = make_player(self.level, self.solution)
+        self.computer = make_player(self.level, self.solution, nn=args.nn)
         first = args.first
         if first == "random":
             first = "human" if self.rng.random() < 0.5 else "computer"

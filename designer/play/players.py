@@ -6,22 +6,17 @@ the player, and the action is one of ``state.legal()``: ``"draw"`` or
 ``"hold"`` for decks, ``"roll"`` or ``"hold"`` for dice. The engine ends a
 turn that reaches the goal by itself, so players are never asked there.
 
-Levels
-------
-easy (timid)
-    Holds as soon as the turn total reaches :data:`TIMID_HOLD_AT` (2 for
-    decks; for dice, half the max-score threshold, 10 for Pig).
-medium (max-score, SPEC 2)
-    Decks: draw iff ``k == 0`` or ``c_rem > w_rem * k``, the rule that
-    maximises the expected points of the turn one draw ahead. Dice: roll iff
-    the expected gain of a roll beats the expected loss,
-    ``sum(scoring pips) > k * len(bust_faces)`` (hold at 20 in Pig).
-hard (optimal)
-    The exact optimal policy of :func:`designer.solve.solve` (ties: hold).
+The levels are policies of :mod:`designer.policies`:
 
-The two simple rules (:func:`timid_rule`, :func:`max_score_rule`) are the
-only place the easy and medium levels are defined; a general policy module
-can replace them by swapping the entries of :data:`LEVELS`.
+easy (timid)
+    ``hold-at:N`` with N = :data:`TIMID_HOLD_AT` (2) for decks and half the
+    max-score threshold for dice (10 for Pig).
+medium
+    ``max-score`` (SPEC 2; dice: roll while the expected gain of a roll
+    beats its expected loss, i.e. hold at 20 in Pig).
+hard
+    The exact optimal policy, or a trained 118-weight network
+    (``nn:FILE``, deck games) when one is given.
 """
 
 from designer.errors import DesignError
@@ -32,12 +27,6 @@ LEVELS = ("easy", "medium", "hard")
 TIMID_HOLD_AT = 2
 
 
-def _to_action(state, draw):
-    if draw:
-        return "draw" if state.family == "deck" else "roll"
-    return "hold"
-
-
 def max_score_threshold(game):
     """Dice: the turn total from which max-score holds (20 for Pig)."""
     gain = sum(f for f in range(1, game.faces + 1) if f not in game.bust_faces)
@@ -45,39 +34,30 @@ def max_score_threshold(game):
     return max(1, -(-gain // len(game.bust_faces)))
 
 
-def timid_rule(state):
-    """Easy: hold once the turn total reaches the timid threshold."""
-    if state.family == "deck":
-        hold_at = TIMID_HOLD_AT
-    else:
-        hold_at = max(1, max_score_threshold(state.game) // 2)
-    return state.k < hold_at
+def timid_hold_at(game):
+    """The easy level's hold-at threshold for ``game``."""
+    if game.family == "deck":
+        return TIMID_HOLD_AT
+    return max(1, max_score_threshold(game) // 2)
 
 
-def max_score_rule(state):
-    """Medium: the max-score rule of SPEC 2 (dice: expected gain > expected loss)."""
-    if state.family == "deck":
-        return state.k == 0 or state.good_left > state.bad_left * state.k
-    g = state.game
-    gain = sum(f for f in range(1, g.faces + 1) if f not in g.bust_faces)
-    return gain > state.k * len(g.bust_faces)
+class PolicyPlayer:
+    """A computer player following a :class:`designer.policies.base.Policy`."""
 
-
-class RulePlayer:
-    """A computer player following a plain rule ``state -> draw?``."""
-
-    def __init__(self, level, rule):
+    def __init__(self, level, policy):
         self.level = level
-        self.rule = rule
+        self.policy = policy
 
     def decide(self, state):
-        if state.family == "deck" and state.k == 0:
-            return "draw"  # the first draw of a deck turn is forced
-        return _to_action(state, self.rule(state))
+        if state.family == "deck":
+            if state.k == 0:
+                return "draw"  # the first draw of a deck turn is forced
+            return "draw" if self.policy.draws(*state.mover_view()) else "hold"
+        return "roll" if self.policy.rolls(*state.mover_view()) else "hold"
 
 
 class OptimalPlayer:
-    """Hard: the exact optimal policy of a solved game."""
+    """Hard: the exact optimal policy of a solved game (per-state look-up)."""
 
     level = "hard"
 
@@ -88,15 +68,24 @@ class OptimalPlayer:
         return self.solution.decision(*state.mover_view())
 
 
-def make_player(level, solution):
+def make_player(level, solution, nn=None):
     """The computer player for ``level`` ("easy", "medium" or "hard").
 
-    ``solution`` is the exact solve of the game (used by "hard").
+    ``solution`` is the exact solve of the game (it names the game, and
+    "hard" plays it); ``nn`` is a trained network file for "hard".
     """
+    from designer.policies.builtin import HoldAtPolicy, MaxScorePolicy
+    from designer.policies.parse import parse_policy
+
+    if level not in LEVELS:
+        raise DesignError(f"invalid level={level!r}: allowed {', '.join(LEVELS)}")
+    if nn is not None and level != "hard":
+        raise DesignError("--nn sets the hard level's player: use it with --level hard")
+    game = solution.game
     if level == "easy":
-        return RulePlayer("easy", timid_rule)
+        return PolicyPlayer("easy", HoldAtPolicy(game, timid_hold_at(game)))
     if level == "medium":
-        return RulePlayer("medium", max_score_rule)
-    if level == "hard":
-        return OptimalPlayer(solution)
-    raise DesignError(f"invalid level={level!r}: allowed {', '.join(LEVELS)}")
+        return PolicyPlayer("medium", MaxScorePolicy(game))
+    if nn is not None:
+        return PolicyPlayer("hard", parse_policy(f"nn:{nn}", game))
+    return OptimalPlayer(solution)
