@@ -3,6 +3,7 @@ writes to the terminal."""
 
 import json
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -23,14 +24,20 @@ def print_json(obj):
 def frame_table(df, title=None, formats=None):
     """A rich Table built from a pandas DataFrame's columns.
 
-    ``formats`` maps a column to a callable turning a value into text.
+    ``formats`` maps a column to a callable turning a value into text. Cells
+    never wrap or get cut (numbers must stay whole); headers wrap instead.
     """
     formats = formats or {}
-    table = Table(title=title, show_lines=False)
-    for col in df.columns:
-        table.add_column(str(col), justify="right")
-    for row in df.itertuples(index=False):
-        table.add_row(*[formats.get(c, _default)(v) for c, v in zip(df.columns, row)])
+    # no vertical rules: ten numeric columns fit an 80-column terminal
+    table = Table(title=title, show_lines=False, box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=True)
+    cells = [[formats.get(c, _default)(v) for c, v in zip(df.columns, row)]
+             for row in df.itertuples(index=False)]
+    for k, col in enumerate(df.columns):
+        width = max([len(r[k]) for r in cells] + [1])
+        table.add_column(str(col), justify="right", no_wrap=False, min_width=width)
+    for r in cells:
+        table.add_row(*r)
     return table
 
 
