@@ -53,6 +53,7 @@ import numpy as np
 from designer._jit import kernel
 from designer.errors import DesignError
 from designer.games import DeckGame
+from designer.games.deck_draw import draw_item
 from designer.policies import _kernels as K
 from designer.policies.base import Policy
 
@@ -273,15 +274,9 @@ def _selfplay(bad, good, goal, komi, T, win, stake, n_games, seed, lo, hi, X, Y)
             k = 0
             banked = False
             while True:
-                w_rem = bad - w
-                c_rem = good - c
-                if np.random.random() * (w_rem + c_rem) < w_rem:
-                    w += 1
-                    if w == bad:
-                        w = 0
-                        c = 0
+                was_bad, w, c = draw_item(bad, good, w, c)
+                if was_bad:
                     break
-                c += 1
                 k += 1
                 if i + k >= goal:
                     banked = True

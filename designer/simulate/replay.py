@@ -8,6 +8,7 @@ Random numbers: numba's generator seeded once per call with ``seed``.
 import numpy as np
 
 from designer._jit import kernel
+from designer.games.deck_draw import draw_item
 
 
 @kernel
@@ -26,20 +27,13 @@ def _replay_deck(bad, good, goal, komi, T0, T1, n_games, seed, out):
             j = score1 if mover == 0 else score0
             T = T0 if mover == 0 else T1
             limit = T[i, j, w, c]
-            c0 = c
             k = 0
             banked = False
             while True:
                 actions += 1  # a draw
-                w_rem = bad - w
-                c_rem = good - c
-                if np.random.random() * (w_rem + c_rem) < w_rem:
-                    w += 1
-                    if w == bad:
-                        w = 0
-                        c = 0
+                was_bad, w, c = draw_item(bad, good, w, c)
+                if was_bad:
                     break
-                c += 1
                 k += 1
                 if i + k >= goal or k >= limit:
                     actions += 1  # the hold
@@ -55,7 +49,6 @@ def _replay_deck(bad, good, goal, komi, T0, T1, n_games, seed, out):
                         wins0 += 1
                     break
             mover = 1 - mover
-            _ = c0
     out[0] = wins0
     out[1] = actions
 
