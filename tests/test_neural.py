@@ -136,3 +136,20 @@ def test_training_arguments():
         train_nn(SMALL)
     with pytest.raises(DesignError, match="deck games"):
         train_nn(load_game("pig", goal=10), epochs=1)
+
+
+def test_shipped_fowl_play_network_meets_the_bar():
+    """networks/fowl_play.npz (train-nn fowl-play --seed 0) wins at least
+    49.5% on average against the optimal player, evaluated exactly."""
+    from pathlib import Path
+
+    from designer import load_game
+    from designer.analysis.compare import compare
+    from designer.policies.neural import Network
+
+    path = Path(__file__).resolve().parent.parent / "networks" / "fowl_play.npz"
+    net = Network.load(path)
+    assert net.W1.size + net.b1.size + net.W2.size + np.size(net.b2) == 118
+    r = compare(load_game("fowl-play"), f"nn:{path}", "optimal", with_agreement=False)
+    assert r.win_average >= 0.495
+    assert r.win_average == pytest.approx(0.4961022340181794, abs=1e-12)
