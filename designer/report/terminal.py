@@ -78,10 +78,14 @@ def show_status(st):
     eta_txt = "unknown" if eta is None else f"{eta:.0f} s"
     state = "running now" if st["running"] else "not running"
     console.print(f"[bold]{st['name']}[/bold] ({st['method']}, {state})")
-    console.print(f"  units: {st['done']} done, {st['pending']} pending, {st['failed']} failed "
-                  f"of {st['units']}   rows: {st['rows']:,}   ETA: {eta_txt}")
     if "trials" in st:
-        console.print(f"  optuna trials: {st['trials']} of {st['trials_target']}")
+        console.print(f"  optuna trials: {st['trials']} of {st['trials_target']} done, "
+                      f"{st['pending_trials']} pending")
+        console.print(f"  compositions solved: {st['done']} of {st['units']} in the space, "
+                      f"{st['failed']} failed   rows: {st['rows']:,}")
+    else:
+        console.print(f"  units: {st['done']} done, {st['pending']} pending, {st['failed']} failed "
+                      f"of {st['units']}   rows: {st['rows']:,}   ETA: {eta_txt}")
     for key, err in st.get("failures", {}).items():
         console.print(f"  failed {key}: {err}")
 

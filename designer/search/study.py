@@ -43,6 +43,8 @@ def status(spec, store):
         study = optuna_search.load(spec)
         out["trials"] = optuna_search.counted(study)
         out["trials_target"] = spec.trials
+        # an optuna study is done when its trials are, not when every unit is
+        out["pending_trials"] = max(0, spec.trials - out["trials"])
         out["eta_seconds"] = None  # depends on how many trials hit stored units
     return out
 
