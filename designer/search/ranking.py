@@ -1,4 +1,4 @@
-"""Filtering stored rows by the study's constraints and ranking them by its
+r"""Filtering stored rows by the study's constraints and ranking them by its
 objectives (lexicographic: the first objective decides, later ones break
 ties).
 
