@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from designer._jit import kernel
+from designer.solve.deck_chain import chain_draw_hold
 
 #: Rule codes of :func:`rule_draws`.
 MAX_SCORE = 0
@@ -77,44 +78,22 @@ def rule_block(kind, param, i, bad, good, goal, out):
 def optimal_block(i, bad, good, goal, win, tie, out):
     """Optimal decisions ``out[j, w, c, k]`` for mover score ``i``.
 
-    Rebuilds the in-turn values of every chain ``(i, j, w, c0)`` backwards
-    from the solved turn-start win table ``win[i, j, w, c]`` (SPEC 1.1, as
-    :func:`designer.solve.deck_chain.chain_values`): draw iff the draw value
-    beats holding by more than ``tie`` (ties hold); ``k = 0`` draws.
+    Rebuilds the in-turn values of every chain ``(i, j, w, c0)`` from the
+    solved turn-start win table (:func:`designer.solve.deck_chain.chain_draw_hold`):
+    draw iff the draw value beats holding by more than ``tie`` (ties hold);
+    ``k = 0`` draws.
     """
     out[:] = False
-    need = goal - i
+    n = min(goal, good) + 1
+    D = np.empty(n)
+    H = np.empty(n)
     for j in range(goal):
         for w in range(bad):
-            w_rem = bad - w
-            if w + 1 < bad:
-                nw = w + 1
-            else:
-                nw = 0
             for c0 in range(good + 1):
-                left = good - c0
-                if need <= left:
-                    last = need - 1
-                    nv = 1.0
-                else:
-                    last = left
-                    nv = 0.0
-                for t in range(last, -1, -1):
-                    c = c0 + t
-                    c_rem = good - c
-                    pg = c_rem / (w_rem + c_rem)
-                    nc = c if w + 1 < bad else 0
-                    d = pg * nv + (1.0 - pg) * (1.0 - win[j, i, nw, nc])
-                    if t == 0:
-                        out[j, w, c, 0] = True
-                        nv = d
-                    else:
-                        h = 1.0 - win[j, i + t, w, c]
-                        if d > h + tie:
-                            out[j, w, c, t] = True
-                            nv = d
-                        else:
-                            nv = h
+                last = chain_draw_hold(bad, good, goal, win, i, j, w, c0, tie, D, H)
+                out[j, w, c0, 0] = True
+                for t in range(1, last + 1):
+                    out[j, w, c0 + t, t] = D[t] > H[t] + tie
 
 
 @kernel

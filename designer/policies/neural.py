@@ -50,10 +50,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer._jit import kernel
+from designer._jit import TIE, kernel
 from designer.errors import DesignError
 from designer.games import DeckGame
 from designer.games.deck_draw import draw_item
+from designer.solve.deck_chain import chain_draw_hold
 from designer.policies import _kernels as K
 from designer.policies.base import Policy
 
@@ -218,31 +219,12 @@ def nguyen_widrow(rng, n_in=N_INPUTS, n_hidden=N_HIDDEN):
 
 
 @kernel
-def _chain_gaps(bad, good, goal, win, i, j, w, c0, gaps):
+def _chain_gaps(bad, good, goal, win, i, j, w, c0, gaps, D, H):
     """``gaps[t] = |D - H|`` (value at stake) at each decision ``t >= 1`` of the
     chain from turn start ``(i, j, w, c0)``, rebuilt from the win table."""
-    need = goal - i
-    left = good - c0
-    if need <= left:
-        last = need - 1
-        nv = 1.0
-    else:
-        last = left
-        nv = 0.0
-    w_rem = bad - w
-    nw = w + 1 if w + 1 < bad else 0
-    for t in range(last, -1, -1):
-        c = c0 + t
-        c_rem = good - c
-        pg = c_rem / (w_rem + c_rem)
-        nc = c if w + 1 < bad else 0
-        d = pg * nv + (1.0 - pg) * (1.0 - win[j, i, nw, nc])
-        if t == 0:
-            nv = d
-        else:
-            h = 1.0 - win[j, i + t, w, c]
-            gaps[t] = abs(d - h)
-            nv = max(d, h)
+    last = chain_draw_hold(bad, good, goal, win, i, j, w, c0, TIE, D, H)
+    for t in range(1, last + 1):
+        gaps[t] = abs(D[t] - H[t])
 
 
 @kernel
@@ -259,6 +241,8 @@ def _selfplay(bad, good, goal, komi, T, win, stake, n_games, seed, lo, hi, X, Y)
     cap = X.shape[0]
     x = np.empty(7)
     gaps = np.zeros(min(good, goal) + 2)
+    D = np.empty(min(good, goal) + 1)
+    H = np.empty(min(good, goal) + 1)
     for _ in range(n_games):
         s0 = 0
         s1 = komi
@@ -270,7 +254,7 @@ def _selfplay(bad, good, goal, komi, T, win, stake, n_games, seed, lo, hi, X, Y)
             j = s1 if mover == 0 else s0
             limit = T[i, j, w, c]
             if stake > 0.0:
-                _chain_gaps(bad, good, goal, win, i, j, w, c, gaps)
+                _chain_gaps(bad, good, goal, win, i, j, w, c, gaps, D, H)
             k = 0
             banked = False
             while True:

@@ -184,8 +184,7 @@ class DeckSolution(Solution):
         i, j, k, w, c = self._state(i, j, k, w, c)
         if i + k >= self.game.goal:
             return 1.0
-        values, _ = chain_values(self.game, self.win, self.actions, i, j, w, c - k)
-        return float(values[k])
+        return float(chain_values(self.game, self.win, i, j, w, c - k)[k])
 
     def decision(self, i, j, k, w, c):
         """The optimal action at a state: ``"draw"`` or ``"hold"``."""
