@@ -16,9 +16,14 @@ def register(sub):
                "designer study top studies/red_light.toml --n 10")
     ss = p.add_subparsers(dest="study_command", metavar="ACTION", required=True)
 
+    details = (" Every finished design is committed at once to the study's SQLite store "
+               "(<file stem>.results/ beside the file), so the run is safe to stop at any "
+               "moment (Ctrl-C, kill, reboot): `resume` continues where it stopped, computing "
+               "nothing twice.")
     for name, helptext in (("run", "run the study (continues if results exist)"),
                            ("resume", "continue an interrupted study")):
-        q = ss.add_parser(name, help=helptext, description=helptext)
+        q = ss.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:]
+                          + "." + details)
         q.add_argument("file", help="study file (TOML)")
         q.add_argument("--workers", type=int, help="parallel workers (default: the file's)")
         q.add_argument("--backend", choices=("loky", "dask"), default="loky",
