@@ -250,3 +250,53 @@ def test_dask_unreachable_scheduler_is_one_line(tmp_path):
     r = _cli("study", "run", str(path), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert r.returncode == 2
     assert "cannot reach the dask scheduler" in r.stderr and "Traceback" not in r.stderr
+
+
+OPTUNA_KILL = """
+[study]
+name = "optkill"
+family = "deck"
+method = "optuna"
+workers = 1
+
+[space]
+bad = {min = 1, max = 6}
+good = {min = 10, max = 45}
+goal = 45
+komi = {min = 0, max = 4}
+
+[optuna]
+trials = 150
+seed = 4
+"""
+
+
+def test_optuna_killed_mid_run_then_resumed(tmp_path):
+    from designer.search import optuna_search
+    from designer.search.families import evaluate_unit, family
+
+    path = write_study(tmp_path, OPTUNA_KILL)
+    spec = load_study(path)
+    code, err = _run_until(path, spec.store_path, 6, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    r = _cli("study", "resume", str(path))
+    assert r.returncode == 0, r.stderr
+    study = optuna_search.load(spec)
+    states = [t.state.name for t in study.trials]
+    assert "RUNNING" not in states
+    assert optuna_search.counted(study) == 150
+    store = open_store(spec)
+    df = store.rows()
+    assert not df.duplicated(["bad", "good", "goal", "komi"]).any()
+    # every stored composition is exactly what a fresh evaluation gives
+    args = family("deck").unit_args(spec)
+    for (bad, good), part in list(df.groupby(["bad", "good"]))[:4]:
+        fresh = pd.DataFrame(evaluate_unit("deck", {"bad": bad, "good": good}, args)["rows"])
+        pd.testing.assert_frame_equal(part.reset_index(drop=True)[fresh.columns], fresh,
+                                      check_exact=True, check_dtype=False)
+    # every completed trial's value is its stored row's fairness
+    for t in study.trials:
+        if t.state.name == "COMPLETE":
+            row = df[(df.bad == t.params["bad"]) & (df.good == t.params["good"])
+                     & (df.komi == t.params["komi"])]
+            assert t.values[0] == row.fairness.iloc[0]
