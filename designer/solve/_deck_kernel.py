@@ -30,7 +30,7 @@ for a match between two fixed policies (table 0 and table 1).
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._pairs import pair_order, solve2
+from designer.solve._pairs import affine_solve, affine_step, pair_order
 
 
 @kernel
@@ -245,13 +245,7 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
                 _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, not optimize, tie,
                        PG, cP, cL, cT, mg, dec, lim)
                 sweeps += 1
-                a1 = cP[0, 0, 0, 0]
-                b1 = cP[0, 0, 0, 1]
-                c1 = cP[0, 0, 0, 2]
-                a2 = cP[1, 0, 0, 0]
-                b2 = cP[1, 0, 0, 1]
-                c2 = cP[1, 0, 0, 2]
-                nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
+                nx, ny, _, ok = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)
                 if not ok:
                     stats[3] = 2.0
                     return
@@ -260,7 +254,8 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
                 if not optimize or _policy_holds(bad, good, nx, ny, mg, dec, lim):
                     x = nx
                     y = ny
-                    res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
+                    # the Bellman residual at the accepted solution
+                    res = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)[2]
                     done = res <= tol
                     break
                 x = nx
@@ -286,8 +281,7 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
                             T[me, mi, mj, w, c] = cT[side, w, c]
                 _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
                        PG, cP2, cL, cT, mg, dec, lim)
-            lx, ly, ok = solve2(cL[0, 0, 0, 0], cL[0, 0, 0, 1], cL[0, 0, 0, 2],
-                                cL[1, 0, 0, 0], cL[1, 0, 0, 1], cL[1, 0, 0, 2])
+            lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
             if not ok:
                 stats[3] = 2.0
                 return

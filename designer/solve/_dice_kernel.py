@@ -17,7 +17,7 @@ Policies are boolean tables ``roll[player, i, j, k]``.
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._pairs import pair_order, solve2
+from designer.solve._pairs import affine_solve, affine_step, pair_order
 
 
 @kernel
@@ -122,14 +122,12 @@ def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats
             while sweeps < max_sweeps:
                 _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR)
                 sweeps += 1
-                a1, b1, c1 = bP[0, 0, 0], bP[0, 0, 1], bP[0, 0, 2]
-                a2, b2, c2 = bP[1, 0, 0], bP[1, 0, 1], bP[1, 0, 2]
+                nx, ny, r, ok = affine_step(bP[0, 0], bP[1, 0], x, y)
                 if optimize:
-                    res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
+                    res = r
                     if res <= tol:
                         done = True
                         break
-                nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
                 if not ok:
                     stats[3] = 2.0
                     return
@@ -147,8 +145,7 @@ def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats
                 stats[2] = worst
                 stats[3] = 1.0
                 return
-            lx, ly, ok = solve2(bL[0, 0, 0], bL[0, 0, 1], bL[0, 0, 2],
-                                bL[1, 0, 0], bL[1, 0, 1], bL[1, 0, 2])
+            lx, ly, ok = affine_solve(bL[0, 0], bL[1, 0])
             if not ok:
                 stats[3] = 2.0
                 return

@@ -33,6 +33,26 @@ def solve2(a1, b1, c1, a2, b2, c2):
 
 
 @kernel
+def affine_step(u, v, x, y):
+    """One policy-iteration step on a pair's two unknowns.
+
+    ``u`` and ``v`` are the affine coefficients ``(a, b, c)`` of the two
+    unknowns as swept at the estimate ``(x, y)``. Returns ``(nx, ny, res,
+    ok)``: the fixed point of the affine system, the Bellman residual at
+    the estimate, and False when the system is singular (an endless game).
+    """
+    res = max(abs(u[0] + u[1] * x + u[2] * y - x), abs(v[0] + v[1] * x + v[2] * y - y))
+    nx, ny, ok = solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+    return nx, ny, res, ok
+
+
+@kernel
+def affine_solve(u, v):
+    """The fixed point ``(x, y, ok)`` of the affine system with rows ``u``, ``v``."""
+    return solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+
+
+@kernel
 def pair_order(goal):
     """Score pairs ``(i, j)`` with ``i >= j`` in decreasing ``i + j``.
 

@@ -49,7 +49,7 @@ Scores never decrease. The round ``(a, c)`` (player 1 at ``a``, player 2 at
 (player 1 scored nothing): these two turn starts are the pair's unknowns
 ``x = W(a, c)`` and ``y = T2(c, a)``. Every in-turn value is carried as an
 affine function ``A + X x + Y y`` through one backward sweep of both turns
-and the 2 x 2 system is solved with :func:`designer.solve._pairs.solve2`;
+and the 2 x 2 system is solved with :func:`designer.solve._pairs.affine_step`;
 the greedy policy at the solution is checked and the pair swept again until
 it no longer changes (policy iteration; ties go to holding, SPEC 2). Order:
 
@@ -66,7 +66,7 @@ between two fixed policies exactly.
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._pairs import solve2
+from designer.solve._pairs import affine_solve, affine_step
 
 
 @kernel
@@ -241,10 +241,7 @@ def solve_zombie(G, cap, K, OB, OS, OP, q0, W, LW, T2, LT2, R, optimize, tol, ti
         if _turn(bf1, K, H1, HL1, OB, OS, OP, inv, R, 0, G, G, optimize, x, y, tie, V1, L1):
             changed = True
         sweeps += 1
-        a1, b1, c1 = V1[0, 0, 0], V1[0, 0, 1], V1[0, 0, 2]
-        a2, b2, c2 = V2[0, 0, 0], V2[0, 0, 1], V2[0, 0, 2]
-        res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
-        nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
+        nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
         if not ok:
             stats[3] = 2.0
             return
@@ -262,8 +259,7 @@ def solve_zombie(G, cap, K, OB, OS, OP, q0, W, LW, T2, LT2, R, optimize, tol, ti
             return
         x = nx
         y = ny
-    lx, ly, ok = solve2(L1[0, 0, 0], L1[0, 0, 1], L1[0, 0, 2], L2[0, 0, 0], L2[0, 0, 1],
-                        L2[0, 0, 2])
+    lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
     if not ok:
         stats[3] = 2.0
         return
@@ -330,10 +326,7 @@ def solve_zombie(G, cap, K, OB, OS, OP, q0, W, LW, T2, LT2, R, optimize, tol, ti
                 ch1 = _turn(bf1, K, H1, HL1, OB, OS, OP, inv, R, 0, a, c, optimize, x, y, tie,
                             V1, L1)
                 sweeps += 1
-                a1, b1, c1 = V1[0, 0, 0], V1[0, 0, 1], V1[0, 0, 2]
-                a2, b2, c2 = V2[0, 0, 0], V2[0, 0, 1], V2[0, 0, 2]
-                res = max(abs(a1 + b1 * x + c1 * y - x), abs(a2 + b2 * x + c2 * y - y))
-                nx, ny, ok = solve2(a1, b1, c1, a2, b2, c2)
+                nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
                 if not ok:
                     stats[3] = 2.0
                     return
@@ -351,8 +344,7 @@ def solve_zombie(G, cap, K, OB, OS, OP, q0, W, LW, T2, LT2, R, optimize, tol, ti
                     return
                 x = nx
                 y = ny
-            lx, ly, ok = solve2(L1[0, 0, 0], L1[0, 0, 1], L1[0, 0, 2], L2[0, 0, 0], L2[0, 0, 1],
-                                L2[0, 0, 2])
+            lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
             if not ok:
                 stats[3] = 2.0
                 return
