@@ -7,13 +7,15 @@
 ``nn:FILE``            a network saved by ``designer policy train-nn`` (decks)
 ``py:FILE.py:FUNC``    a user function in a Python file (see
                        :mod:`designer.policies.user`)
+``rule:FILE``          a human-playable rule saved by ``designer strategy``
+                       (see :mod:`designer.strategy.rules`)
 =====================  ====================================================
 """
 
 from designer.errors import DesignError
 
 #: One line naming every accepted form, for error messages and --help.
-POLICY_FORMS = "optimal, max-score, hold-at:N, nn:FILE or py:FILE.py:FUNCTION"
+POLICY_FORMS = "optimal, max-score, hold-at:N, nn:FILE, py:FILE.py:FUNCTION or rule:FILE"
 
 
 def parse_policy(spec, game, *, solution=None):
@@ -66,4 +68,10 @@ def parse_policy(spec, game, *, solution=None):
         if not sep2 or not path or not func:
             raise DesignError(f"invalid policy {spec!r}: use py:FILE.py:FUNCTION")
         return FunctionPolicy(game, load_function(path, func), name=f"py:{func}")
+    if head == "rule" and sep:
+        from designer.strategy import Rule, RulePolicy
+
+        if not rest:
+            raise DesignError(f"invalid policy {spec!r}: rule needs a file, e.g. rule:size-4.toml")
+        return RulePolicy(game, Rule.load(rest), name=f"rule:{rest}")
     raise DesignError(f"unknown policy {spec!r}: use {POLICY_FORMS}")

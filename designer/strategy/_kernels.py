@@ -103,7 +103,9 @@ def _act(code, a, b, i, j, k, w_rem, c_rem, pips, busts):
         return i + k < a
     if code == 8:
         return i + k < max(a, j + b)
-    return i + k < j + a
+    if code == 9:
+        return i + k < j + a
+    return c_rem > w_rem * (k - a - round((j - i) / b))
 
 
 @kernel

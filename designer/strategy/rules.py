@@ -16,6 +16,8 @@ action         draw / roll while                          constants
                ``sum(pips) > bust_faces * k``)
 ``bold m``     ``c_rem > w_rem * (k - m)`` (decks)        1
 ``mspace d``   ``c_rem > w_rem * (k - round((j-i)/d))``   1
+``boldpace a   ``c_rem > w_rem * (k - a - round((j-i)/d))``  2
+d``
 ``reach a``    ``i + k < a``                              1
 ``reachmax a   ``i + k < max(a, j + d)``                  2
 d``
@@ -75,11 +77,11 @@ OPS = {">=": 0, "<=": 1, "==": 2, "<": 3, ">": 4, "!=": 5}
 #: Action codes and their number of constants.
 ACTIONS = {"roll": (0, 0), "hold": (1, 0), "below": (2, 1), "pace": (3, 2), "maxscore": (4, 0),
            "bold": (5, 1), "mspace": (6, 1), "reach": (7, 1), "reachmax": (8, 2),
-           "lead": (9, 1)}
+           "lead": (9, 1), "boldpace": (10, 2)}
 FAMILY_ACTIONS = {
     "deck": set(ACTIONS) - set(),
-    "dice": set(ACTIONS) - {"bold", "mspace"},
-    "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace"},
+    "dice": set(ACTIONS) - {"bold", "mspace", "boldpace"},
+    "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace", "boldpace"},
 }
 #: Most clauses a rule may have (the kernel's arrays are small and fixed).
 MAX_CLAUSES = 24
@@ -91,6 +93,15 @@ _NOUN = {"i": "your score", "j": "the opponent's score", "k": "the turn total",
          "i2": "your score plus the turn total", "s": "the shotguns", "p": "your seat"}
 _VERB = {">=": "is {} or more", "<=": "is {} or less", "==": "is {}", "<": "is below {}",
          ">": "is above {}", "!=": "is not {}"}
+
+
+_SPECIAL = {("max_ij", ">="): "either score is {} or more", ("p", "=="): "you are player {}",
+            ("s", "=="): "you have {} shotguns", ("s", "<="): "you have {} shotguns or fewer",
+            ("diff", ">="): "the opponent leads by {} or more",
+            ("need", "<="): "you need {} points or fewer",
+            ("opp_need", "<="): "the opponent needs {} points or fewer",
+            ("w_rem", "<="): "{} bad items or fewer are left",
+            ("c_rem", "<="): "{} good items or fewer are left"}
 
 
 def _err(text, why):
@@ -137,6 +148,9 @@ class Condition:
         return f"{_fname(self.feature, family)} {self.op} {rhs}"
 
     def phrase(self):
+        special = _SPECIAL.get((self.feature, self.op)) if self.rhs is None else None
+        if special:
+            return special.format(self.const)
         if self.rhs is None:
             value = str(self.const)
             if self.feature == "p":
@@ -176,7 +190,7 @@ class Action:
             args = tuple(int(x) for x in parts[1:])
         except ValueError:
             raise _err(text, f"{kind} takes integers") from None
-        if kind in ("pace", "mspace") and args[-1] < 1:
+        if kind in ("pace", "mspace", "boldpace") and args[-1] < 1:
             raise _err(text, "the divisor of pace/mspace must be 1 or more")
         return cls(kind, args)
 
@@ -198,6 +212,8 @@ class Action:
             "maxscore": ("c_rem > w_rem * k" if family == "deck" else "pips > busts * k"),
             "bold": f"c_rem > w_rem * (k - {a[0]})" if a else "",
             "mspace": f"c_rem > w_rem * (k - round((j - i) / {a[0]}))" if a else "",
+            "boldpace": (f"c_rem > w_rem * (k - {a[0]} - round((j - i) / {a[1]}))"
+                         if len(a) == 2 else ""),
             "reach": f"i + {k} < {a[0]}" if a else "",
             "reachmax": f"i + {k} < max({a[0]}, j + {a[1]})" if len(a) == 2 else "",
             "lead": f"i + {k} < j + {a[0]}" if a else "",
@@ -226,6 +242,10 @@ class Action:
         if self.kind == "mspace":
             return (f"draw while the good items left outnumber the bad items left times (the "
                     f"turn total minus the opponent's lead divided by {a[0]}, rounded)")
+        if self.kind == "boldpace":
+            return (f"draw while the good items left outnumber the bad items left times (the "
+                    f"turn total minus {a[0]} minus the opponent's lead divided by {a[1]}, "
+                    f"rounded)")
         if self.kind == "reach":
             return f"hold once your score plus {tot} reaches {a[0]}"
         if self.kind == "reachmax":

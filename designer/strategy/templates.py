@@ -1,0 +1,116 @@
+"""Rule templates: the shapes the search fills with integer constants.
+
+A :class:`Template` is a rule text with named integer slots, e.g.
+``"max_ij >= {a} -> roll; pace {b} {d}"``, and an inclusive range per slot.
+Ranges are written relative to the game (its goal, its turn totals) by the
+family's template list, so the same shapes serve every design of a family.
+Every instance of a template has the same size (slots are constants).
+"""
+
+from dataclasses import dataclass
+from math import prod
+
+from designer.strategy.rules import Rule
+
+
+@dataclass(frozen=True)
+class Template:
+    """A rule shape: ``text`` with ``{slot}`` fields, ``ranges[slot] = (lo, hi)``."""
+
+    family: str
+    text: str
+    ranges: tuple  # ((slot, lo, hi), ...)
+
+    def rule(self, values):
+        """The rule with ``values[slot]`` filled in."""
+        return Rule.parse(self.family, self.text.format(**values))
+
+    @property
+    def slots(self):
+        return [s for s, _, _ in self.ranges]
+
+    @property
+    def count(self):
+        """Number of instances (the exhaustive grid's size)."""
+        return prod(hi - lo + 1 for _, lo, hi in self.ranges)
+
+    @property
+    def size(self):
+        return self.rule({s: lo for s, lo, _ in self.ranges}).size
+
+    def grid(self):
+        """Every assignment of the slots, in lexicographic order."""
+        out = [{}]
+        for s, lo, hi in self.ranges:
+            out = [{**v, s: x} for v in out for x in range(lo, hi + 1)]
+        return out
+
+    def clip(self, values):
+        return {s: min(max(int(values[s]), lo), hi) for s, lo, hi in self.ranges}
+
+
+def _t(family, text, **ranges):
+    return Template(family, text, tuple((k, lo, hi) for k, (lo, hi) in ranges.items()))
+
+
+def templates(game):
+    """The template list of ``game``'s family, with ranges fitted to it."""
+    G = game.goal
+    if game.family == "deck":
+        t = max(2, min(game.good, G - 1))
+        return [
+            _t("deck", "maxscore"),
+            _t("deck", "below {a}", a=(1, min(t, 30))),
+            _t("deck", "bold {a}", a=(-3, 4)),
+            _t("deck", "mspace {d}", d=(1, 30)),
+            _t("deck", "pace {a} {d}", a=(1, min(t, 30)), d=(1, 30)),
+            _t("deck", "boldpace {a} {d}", a=(-2, 3), d=(1, 30)),
+            _t("deck", "opp_need <= {a} -> roll; maxscore", a=(1, G)),
+            _t("deck", "need <= {a} -> roll; maxscore", a=(1, G)),
+            _t("deck", "diff >= {a} -> bold {b}; maxscore", a=(-G, G), b=(-2, 3)),
+            _t("deck", "opp_need <= {a} -> roll; mspace {d}", a=(1, G), d=(1, 30)),
+            _t("deck", "opp_need <= {a} -> roll; boldpace {b} {d}", a=(1, G), b=(-2, 3),
+               d=(1, 30)),
+            _t("deck", "need <= {a} -> roll; boldpace {b} {d}", a=(1, G), b=(-2, 3), d=(1, 30)),
+            _t("deck", "w_rem <= {a} -> bold {b}; boldpace {c} {d}", a=(1, game.bad), b=(-2, 4),
+               c=(-2, 3), d=(1, 30)),
+            _t("deck", "diff >= {a} -> boldpace {b} {d}; bold {c}", a=(-G, G), b=(-2, 3),
+               d=(1, 30), c=(-2, 3)),
+            _t("deck", "opp_need <= {a} -> roll; diff >= {b} -> bold {c}; maxscore", a=(1, G),
+               b=(-G, G), c=(-2, 3)),
+            _t("deck", "opp_need <= {a} -> roll; need <= {b} -> roll; boldpace {c} {d}",
+               a=(1, G), b=(1, G), c=(-2, 3), d=(1, 30)),
+            _t("deck", "opp_need <= {a} -> roll; diff >= {b} -> bold {c}; boldpace {e} {d}",
+               a=(1, G), b=(-G, G), c=(-2, 4), e=(-2, 3), d=(1, 30)),
+        ]
+    if game.family == "dice":
+        t = min(G, 60)
+        return [
+            _t("dice", "maxscore"),
+            _t("dice", "below {a}", a=(1, t)),
+            _t("dice", "pace {a} {d}", a=(1, t), d=(1, 40)),
+            _t("dice", "max_ij >= {a} -> roll; below {b}", a=(1, G - 1), b=(1, t)),
+            _t("dice", "opp_need <= {a} -> roll; below {b}", a=(1, G), b=(1, t)),
+            _t("dice", "max_ij >= {a} -> roll; pace {b} {d}", a=(1, G - 1), b=(1, t), d=(1, 40)),
+            _t("dice", "opp_need <= {a} -> roll; pace {b} {d}", a=(1, G), b=(1, t), d=(1, 40)),
+            _t("dice", "need <= {a} -> roll; pace {b} {d}", a=(1, G), b=(1, t), d=(1, 40)),
+            _t("dice", "max_ij >= {a} -> roll; need <= {c} -> roll; pace {b} {d}", a=(1, G - 1),
+               c=(1, G), b=(1, t), d=(1, 40)),
+        ]
+    # zombie: shotgun-indexed thresholds, player 2's chase, the end race
+    return [
+        _t("zombie", "below {a}", a=(1, 15)),
+        _t("zombie", "s == 0 -> roll; below {a}", a=(1, 8)),
+        _t("zombie", "s == 0 -> roll; s == 1 -> below {a}; below {b}", a=(1, 8), b=(1, 4)),
+        _t("zombie", "s <= {c} -> reachmax {a} {d}; below {b}", c=(0, 1), a=(G - 5, G + 5),
+           d=(0, 12), b=(0, 4)),
+        _t("zombie", "p == 2, j >= {g} -> lead {e}; s == 0 -> roll; s == 1 -> below {a}; "
+                     "below {b}", g=(G - 3, G + 3), e=(0, 2), a=(1, 8), b=(0, 4)),
+        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; s == 1 -> below {a}; "
+                     "below {b}", g=(G - 3, G + 3), e=(0, 2), m=(G - 4, G + 4), f=(0, 12),
+           a=(1, 8), b=(0, 4)),
+        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; "
+                     "max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
+           g=(G - 3, G + 3), e=(0, 2), m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5),
+           a=(1, 8), b=(0, 4)),
+    ]
