@@ -98,19 +98,32 @@ def templates(game):
                c=(1, G), b=(1, t), d=(1, 40)),
         ]
     # zombie: shotgun-indexed thresholds, player 2's chase, the end race
+    chase = "p == 2, j >= {g}, i2 < j -> roll; "
+    gr = dict(g=(G - 2, G + 2))
     return [
         _t("zombie", "below {a}", a=(1, 15)),
         _t("zombie", "s == 0 -> roll; below {a}", a=(1, 8)),
         _t("zombie", "s == 0 -> roll; s == 1 -> below {a}; below {b}", a=(1, 8), b=(1, 4)),
         _t("zombie", "s <= {c} -> reachmax {a} {d}; below {b}", c=(0, 1), a=(G - 5, G + 5),
            d=(0, 12), b=(0, 4)),
-        _t("zombie", "p == 2, j >= {g} -> lead {e}; s == 0 -> roll; s == 1 -> below {a}; "
-                     "below {b}", g=(G - 3, G + 3), e=(0, 2), a=(1, 8), b=(0, 4)),
-        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; s == 1 -> below {a}; "
-                     "below {b}", g=(G - 3, G + 3), e=(0, 2), m=(G - 4, G + 4), f=(0, 12),
+        _t("zombie", chase + "s == 0 -> roll; s == 1 -> below {a}; below {b}", **gr,
            a=(1, 8), b=(0, 4)),
-        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; "
-                     "max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
-           g=(G - 3, G + 3), e=(0, 2), m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5),
-           a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> below {a}; below {b}", **gr,
+           m=(G - 4, G + 4), f=(0, 12), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> pace {a} {d}; below {b}",
+           **gr, m=(G - 4, G + 4), f=(0, 12), a=(1, 10), d=(1, 12), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> pace {a} {d}; pace {b} {e}",
+           **gr, m=(G - 4, G + 4), f=(0, 12), a=(1, 10), d=(1, 12), b=(0, 4), e=(1, 12)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; max_ij >= {h} -> reach {r}; "
+                             "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> roll; s == 1, j >= {h} -> reachmax {r} {e}; "
+                             "s == 1 -> below {a}; below {b}", **gr, h=(4, G), r=(G - 3, G + 5),
+           e=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1, j >= {h} -> reachmax {r} {e}; "
+                             "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), h=(4, G), r=(G - 3, G + 5), e=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
+                             "s == 1, max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
+           **gr, m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
     ]
