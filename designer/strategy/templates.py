@@ -110,6 +110,30 @@ def templates(game):
            a=(1, 8), b=(0, 4)),
         _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> below {a}; below {b}", **gr,
            m=(G - 4, G + 4), f=(0, 12), a=(1, 8), b=(0, 4)),
+        # a cheaper chase ("lead e" when the opponent has the goal) leaves room elsewhere
+        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; s == 1 -> pace {a} {d}; "
+                     "below {b}", **gr, e=(0, 1), m=(G - 4, G + 4), f=(0, 12), a=(1, 10),
+           d=(1, 12), b=(0, 4)),
+        _t("zombie", "j >= {g} -> lead {e}; s == 0 -> reachmax {m} {f}; "
+                     "s == 1, j >= {h} -> reachmax {r} {x}; s == 1 -> below {a}; below {b}",
+           **gr, e=(0, 1), m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8),
+           a=(1, 8), b=(0, 4)),
+        _t("zombie", "j >= {g} -> lead {e}; p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
+                     "s == 1 -> pace {a} {d}; below {b}", **gr, e=(0, 1), m=(G - 4, G + 4),
+           f=(0, 12), a=(1, 10), d=(1, 12), b=(0, 4)),
+        _t("zombie", chase + "s <= {c}, j >= {h} -> reachmax {r} {x}; s == 0 -> roll; "
+                             "s == 1 -> below {a}; below {b}", **gr, c=(0, 1), h=(4, G),
+           r=(G - 3, G + 5), x=(0, 10), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; j >= {h} -> reachmax {r} {x}; "
+                             "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", "p == 2, i2 < j -> roll; s == 0 -> reachmax {m} {f}; "
+                     "s == 1, j >= {h} -> reachmax {r} {x}; s == 1 -> below {a}; below {b}",
+           m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8),
+           b=(0, 4)),
+        _t("zombie", chase + "p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
+                             "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), a=(1, 8), b=(0, 4)),
         _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> pace {a} {d}; below {b}",
            **gr, m=(G - 4, G + 4), f=(0, 12), a=(1, 10), d=(1, 12), b=(0, 4)),
         _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1 -> pace {a} {d}; pace {b} {e}",
@@ -123,6 +147,16 @@ def templates(game):
         _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1, j >= {h} -> reachmax {r} {e}; "
                              "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
            f=(0, 12), h=(4, G), r=(G - 3, G + 5), e=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s <= {c}, j >= {h} -> reachmax {r} {x}; s == 0 -> roll; "
+                             "s == 1 -> below {a}; below {b}", **gr, c=(0, 1), h=(4, G),
+           r=(G - 3, G + 5), x=(0, 10), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; j >= {h} -> reachmax {r} {x}; "
+                             "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", "p == 2, i2 < j -> roll; s == 0 -> reachmax {m} {f}; "
+                     "s == 1, j >= {h} -> reachmax {r} {x}; s == 1 -> below {a}; below {b}",
+           m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8),
+           b=(0, 4)),
         _t("zombie", chase + "p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
                              "s == 1, max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
            **gr, m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
