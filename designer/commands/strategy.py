@@ -22,7 +22,7 @@ def register(sub):
                "designer compare fowl-play --policy rule:rules/size-4.toml --against optimal")
     add_game_args(p)
     p.add_argument("--max-size", type=int, default=8, metavar="N",
-                   help="largest rule size, 0..24 (default 8)")
+                   help="largest rule size, 0..80 (default 8)")
     p.add_argument("--trials", type=int, default=60, metavar="N",
                    help="TPE candidates per rule template (default 60; small templates are "
                         "searched exhaustively)")

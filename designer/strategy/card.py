@@ -22,7 +22,7 @@ from designer.strategy.evaluate import Evaluator, known_rules
 from designer.strategy.search import best_by_size, search_rules
 
 #: Largest size the command searches.
-MAX_SIZE = 24
+MAX_SIZE = 80
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ whose size fits the budget:
    exhaustively;
 2. a larger one by optuna's TPE sampler (``trials`` candidates, seeded),
    asked in batches that are scored in parallel;
-3. the three best instances are then polished by coordinate descent over
+3. the three best TPE instances are then polished by coordinate descent over
    their integer constants (steps of 1, 2 and 4 on one constant at a time)
    until no step improves them.
 
@@ -229,8 +229,9 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         else:
             cands = _tpe(tpl, scorer, trials, batch, seed + n)
         found += [f for _, f in cands]
-        if tpl.ranges:
-            # polish the best few distinct starts: TPE finds basins, descent their floors
+        if tpl.ranges and tpl.count > 2 * trials:
+            # polish the best few starts: TPE finds basins, descent their floors
+            # (an exhaustive grid needs no polish)
             starts = sorted(cands, key=lambda c: -c[1].win_average)[:3]
             for start in starts:
                 found += [f for _, f in _polish(tpl, scorer, start, batch)]

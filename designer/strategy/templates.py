@@ -63,10 +63,8 @@ def templates(game):
             _t("deck", "below {a}", a=(1, min(t, 30))),
             _t("deck", "bold {a}", a=(-3, 4)),
             _t("deck", "mspace {d}", d=(1, 30)),
-            _t("deck", "pace {a} {d}", a=(1, min(t, 30)), d=(1, 30)),
             _t("deck", "boldpace {a} {d}", a=(-2, 3), d=(1, 30)),
             _t("deck", "opp_need <= {a} -> roll; maxscore", a=(1, G)),
-            _t("deck", "need <= {a} -> roll; maxscore", a=(1, G)),
             _t("deck", "diff >= {a} -> bold {b}; maxscore", a=(-G, G), b=(-2, 3)),
             _t("deck", "opp_need <= {a} -> roll; mspace {d}", a=(1, G), d=(1, 30)),
             _t("deck", "opp_need <= {a} -> roll; boldpace {b} {d}", a=(1, G), b=(-2, 3),
@@ -76,6 +74,10 @@ def templates(game):
                c=(-2, 3), d=(1, 30)),
             _t("deck", "diff >= {a} -> boldpace {b} {d}; bold {c}", a=(-G, G), b=(-2, 3),
                d=(1, 30), c=(-2, 3)),
+            _t("deck", "j >= {h} -> boldpace {a} {d}; boldpace {b} {e}", h=(G // 2, G - 1),
+               a=(-2, 4), d=(1, 30), b=(-2, 3), e=(1, 30)),
+            _t("deck", "opp_need <= {a} -> bold {b}; boldpace {c} {d}", a=(1, G // 2), b=(0, 8),
+               c=(-2, 3), d=(1, 30)),
             _t("deck", "opp_need <= {a} -> roll; diff >= {b} -> bold {c}; maxscore", a=(1, G),
                b=(-G, G), c=(-2, 3)),
             _t("deck", "opp_need <= {a} -> roll; need <= {b} -> roll; boldpace {c} {d}",
@@ -99,6 +101,7 @@ def templates(game):
         ]
     # zombie: shotgun-indexed thresholds, player 2's chase, the end race
     chase = "p == 2, j >= {g}, i2 < j -> roll; "
+    last = f"s == {game.bust_shotguns - 1}"
     gr = dict(g=(G - 2, G + 2))
     return [
         _t("zombie", "below {a}", a=(1, 15)),
@@ -131,6 +134,26 @@ def templates(game):
                      "s == 1, j >= {h} -> reachmax {r} {x}; s == 1 -> below {a}; below {b}",
            m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8),
            b=(0, 4)),
+        # the last shotgun before a bust gets its own clause, so that the score
+        # clause after it needs no shotgun condition
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; " + last + " -> below {b}; "
+                             "pace {a} {d}", **gr, m=(G - 4, G + 4), f=(0, 12), b=(0, 4),
+           a=(1, 10), d=(1, 12)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; " + last + " -> below {b}; "
+                             "j >= {h} -> reachmax {r} {x}; below {a}", **gr, m=(G - 4, G + 4),
+           f=(0, 12), b=(0, 4), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8)),
+        # and the end of the game by seat (the tie round, player 2 ahead at the goal)
+        _t("zombie", "p == 1, i >= {g}, i == j -> below {t}; " + chase
+           + "p == 2, i >= {g}, i > j -> hold; s == 0 -> reachmax {m} {f}; " + last
+           + " -> below {b}; j >= {h} -> reachmax {r} {x}; below {a}", **gr, t=(0, 8),
+           m=(G - 4, G + 4), f=(0, 12), b=(0, 4), h=(4, G), r=(G - 3, G + 5), x=(0, 8),
+           a=(1, 8)),
+        _t("zombie", "p == 1, i >= {g}, i == j -> below {t}; " + chase
+           + "p == 2, i >= {g}, i > j -> hold; p == 2, s == 0 -> reachmax {n} {y}; "
+           "s == 0 -> reachmax {m} {f}; " + last + " -> below {b}; j >= {h} -> reachmax {r} {x}; "
+           "below {a}", **gr, t=(0, 8), n=(G - 4, G + 4), y=(0, 12),
+           m=(G - 4, G + 4), f=(0, 12), b=(0, 4), h=(4, G), r=(G - 3, G + 5), x=(0, 8),
+           a=(1, 8)),
         _t("zombie", chase + "p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
                              "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
            f=(0, 12), a=(1, 8), b=(0, 4)),
