@@ -11,58 +11,25 @@ often the two policies agree.
 Agreement
 ---------
 The share of decision states at which the two policies choose the same
-action. Decision states are the non-terminal states where the mover has a
-choice, every one counted once, unweighted, reachable or not:
+action: :func:`designer.analysis.agreement.policy_agreement`.
 
-* decks: every ``(i, j, k, w, c)`` with ``0 <= i, j < goal``,
-  ``0 <= w < bad``, ``1 <= k <= c <= good`` and ``i + k < goal``. The
-  ``k = 0`` states (the forced first draw of a turn) are NOT counted: both
-  policies must draw there. States beyond a turn's first hold count with the
-  decision the policy would take there (see :mod:`designer.policies.base`).
-* dice: every ``(i, j, k)`` with ``0 <= i, j < goal`` and
-  ``0 <= k < goal - i``, ``k = 0`` included (holding at 0 is a legal pass);
-  turn totals a die cannot produce (``k = 1`` in Pig) count as well.
+The game may be of any solvable family (deck, dice, Zombie Dice): the
+family-specific parts are the policies' tables
+(:class:`designer.policies.base.Policy`), the match evaluation
+(:data:`designer.solve.match.MATCHES`) and the agreement count
+(:data:`designer.analysis.agreement.AGREEMENT`).
 """
 
 import time
 from dataclasses import asdict, dataclass
 
-import numpy as np
-
+from designer.analysis.agreement import policy_agreement
 from designer.errors import DesignError
-from designer.policies._kernels import block_agreement
 from designer.policies.base import Policy
 from designer.policies.parse import parse_policy
-from designer.solve.api import _warm
-from designer.solve.match import MatchTable, match_table
+from designer.solve.match import MatchTable, match_table, warm
 
 __all__ = ["Comparison", "MatchTable", "compare", "match_table", "policy_agreement"]
-
-
-def policy_agreement(a, b):
-    """Share of decision states where policies ``a`` and ``b`` act alike.
-
-    See the module docstring for the states counted.
-
-    Returns
-    -------
-    (float, int)
-        The share and the number of decision states.
-    """
-    g = a.game
-    same = total = 0
-    if g.family == "deck":
-        for i in range(g.goal):
-            s, t = block_agreement(i, g.bad, g.good, g.goal, a.block(i), b.block(i))
-            same += s
-            total += t
-    else:
-        G = g.goal
-        valid = np.arange(G)[:, None] + np.arange(G)[None, :] < G  # [i, k]: i + k < goal
-        eq = a.table() == b.table()  # [i, j, k]
-        same = int((eq & valid[:, None, :]).sum())
-        total = int(valid.sum()) * G
-    return same / total, total
 
 
 @dataclass(frozen=True)
@@ -83,6 +50,9 @@ class Comparison:
         A's win probability when B moves first.
     win_average : float
         The mean of the two (A's win rate with seats alternated).
+    gap : float
+        ``win_as_first + win_as_second - 1``: A's average win rate against B
+        minus B's against A (the "gap" of SPEC 1.3).
     agreement : float or None
         Share of decision states where A and B choose the same action (see
         the module docstring); None when not computed.
@@ -106,6 +76,7 @@ class Comparison:
     win_as_first: float
     win_as_second: float
     win_average: float
+    gap: float
     agreement: float | None
     states: int
     actions_as_first: float
@@ -134,12 +105,14 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
+    game : DeckGame, DiceGame or ZombieGame
         The design; its komi goes to the second mover in both seatings.
     policy, against : str or Policy
         Policy strings as on the command line (``"optimal"``,
         ``"max-score"``, ``"hold-at:5"``, ``"nn:FILE"``,
-        ``"py:FILE.py:FUNC"``) or :class:`~designer.policies.Policy` objects.
+        ``"py:FILE.py:FUNC"``, ``"neller"``, ...; see
+        :mod:`designer.policies.parse`) or :class:`~designer.policies.Policy`
+        objects.
     solution : Solution, optional
         An exact solve of ``game``, used by ``"optimal"`` (solved and cached
         otherwise).
@@ -152,7 +125,7 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
     """
     a = _policy(policy, game, solution)
     b = _policy(against, game, solution)
-    _warm()  # load the kernels first: ``seconds`` is evaluation time
+    warm(game)  # load the kernels first: ``seconds`` is evaluation time
     t0 = time.perf_counter()
     match = match_table(game, a.table(), b.table())
     seconds = time.perf_counter() - t0
@@ -163,5 +136,5 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         t_agree = time.perf_counter() - t0
     w1, w2 = match.win_as_first(), match.win_as_second()
     return Comparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2, (w1 + w2) / 2,
-                      share, states, match.actions_as_first(), match.actions_as_second(),
+                      w1 + w2 - 1.0, share, states, match.actions_as_first(), match.actions_as_second(),
                       seconds, t_agree)

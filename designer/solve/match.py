@@ -24,6 +24,15 @@ The game's komi goes to the second player: A moving first wins with
 ``V_0(0, komi, 0, 0, 0)``; A moving second wins with
 ``1 - V_1(0, komi, 0, 0, 0)``. The tables cover every goal up to the game's
 (scores offset by ``game.goal - goal``) and every komi.
+
+Zombie Dice (rounds, SPEC 1.3) is evaluated by its own layered kernel in
+fixed-policy mode (:mod:`designer.solve.zombie`), once per seating: the
+values at every round start ``(a, c)`` answer every komi, for the game's goal
+only (the goal decides when a round ends the game, so the tables of one goal
+do not contain another's).
+
+Each family's evaluation is one entry of :data:`MATCHES`; a new family adds
+its function there.
 """
 
 from dataclasses import dataclass
@@ -36,6 +45,9 @@ from designer.games._validate import check_int
 from designer.solve._deck_kernel import solve_deck
 from designer.solve._dice_kernel import solve_dice
 from designer.solve.api import _warm, scoring_pips
+from designer.solve.zombie import _run as zombie_run
+from designer.solve.zombie import _warm as zombie_warm
+from designer.solve.zombie import policy_shape as zombie_policy_shape
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,15 +61,24 @@ class MatchTable:
         ``win[p, i, j, ...]``: win probability of the mover at turn start
         when the mover is player ``p`` (0 = policy A, 1 = policy B);
         ``actions``: expected remaining actions (draws, rolls and holds).
+        Zombie Dice: ``win[p, a, c]`` is the win probability of player 1
+        at round start ``(a, c)`` when player 1 plays A (``p = 0``) or B
+        (``p = 1``), the other policy in seat 2.
+    every_goal : bool
+        True when the tables answer every goal up to the game's (deck and
+        dice), False when only the game's goal (Zombie Dice).
     """
 
     game: object
     win: np.ndarray
     actions: np.ndarray
+    every_goal: bool = True
 
     def start(self, goal=None, komi=None):
         """Turn-start indices ``(i, j)`` of the first mover of (goal, komi)."""
         G = self.game.goal
+        if not self.every_goal and goal is not None and goal != G:
+            raise DesignError(f"this match table answers goal {G} only, not {goal!r}")
         goal = G if goal is None else check_int("goal", goal, 1, G)
         komi = self.game.komi if komi is None else komi
         komi = check_int("komi", komi, 0, goal - 1)
@@ -100,10 +121,10 @@ def match_table(game, table_a, table_b):
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
+    game : DeckGame, DiceGame or ZombieGame
     table_a, table_b : ndarray
         :meth:`Policy.table` of the two players (int16 compact tables for
-        decks, bool roll tables for dice).
+        decks, bool roll tables for dice and Zombie Dice).
 
     Returns
     -------
@@ -116,19 +137,54 @@ def match_table(game, table_a, table_b):
         pass, or deck players that never hold and cannot reach the goal in
         one turn).
     """
-    _warm()
-    if game.family == "deck":
-        V, L, stats = _deck_match(game, table_a, table_b)
-    elif game.family == "dice":
-        V, L, stats = _dice_match(game, table_a, table_b)
+    family = getattr(game, "family", None)
+    if family not in MATCHES:
+        raise DesignError(f"no exact match evaluation for {getattr(game, 'name', game)!r} "
+                          f"(families: {', '.join(MATCHES)})")
+    return MATCHES[family](game, table_a, table_b)
+
+
+def warm(game):
+    """Load (or compile) the kernels ``match_table(game, ...)`` runs, so that a
+    timing of the evaluation leaves compilation out."""
+    if game.family == "zombie":
+        zombie_warm()
     else:
-        raise DesignError(f"match_table evaluates deck and dice games, not {game.family} games")
-    _check(stats, game.name)
-    return MatchTable(game, V, L)
+        _warm()
 
 
-# The only two calls of the layered kernels in their two-player mode: a
-# change of a kernel's signature touches these lines and nothing else.
+def _layered_match(kernel_call):
+    def evaluate(game, table_a, table_b):
+        _warm()
+        V, L, stats = kernel_call(game, table_a, table_b)
+        _check(stats, game.name)
+        return MatchTable(game, V, L)
+    return evaluate
+
+
+def _zombie_table(game, table):
+    table = np.asarray(table)
+    shape = zombie_policy_shape(game)
+    if table.shape != shape or table.dtype != np.bool_:
+        raise DesignError(f"a Zombie Dice policy table must be bool {shape}, "
+                          f"not {table.dtype} {table.shape}")
+    return table
+
+
+def _zombie_match_table(game, table_a, table_b):
+    """Both seatings of a Zombie Dice match, as a :class:`MatchTable`."""
+    a, b = _zombie_table(game, table_a), _zombie_table(game, table_b)
+    W_ab, L_ab = _zombie_match(game, a, b)
+    W_ba, L_ba = _zombie_match(game, b, a)
+    G = game.goal
+    win = np.stack([W_ab[:G, :G], W_ba[:G, :G]])
+    actions = np.stack([L_ab[:G, :G], L_ba[:G, :G]])
+    return MatchTable(game, win, actions, every_goal=False)
+
+
+# The only calls of the solvers in fixed-policy mode (_deck_match,
+# _dice_match, _zombie_match): a change of a kernel's signature touches these
+# functions and nothing else.
 
 def _deck_match(game, table_a, table_b):
     """Both players' turn-start values and expected actions, deck game."""
@@ -149,3 +205,22 @@ def _dice_match(game, table_a, table_b):
     solve_dice(game.faces, scoring_pips(game), game.goal, V, L, R, False, TOL, TIE, MAX_SWEEPS,
                stats)
     return V, L, stats
+
+
+def _zombie_match(game, first, second):
+    """Player 1's win probability and expected actions at every round start,
+    player 1 playing ``first[0]``, player 2 ``second[1]``."""
+    R = np.empty(zombie_policy_shape(game), dtype=np.bool_)
+    R[0] = first[0]
+    R[1] = second[1]
+    zombie_warm()
+    W, LW, _, _, _ = zombie_run(game, R, False)
+    return W, LW
+
+
+#: ``{family: evaluate(game, table_a, table_b) -> MatchTable}``.
+MATCHES = {
+    "deck": _layered_match(_deck_match),
+    "dice": _layered_match(_dice_match),
+    "zombie": _zombie_match_table,
+}
