@@ -13,8 +13,6 @@ probability moving first / second, the game's komi to the second mover),
 (``win_as_first + win_as_second - 1``, SPEC 1.3).
 """
 
-import threading
-
 import numpy as np
 
 from designer.errors import ConvergenceError, DesignError
@@ -30,7 +28,9 @@ def _check_family(rule, game):
 
 
 class RulePolicy(Policy):
-    """A rule as a deck or dice policy (tables built by the interpreter kernel)."""
+    """A rule as a policy of its family (tables built by the interpreter kernel)."""
+
+    families = ("deck", "dice", "zombie")
 
     def __init__(self, game, rule, name=None):
         super().__init__(game, name or f"rule:{rule.text()}")
@@ -54,23 +54,24 @@ class RulePolicy(Policy):
         K.dice_table(self._C, self._A, g.goal, int(dice_pips(g).sum()), len(g.bust_faces), out)
         return out
 
+    def _zombie_table(self):
+        from designer.solve.zombie import policy_shape
+
+        out = np.zeros(policy_shape(self.game), dtype=np.bool_)
+        K.zombie_table(self._C, self._A, self.game.goal, out)
+        return out
+
 
 def zombie_rule_table(game, rule):
     """The decision table ``roll[p, i, j, b, s]`` of a Zombie Dice rule."""
-    from designer.solve.zombie import policy_shape
-
-    _check_family(rule, game)
-    C, A = rule.encode()
-    out = np.zeros(policy_shape(game), dtype=np.bool_)
-    K.zombie_table(C, A, game.goal, out)
-    return out
+    return RulePolicy(game, rule).table()
 
 
 class Evaluator:
     """Scores rules of one game exactly against its optimal player.
 
     Thread-safe: the kernels release the GIL, so a thread pool evaluates
-    rules in parallel on one shared optimal solution.
+    rules in parallel on one shared optimal table.
 
     Parameters
     ----------
@@ -80,27 +81,19 @@ class Evaluator:
     """
 
     def __init__(self, game, solution=None):
+        from designer.policies.builtin import OptimalPolicy, solution_for
+        from designer.solve.match import warm
+
         self.game = game
         self.family = game.family
         K.warm()
-        if self.family == "zombie":
-            from designer.solve.zombie import solve_zombie_game
-
-            self.solution = solution or solve_zombie_game(game)
-            self._opt = self.solution.policy
-        else:
-            from designer.policies.builtin import OptimalPolicy, solution_for
-
-            self.solution = solution or solution_for(game)
-            self.optimal = OptimalPolicy(game, self.solution)
-            self._opt = self.optimal.table()
-        self._lock = threading.Lock()
-        self._agree_cache = {}
+        warm(game)
+        self.solution = solution or solution_for(game)
+        self.optimal = OptimalPolicy(game, self.solution)
+        self._opt = self.optimal.table()
 
     def policy(self, rule):
-        """The rule as a policy (decks and dice) or decision table (zombie)."""
-        if self.family == "zombie":
-            return zombie_rule_table(self.game, rule)
+        """The rule as a :class:`RulePolicy` of this game."""
         return RulePolicy(self.game, rule)
 
     def score(self, rule):
@@ -113,17 +106,10 @@ class Evaluator:
             A rule under which the game can last forever (e.g. a dice rule
             that always passes) raises :class:`ConvergenceError`.
         """
-        if self.family == "zombie":
-            from designer.solve.zombie import evaluate_zombie_match
+        from designer.solve.match import match_table
 
-            R = zombie_rule_table(self.game, rule)
-            wf = evaluate_zombie_match(self.game, R, self._opt)["first_player_win"]
-            ws = 1.0 - evaluate_zombie_match(self.game, self._opt, R)["first_player_win"]
-        else:
-            from designer.analysis.compare import match_table
-
-            m = match_table(self.game, RulePolicy(self.game, rule).table(), self._opt)
-            wf, ws = m.win_as_first(), m.win_as_second()
+        m = match_table(self.game, RulePolicy(self.game, rule).table(), self._opt)
+        wf, ws = m.win_as_first(), m.win_as_second()
         return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
                 "gap": wf + ws - 1.0}
 
@@ -137,16 +123,7 @@ class Evaluator:
     def agreement(self, rule):
         """Share of decision states where ``rule`` acts as the optimal policy
         (the states of ``designer compare``'s agreement)."""
-        if self.family == "zombie":
-            from designer.analysis.zombie import decision_mask
-
-            with self._lock:
-                mask = self._agree_cache.get("mask")
-                if mask is None:
-                    mask = self._agree_cache["mask"] = decision_mask(self.game)
-            R = zombie_rule_table(self.game, rule)
-            return float(np.mean(R[mask] == self._opt[mask]))
-        from designer.analysis.compare import policy_agreement
+        from designer.analysis.agreement import policy_agreement
 
         return policy_agreement(RulePolicy(self.game, rule), self.optimal)[0]
 
