@@ -233,6 +233,11 @@ def test_rule_policy_string(tmp_path, red_light):
     Rule.parse("dice", "below 3").save(p)
     with pytest.raises(DesignError, match="dice games, not deck"):
         parse_policy(f"rule:{p}", red_light.game)
+    # Zombie Dice: the slides' minh as a rule file plays exactly as minh
+    zg = load_game("zombie-yellow")
+    known_rules("zombie")["minh"].save(p)
+    assert (compare(zg, f"rule:{p}", "optimal", with_agreement=False).win_average
+            == compare(zg, "minh", "optimal", with_agreement=False).win_average)
 
 
 # ---- search ----------------------------------------------------------------------

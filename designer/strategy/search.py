@@ -9,7 +9,11 @@ whose size fits the budget:
    asked in batches that are scored in parallel;
 3. the three best TPE instances are then polished by coordinate descent over
    their integer constants (steps of 1, 2 and 4 on one constant at a time)
-   until no step improves them.
+   until no step improves them;
+4. finally every template is polished again from the best constants of the
+   other templates whose slots it shares (templates name a kind of constant
+   by the same letter), which carries a good constant found in one shape to
+   the others.
 
 The objective is the exact average win rate against the optimal player
 (:class:`~designer.strategy.evaluate.Evaluator`; no simulation). Scoring
@@ -219,6 +223,7 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     scorer = _Scorer(ev, jobs, cache, (lambda n: progress(advance=n)) if progress else None)
     batch = max(2, 2 * jobs)
     found = []
+    seeded = []
     if extra:
         found += [_found(r, s, "given") for r, s in zip(extra, scorer.score(list(extra)))]
     for n, tpl in enumerate(plan_):
@@ -229,12 +234,37 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         else:
             cands = _tpe(tpl, scorer, trials, batch, seed + n)
         found += [f for _, f in cands]
+        if cands:
+            best = max(cands, key=lambda c: c[1].win_average)
+            if best[0]:
+                seeded.append(best)
         if tpl.ranges and tpl.count > 2 * trials:
             # polish the best few starts: TPE finds basins, descent their floors
             # (an exhaustive grid needs no polish)
             starts = sorted(cands, key=lambda c: -c[1].win_average)[:3]
             for start in starts:
                 found += [f for _, f in _polish(tpl, scorer, start, batch)]
+    # Seeded polish: a template's slots often mean the same as another's (the
+    # same letter is the same kind of constant), so the best constants of
+    # every template are tried as starts for the others.
+    seeds = sorted(seeded, key=lambda c: -c[1].win_average)[:4]
+    for tpl in plan_:
+        if not tpl.ranges:
+            continue
+        slots = set(tpl.slots)
+        tried = set()
+        for vals, f in seeds:
+            if f.template == tpl.text or not slots <= set(vals):
+                continue
+            start_vals = tpl.clip({k: vals[k] for k in slots})
+            key = tuple(sorted(start_vals.items()))
+            if key in tried:
+                continue
+            tried.add(key)
+            rule = tpl.rule(start_vals)
+            start = (start_vals, _found(rule, scorer.score([rule])[0], tpl.text))
+            found.append(start[1])
+            found += [g for _, g in _polish(tpl, scorer, start, batch, max_rounds=10)]
     uniq = {}
     for f in found:
         key = f.rule.text()

@@ -164,12 +164,12 @@ def templates(game):
         _t("zombie", chase + "s == 0 -> reachmax {m} {f}; max_ij >= {h} -> reach {r}; "
                              "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
            f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
-        _t("zombie", chase + "s == 0 -> roll; s == 1, j >= {h} -> reachmax {r} {e}; "
+        _t("zombie", chase + "s == 0 -> roll; s == 1, j >= {h} -> reachmax {r} {x}; "
                              "s == 1 -> below {a}; below {b}", **gr, h=(4, G), r=(G - 3, G + 5),
-           e=(0, 8), a=(1, 8), b=(0, 4)),
-        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1, j >= {h} -> reachmax {r} {e}; "
+           x=(0, 8), a=(1, 8), b=(0, 4)),
+        _t("zombie", chase + "s == 0 -> reachmax {m} {f}; s == 1, j >= {h} -> reachmax {r} {x}; "
                              "s == 1 -> below {a}; below {b}", **gr, m=(G - 4, G + 4),
-           f=(0, 12), h=(4, G), r=(G - 3, G + 5), e=(0, 8), a=(1, 8), b=(0, 4)),
+           f=(0, 12), h=(4, G), r=(G - 3, G + 5), x=(0, 8), a=(1, 8), b=(0, 4)),
         _t("zombie", chase + "s <= {c}, j >= {h} -> reachmax {r} {x}; s == 0 -> roll; "
                              "s == 1 -> below {a}; below {b}", **gr, c=(0, 1), h=(4, G),
            r=(G - 3, G + 5), x=(0, 10), a=(1, 8), b=(0, 4)),
