@@ -9,7 +9,7 @@ import pytest
 from reference import TIE, deck_reference
 
 from designer import DeckGame, DiceGame, ZombieGame, load_game
-from designer.analysis import compare, match_table
+from designer.analysis import compare
 from designer.errors import DesignError
 from designer.policies import from_function, parse_policy
 from designer.policies.zombie import policy_table

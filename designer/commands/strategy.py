@@ -46,8 +46,13 @@ def register(sub):
 
 
 def run(args):
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     from designer.report.terminal import err_console, print_json
     from designer.strategy.card import MAX_SIZE, strategy_card

@@ -9,7 +9,7 @@
 ``py:FILE.py:FUNC``    a user function in a Python file (see
                        :mod:`designer.policies.user`)
 ``rule:FILE``          a human-playable rule saved by ``designer strategy``
-                       (see :mod:`designer.strategy.rules`; every family)
+                       (see :mod:`designer.policies.rules`; every family)
 ``fixed_hold_at``,     the human Zombie Dice policies of SPEC 1.3
 ``minh``, ``llano``,   (:mod:`designer.policies.zombie`; hyphens accepted)
 ``neller``
@@ -154,7 +154,8 @@ def _py(game, rest, spec, solution):
 
 
 def _rule(game, rest, spec, solution):
-    from designer.strategy import Rule, RulePolicy
+    from designer.policies.rule import RulePolicy
+    from designer.policies.rules import Rule
 
     if not rest:
         raise DesignError(f"invalid policy {spec!r}: rule needs a file, e.g. rule:size-4.toml")

@@ -57,7 +57,7 @@ class Card:
 
     def rules(self):
         """The distinct rules of the front (smallest first), as Rule objects."""
-        from designer.strategy.rules import Rule
+        from designer.policies.rules import Rule
 
         seen, out = set(), []
         for r in self.rows:

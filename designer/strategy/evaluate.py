@@ -1,11 +1,11 @@
 """Exact evaluation of rules against the optimal player.
 
-:class:`RulePolicy` makes a :class:`~designer.strategy.rules.Rule` a deck or
-dice :class:`~designer.policies.Policy` (so it plays anywhere a policy
-does: ``rule:FILE``); :class:`Evaluator` scores many rules of one game
-against its optimal policy, solving the game once and reusing the optimal
-table: per rule, one table build (the interpreter kernel) and the exact
-match evaluation of both seatings (no simulation).
+:class:`~designer.policies.rule.RulePolicy` makes a
+:class:`~designer.policies.rules.Rule` a policy of its family (so it plays
+anywhere a policy does: ``rule:FILE``); :class:`Evaluator` scores many rules
+of one game against its optimal policy, solving the game once and reusing the
+optimal table: per rule, one table build (the interpreter kernel) and the
+exact match evaluation of both seatings (no simulation).
 
 Scores: ``win_as_first`` / ``win_as_second`` (the rule's exact win
 probability moving first / second, the game's komi to the second mover),
@@ -13,53 +13,10 @@ probability moving first / second, the game's komi to the second mover),
 (``win_as_first + win_as_second - 1``, SPEC 1.3).
 """
 
-import numpy as np
-
-from designer.errors import ConvergenceError, DesignError
-from designer.policies.base import Policy, dice_pips
-from designer.strategy import _kernels as K
-from designer.strategy.rules import Rule
-
-
-def _check_family(rule, game):
-    if rule.family != game.family:
-        raise DesignError(f"the rule is for {rule.family} games, not {game.family} games "
-                          f"({game.name})")
-
-
-class RulePolicy(Policy):
-    """A rule as a policy of its family (tables built by the interpreter kernel)."""
-
-    families = ("deck", "dice", "zombie")
-
-    def __init__(self, game, rule, name=None):
-        super().__init__(game, name or f"rule:{rule.text()}")
-        _check_family(rule, game)
-        self.rule = rule
-        self._C, self._A = rule.encode()
-
-    def _deck_table(self):
-        g = self.game
-        out = np.empty((g.goal, g.goal, g.bad, g.good + 1), dtype=np.int16)
-        K.deck_table(self._C, self._A, g.bad, g.good, g.goal, out)
-        return out
-
-    def _deck_block(self, i, out):
-        g = self.game
-        K.deck_block(self._C, self._A, i, g.bad, g.good, g.goal, out)
-
-    def _dice_table(self):
-        g = self.game
-        out = np.zeros((g.goal,) * 3, dtype=np.bool_)
-        K.dice_table(self._C, self._A, g.goal, int(dice_pips(g).sum()), len(g.bust_faces), out)
-        return out
-
-    def _zombie_table(self):
-        from designer.solve.zombie import policy_shape
-
-        out = np.zeros(policy_shape(self.game), dtype=np.bool_)
-        K.zombie_table(self._C, self._A, self.game.goal, out)
-        return out
+from designer.errors import ConvergenceError
+from designer.policies import _rule_kernels as K
+from designer.policies.rule import RulePolicy
+from designer.policies.rules import Rule
 
 
 def zombie_rule_table(game, rule):

@@ -10,7 +10,7 @@ Every instance of a template has the same size (slots are constants).
 from dataclasses import dataclass
 from math import prod
 
-from designer.strategy.rules import Rule
+from designer.policies.rules import Rule
 
 
 @dataclass(frozen=True)

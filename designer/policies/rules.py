@@ -402,7 +402,7 @@ class Rule:
 
     # -- for the kernel ------------------------------------------------------
     def encode(self):
-        """``(conds, actions)`` int64 arrays for :mod:`designer.strategy._kernels`.
+        """``(conds, actions)`` int64 arrays for :mod:`designer.policies._rule_kernels`.
 
         ``conds[n] = (clause, feature, op, rhs feature or -1, const)``;
         ``actions[c] = (code, a, b)``.
