@@ -233,17 +233,17 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             cands = _exhaustive(tpl, scorer, 4 * batch)
         else:
             cands = _tpe(tpl, scorer, trials, batch, seed + n)
-        found += [f for _, f in cands]
-        if cands:
-            best = max(cands, key=lambda c: c[1].win_average)
-            if best[0]:
-                seeded.append(best)
         if tpl.ranges and tpl.count > 2 * trials:
             # polish the best few starts: TPE finds basins, descent their floors
             # (an exhaustive grid needs no polish)
             starts = sorted(cands, key=lambda c: -c[1].win_average)[:3]
             for start in starts:
-                found += [f for _, f in _polish(tpl, scorer, start, batch)]
+                cands = cands + _polish(tpl, scorer, start, batch)
+        found += [f for _, f in cands]
+        if cands:
+            best = max(cands, key=lambda c: c[1].win_average)
+            if best[0]:
+                seeded.append(best)
     # Seeded polish: a template's slots often mean the same as another's (the
     # same letter is the same kind of constant), so the best constants of
     # every template are tried as starts for the others.
