@@ -114,11 +114,21 @@ def popcount(x):
 
 
 @kernel
-def final_offsets(N, G, ncap):
-    """Start of each seat's block in the flat ``final`` table (index ``m``)."""
+def final_offsets(N, G, C):
+    """Start of each seat's block in the flat ``final`` table (index ``m``).
+
+    The last seat's block is indexed by ``(T, d)`` with ``d = B - s`` in
+    ``1..C``: it holds as soon as it passes the bar, so only the distance
+    to the bar matters (and no cap). Earlier seats' blocks are indexed by
+    ``(B - goal, T, s_m, ..., s_{N-1})``.
+    """
+    ncap = C - G + 1
     off = np.zeros(N + 1, dtype=np.int64)
     for m in range(1, N):
-        off[m + 1] = off[m] + ncap * (1 << m) * G ** (N - m)
+        if m == N - 1:
+            off[m + 1] = off[m] + (1 << m) * C
+        else:
+            off[m + 1] = off[m] + ncap * (1 << m) * G ** (N - m)
     off[0] = off[N]  # total size, kept in slot 0 (seat 0 never moves in ``final``)
     return off
 
@@ -127,7 +137,13 @@ def final_offsets(N, G, ncap):
 def fidx(off, N, G, m, Bg, Tm, tail):
     """Flat index of ``final`` state (seat m, bar goal + Bg, mask Tm, scores
     of seats m..N-1 as the base-G number ``tail``)."""
-    return off[m] + (Bg * (1 << m) + Tm) * G ** (N - m) + tail
+    if m == N - 1:
+        # span of one mask in the last block: C distances (see final_offsets)
+        return off[m] + Tm * ((off[m + 1] - off[m]) >> m) + G + Bg - tail - 1
+    P = 1
+    for _ in range(N - m):
+        P *= G
+    return off[m] + (Bg * (1 << m) + Tm) * P + tail
 
 
 @kernel
@@ -170,18 +186,24 @@ def tie_value(toff, Vt, Lt, mask, w, c, out):
 
 
 def open_order(N, G):
-    """All score tuples in ``[0, G)^N`` by decreasing sum, as (flat index, scores)."""
+    """All score tuples in ``[0, G)^N`` by decreasing sum.
+
+    Returns ``(flat, tuples, groups)``: the flat base-G index and the scores
+    of each tuple, and the bounds of the runs of equal sum (independent).
+    """
     grids = np.indices((G,) * N).reshape(N, -1).T
     s = grids.sum(axis=1)
     order = np.argsort(-s, kind="stable")
-    return order.astype(np.int64), grids[order].astype(np.int64)
+    ss = s[order]
+    groups = np.concatenate([[0], np.flatnonzero(np.diff(ss)) + 1, [len(ss)]])
+    return order.astype(np.int64), grids[order].astype(np.int64), groups.astype(np.int64)
 
 
 def table_bytes(N, G, C, deck_states, with_policy=True):
     """Bytes of the value, length and policy tables (for the memory guard)."""
     ncap = C - G + 1
     nopen = G ** N * N
-    nfinal = sum(ncap * (1 << m) * G ** (N - m) for m in range(1, N))
+    nfinal = sum(ncap * (1 << m) * G ** (N - m) for m in range(1, N - 1)) + (1 << (N - 1)) * C
     ntie = sum(ncap * (1 << p) for t in range(2, N + 1) for p in range(t))
     per = 8 * (N + 1) + (2 if with_policy else 0)
     return (nopen + nfinal + ntie) * deck_states * per + G ** N * N * 8

@@ -25,9 +25,11 @@ the mover holds; larger than the goods left means "never holds"):
 tie rounds (indices from :mod:`designer.solve._rounds_common`).
 """
 
+import numba
 import numpy as np
+from numba import prange
 
-from designer._jit import kernel
+from designer._jit import kernel, parallel_kernel
 from designer.solve._rounds_common import fidx, lin_solve, popcount, tidx, tie_value
 
 
@@ -247,9 +249,19 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
     for m in range(N - 1, 0, -1):
         last = m == N - 1
         P = G ** (N - m - 1)
-        for Bg in range(ncap):
+        # the last seat only needs d = B - s in 1..C (one representative
+        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
+        nb = C if last else ncap
+        ntail = 1 if last else G ** (N - m)
+        for u in range(nb):
             for Tm in range(1, 1 << m):
-                for tail in range(G ** (N - m)):
+                for v in range(ntail):
+                    if last:
+                        Bg = max(0, u + 1 - G)
+                        tail = G + Bg - (u + 1)
+                    else:
+                        Bg = u
+                        tail = v
                     s = tail // P
                     rest = tail % P
                     idx = fidx(off, N, G, m, Bg, Tm, tail)
@@ -278,63 +290,112 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
 
 
 @kernel
-def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, pgs, HA, HL, BA, BB,
-                BL, cA, cB, cL, cP, mg, dec, lim, outA, outB):
-    """One backward sweep over the N turns of score tuple ``S`` at estimate X."""
+def _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
+    """Value (into hA) and length of seat m holding after t good draws in an
+    open round with scores S (flat ``si``), at deck (w, c)."""
+    f = s + t
+    if m == N - 1:
+        if f >= G:  # the last seat's winning hold
+            for r in range(N):
+                hA[r] = 0.0
+            hA[m] = 1.0
+            return 1.0
+        for r in range(N):
+            hA[r] = Wo[si + t, 0, w, c, r]
+        return 1.0 + Lo[si + t, 0, w, c]
+    if f < G:
+        for r in range(N):
+            hA[r] = Wo[si + t * stride, m + 1, w, c, r]
+        return 1.0 + Lo[si + t * stride, m + 1, w, c]
+    idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
+    for r in range(N):
+        hA[r] = Wf[idx, w, c, r]
+    return 1.0 + Lf[idx, w, c]
+
+
+@kernel
+def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP, mg,
+                dec, lim, vec):
+    """One backward sweep over the N turns of score tuple ``S`` at estimate X.
+
+    Turn-start values land in ``cA`` (constants) and ``cB`` (coefficients on
+    the unknowns ``X[j]``, the turn start of seat j at a fresh deck), lengths
+    in ``cL``; ``mg``/``dec``/``lim`` keep the affine margins and decisions.
+    """
+    nA = vec[0]
+    nB = vec[1]
+    hA = vec[2]
+    dA = vec[3]
+    dB = vec[4]
     for w in range(bad - 1, -1, -1):
+        resh = w + 1 == bad
         for m in range(N - 1, -1, -1):
             s = S[m]
-            last = m == N - 1
             m2 = (m + 1) % N
-            stride = G ** (N - 1 - m)
+            stride = 1
+            for _ in range(N - 1 - m):
+                stride *= G
             rest = si % stride
-            lim_gain = (G - s) if last else (C - s)
+            lim_gain = (G - s) if m == N - 1 else (C - s)
             for c0 in range(good + 1):
                 left = good - c0
                 forced = lim_gain <= left
                 top = lim_gain if forced else left
-                for tt in range(top + 1):
-                    c = c0 + tt
-                    pgs[tt] = PG[w, c]
-                    if w + 1 < bad:  # bust: seat m2 at the same scores, next deck
-                        for r in range(N):
-                            BA[tt, r] = cA[m2, w + 1, c, r]
-                            BB[tt, r] = cB[m2, w + 1, c, r]
-                        BL[tt] = cL[m2, w + 1, c]
-                    else:  # reshuffle: the unknown X[m2]
-                        for r in range(N):
-                            BA[tt, r] = 0.0
-                            BB[tt, r] = 0.0
-                        BB[tt, m2] = 1.0
-                        BL[tt] = 0.0
-                    if tt >= 1:
-                        f = s + tt
-                        if last:
-                            if f >= G:  # the forced, winning hold
-                                for r in range(N):
-                                    HA[tt, r] = 0.0
-                                HA[tt, m] = 1.0
-                                HL[tt] = 1.0
-                            else:
-                                for r in range(N):
-                                    HA[tt, r] = Wo[si + tt, 0, w, c, r]
-                                HL[tt] = 1.0 + Lo[si + tt, 0, w, c]
-                        elif f < G:
-                            for r in range(N):
-                                HA[tt, r] = Wo[si + tt * stride, m + 1, w, c, r]
-                            HL[tt] = 1.0 + Lo[si + tt * stride, m + 1, w, c]
-                        else:
-                            idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
-                            for r in range(N):
-                                HA[tt, r] = Wf[idx, w, c, r]
-                            HL[tt] = 1.0 + Lf[idx, w, c]
-                ln, first, lm = _chain(m, N, N, top, forced, pgs, HA, HL, BA, BB, BL, X, tie, True,
-                                       mg[m, w, c0], dec[m, w, c0], outA, outB)
-                lim[m, w, c0] = lm
+                first = top + 1
+                t = top
                 for r in range(N):
-                    cA[m, w, c0, r] = outA[r]
-                    cB[m, w, c0, r] = outB[r]
-                cL[m, w, c0] = ln
+                    nA[r] = 0.0
+                    nB[r] = 0.0
+                nL = 0.0
+                if forced:
+                    nL = _load_hold(N, G, m, s, top, si, stride, rest, off, Wo, Lo, Wf, w,
+                                    c0 + top, Lf, nA)
+                    first = top
+                    t = top - 1
+                lim[m, w, c0] = t
+                while t >= 0:
+                    c = c0 + t
+                    pg = PG[w, c]
+                    pb = 1.0 - pg
+                    if resh:  # a reshuffle: seat m2 at a fresh deck, the unknown X[m2]
+                        for r in range(N):
+                            dA[r] = pg * nA[r]
+                            dB[r] = pg * nB[r]
+                        dB[m2] += pb
+                        dL = 1.0 + pg * nL
+                    else:  # seat m2 at the same scores, one bad item further
+                        for r in range(N):
+                            dA[r] = pg * nA[r] + pb * cA[m2, w + 1, c, r]
+                            dB[r] = pg * nB[r] + pb * cB[m2, w + 1, c, r]
+                        dL = 1.0 + pg * nL + pb * cL[m2, w + 1, c]
+                    draw = True
+                    if t > 0:
+                        hL = _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c,
+                                        Lf, hA)
+                        m0 = dA[m] - hA[m] - tie
+                        v = m0
+                        for j in range(N):
+                            v += dB[j] * X[j, m]
+                            mg[m, w, c0, t, 1 + j] = dB[j]
+                        mg[m, w, c0, t, 0] = m0
+                        draw = v > 0.0
+                        dec[m, w, c0, t] = draw
+                    if draw:
+                        for r in range(N):
+                            nA[r] = dA[r]
+                            nB[r] = dB[r]
+                        nL = dL
+                    else:
+                        for r in range(N):
+                            nA[r] = hA[r]
+                            nB[r] = 0.0
+                        nL = hL
+                        first = t
+                    t -= 1
+                for r in range(N):
+                    cA[m, w, c0, r] = nA[r]
+                    cB[m, w, c0, r] = nB[r]
+                cL[m, w, c0] = nL
                 cP[m, w, c0] = first
 
 
@@ -365,103 +426,150 @@ def _residual(N, cA, cB, X):
 
 
 @kernel
-def solve_open(N, G, C, bad, good, flat, tuples, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps,
-               stats):
-    """Open rounds, score tuples by decreasing sum (policy iteration per tuple)."""
-    PG = _pg_table(bad, good)
-    sp = good + 2
-    HA = np.zeros((sp, N))
-    HL = np.zeros(sp)
-    BA = np.zeros((sp, N))
-    BB = np.zeros((sp, N))
-    BL = np.zeros(sp)
-    pgs = np.zeros(sp)
-    cA = np.zeros((N, bad, good + 1, N))
-    cB = np.zeros((N, bad, good + 1, N))
-    cL = np.zeros((N, bad, good + 1))
-    cP = np.zeros((N, bad, good + 1), dtype=np.int16)
-    mg = np.zeros((N, bad, good + 1, sp, N + 1))
-    dec = np.zeros((N, bad, good + 1, sp), dtype=np.bool_)
-    lim = np.zeros((N, bad, good + 1), dtype=np.int64)
-    outA = np.zeros(N)
-    outB = np.zeros(N)
-    X = np.zeros((N, N))
-    Xn = np.zeros((N, N))
-    best = np.zeros((N, N))
-    M = np.zeros((N, N))
-    R = np.zeros((N, N))
-    LX = np.zeros((N, 1))
-    RL = np.zeros((N, 1))
-    for o in range(tuples.shape[0]):
-        S = tuples[o]
-        si = flat[o]
-        # warm start: the same seats one point further on for the lowest score
-        k = 0
-        for q in range(N):
-            if S[q] < S[k]:
-                k = q
+def _guess(N, G, S, si, Wo, X):
+    """Warm start for the N unknowns from solved tuples of larger sum.
+
+    Along the two seats ``a, b`` with the lowest scores, the least-squares
+    quadratic through seven neighbours (as the race kernels), else a bilinear
+    or a one-step guess, else 1/N. With a good guess the first sweep's policy
+    is usually already optimal, so one sweep (and a policy check) suffices.
+    """
+    a = 0
+    for q in range(N):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(N):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    ea = 1
+    for _ in range(N - 1 - a):
+        ea *= G
+    eb = 1
+    for _ in range(N - 1 - b):
+        eb *= G
+    for m in range(N):
+        for r in range(N):
+            if S[a] + 2 < G and S[b] + 2 < G:
+                g = (1.5 * (Wo[si + ea, m, 0, 0, r] + Wo[si + eb, m, 0, 0, r])
+                     - 2.0 * Wo[si + ea + eb, m, 0, 0, r]
+                     - 0.5 * (Wo[si + 2 * ea, m, 0, 0, r] + Wo[si + 2 * eb, m, 0, 0, r])
+                     + 0.5 * (Wo[si + 2 * ea + eb, m, 0, 0, r] + Wo[si + ea + 2 * eb, m, 0, 0, r]))
+            elif S[a] + 1 < G and S[b] + 1 < G:
+                g = (Wo[si + ea, m, 0, 0, r] + Wo[si + eb, m, 0, 0, r]
+                     - Wo[si + ea + eb, m, 0, 0, r])
+            elif S[a] + 1 < G:
+                g = Wo[si + ea, m, 0, 0, r]
+            else:
+                g = 1.0 / N
+            X[m, r] = min(1.0, max(0.0, g))
+
+
+@kernel
+def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps, cA, cB,
+                 cL, cP, mg, dec, lim, vec, mats, st):
+    """Policy iteration on one open score tuple; writes its turn starts.
+
+    ``st`` (out): residual, sweeps, unsettled (0/1), singular (0/1).
+    """
+    X = mats[0]
+    Xn = mats[1]
+    best = mats[2]
+    M = mats[3]
+    R = mats[4]
+    LX = mats[5, :, :1]
+    RL = mats[6, :, :1]
+    _guess(N, G, S, si, Wo, X)
+    sweeps = 0
+    best_res = np.inf
+    res = 0.0
+    st[2] = 0.0
+    st[3] = 0.0
+    while True:
+        _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
+                    mg, dec, lim, vec)
+        sweeps += 1
         for m in range(N):
-            for r in range(N):
-                if S[k] + 1 < G:
-                    X[m, r] = Wo[si + G ** (N - 1 - k), m, 0, 0, r]
-                else:
-                    X[m, r] = 1.0 / N
-        sweeps = 0
-        best_res = np.inf
-        res = 0.0
-        while True:
-            _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, pgs, HA, HL,
-                        BA, BB, BL, cA, cB, cL, cP, mg, dec, lim, outA, outB)
+            for j in range(N):
+                M[m, j] = -cB[m, 0, 0, j]
+                R[m, j] = cA[m, 0, 0, j]
+            M[m, m] += 1.0
+        if not lin_solve(M, R, Xn):
+            st[3] = 1.0
+            return
+        r0 = _residual(N, cA, cB, X)
+        if r0 < best_res:
+            best_res = r0
+            best[:, :] = X
+        if _policy_holds(N, bad, good, Xn, mg, dec, lim):
+            X[:, :] = Xn
+            res = _residual(N, cA, cB, X)
+            break
+        if sweeps >= max_sweeps:
+            # unsettled (max-n with 3+ seats): keep the iterate of least residual
+            X[:, :] = best
+            _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL,
+                        cP, mg, dec, lim, vec)
             sweeps += 1
+            res = _residual(N, cA, cB, X)
+            st[2] = 1.0
             for m in range(N):
                 for j in range(N):
                     M[m, j] = -cB[m, 0, 0, j]
-                    R[m, j] = cA[m, 0, 0, j]
                 M[m, m] += 1.0
-            if not lin_solve(M, R, Xn):
-                stats[3] = 2.0
-                return
-            r0 = _residual(N, cA, cB, X)
-            if r0 < best_res:
-                best_res = r0
-                best[:, :] = X
-            if _policy_holds(N, bad, good, Xn, mg, dec, lim):
-                X[:, :] = Xn
-                res = _residual(N, cA, cB, X)
-                break
-            if sweeps >= max_sweeps:
-                # unsettled (max-n with 3+ seats): keep the best iterate
-                X[:, :] = best
-                _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, pgs, HA,
-                            HL, BA, BB, BL, cA, cB, cL, cP, mg, dec, lim, outA, outB)
-                sweeps += 1
-                res = _residual(N, cA, cB, X)
-                stats[4] += 1
-                stats[5] = max(stats[5], res)
-                for m in range(N):
+            break
+        X[:, :] = Xn
+    st[0] = res
+    st[1] = sweeps
+    for m in range(N):
+        RL[m, 0] = cL[m, 0, 0]
+    if not lin_solve(M, RL, LX):
+        st[3] = 1.0
+        return
+    for m in range(N):
+        for w in range(bad):
+            for c in range(good + 1):
+                for r in range(N):
+                    v = cA[m, w, c, r]
                     for j in range(N):
-                        M[m, j] = -cB[m, 0, 0, j]
-                    M[m, m] += 1.0
-                break
-            X[:, :] = Xn
-        stats[0] = max(stats[0], res)
-        stats[1] += sweeps
-        stats[2] = max(stats[2], sweeps)
-        for m in range(N):
-            RL[m, 0] = cL[m, 0, 0]
-        if not lin_solve(M, RL, LX):
+                        v += cB[m, w, c, j] * X[j, r]
+                    Wo[si, m, w, c, r] = v
+                v = cL[m, w, c]
+                for j in range(N):
+                    v += cB[m, w, c, j] * LX[j, 0]
+                Lo[si, m, w, c] = v
+                Po[si, m, w, c] = cP[m, w, c]
+
+
+@parallel_kernel
+def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, tie,
+               max_sweeps, nt, stats):
+    """Open rounds: score tuples by decreasing sum; the tuples of one sum are
+    independent (a hold raises the sum) and run in parallel."""
+    PG = _pg_table(bad, good)
+    sp = good + 2
+    cA = np.zeros((nt, N, bad, good + 1, N))
+    cB = np.zeros((nt, N, bad, good + 1, N))
+    cL = np.zeros((nt, N, bad, good + 1))
+    cP = np.zeros((nt, N, bad, good + 1), dtype=np.int16)
+    mg = np.zeros((nt, N, bad, good + 1, sp, N + 1))
+    dec = np.zeros((nt, N, bad, good + 1, sp), dtype=np.bool_)
+    lim = np.zeros((nt, N, bad, good + 1), dtype=np.int64)
+    vec = np.zeros((nt, 5, N))
+    mats = np.zeros((nt, 7, N, N))
+    st = np.zeros((flat.shape[0], 4))
+    for g in range(groups.shape[0] - 1):
+        for o in prange(groups[g], groups[g + 1]):
+            tid = numba.get_thread_id()
+            _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
+                         max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
+                         lim[tid], vec[tid], mats[tid], st[o])
+    for o in range(flat.shape[0]):
+        stats[0] = max(stats[0], st[o, 0])
+        stats[1] += st[o, 1]
+        stats[2] = max(stats[2], st[o, 1])
+        if st[o, 2] > 0.0:
+            stats[4] += 1
+            stats[5] = max(stats[5], st[o, 0])
+        if st[o, 3] > 0.0:
             stats[3] = 2.0
-            return
-        for m in range(N):
-            for w in range(bad):
-                for c in range(good + 1):
-                    for r in range(N):
-                        v = cA[m, w, c, r]
-                        for j in range(N):
-                            v += cB[m, w, c, j] * X[j, r]
-                        Wo[si, m, w, c, r] = v
-                    v = cL[m, w, c]
-                    for j in range(N):
-                        v += cB[m, w, c, j] * LX[j, 0]
-                    Lo[si, m, w, c] = v
-                    Po[si, m, w, c] = cP[m, w, c]

@@ -207,9 +207,19 @@ def solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, tie):
     for m in range(N - 1, 0, -1):
         last = m == N - 1
         P = G ** (N - m - 1)
-        for Bg in range(ncap):
+        # the last seat only needs d = B - s in 1..C (one representative
+        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
+        nb = C if last else ncap
+        ntail = 1 if last else G ** (N - m)
+        for u in range(nb):
             for Tm in range(1, 1 << m):
-                for tail in range(G ** (N - m)):
+                for v in range(ntail):
+                    if last:
+                        Bg = max(0, u + 1 - G)
+                        tail = G + Bg - (u + 1)
+                    else:
+                        Bg = u
+                        tail = v
                     s = tail // P
                     rest = tail % P
                     idx = fidx(off, N, G, m, Bg, Tm, tail)

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from itertools import product
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -78,7 +79,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     nd = bad * (good + 1)
     _guard(N, G, C, nd)
     ncap = C - G + 1
-    off = final_offsets(N, G, ncap)
+    off = final_offsets(N, G, C)
     toff = tie_offsets(N, ncap)
     Wt = np.zeros((toff[0, 0], bad, good + 1, N))
     Lt = np.zeros(Wt.shape[:3])
@@ -89,13 +90,13 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     Wo = np.zeros((G ** N, N, bad, good + 1, N))
     Lo = np.zeros(Wo.shape[:4])
     Po = np.zeros(Wo.shape[:4], dtype=np.int16)
-    flat, tuples = open_order(N, G)
+    flat, tuples, groups = open_order(N, G)
     stats = np.zeros(7)
     t0 = time.perf_counter()
     dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TOL, TIE, MAX_TIE_ITER, stats)
     dk.solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, TIE)
-    dk.solve_open(N, G, C, bad, good, flat, tuples, off, Wo, Lo, Po, Wf, Lf, TIE, MAX_SWEEPS,
-                  stats)
+    dk.solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, TIE,
+                  MAX_SWEEPS, numba.get_num_threads(), stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
     return RoundsSolution(game, N, G, C, Wo[:, 0, 0, 0], Lo[:, 0, 0, 0], Wo, Lo, Po,
@@ -124,7 +125,7 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     N, G, C = _check_common(players, goal, cap)
     _guard(N, G, C, 1)
     ncap = C - G + 1
-    off = final_offsets(N, G, ncap)
+    off = final_offsets(N, G, C)
     toff = tie_offsets(N, ncap)
     Wt = np.zeros((toff[0, 0], 1, 1, N))
     Lt = np.zeros(Wt.shape[:3])
@@ -133,7 +134,7 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     Wo = np.zeros((G ** N, N, 1, 1, N))
     Lo = np.zeros(Wo.shape[:4])
     Ho = np.zeros(Wo.shape[:4], dtype=np.int16)
-    flat, tuples = open_order(N, G)
+    flat, tuples, groups = open_order(N, G)
     stats = np.zeros(7)
     t0 = time.perf_counter()
     ik.solve_ties(N, G, C, faces, pips, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
