@@ -54,7 +54,9 @@ class Solution:
     def _start(self, goal, komi):
         G = self.game.goal
         goal = G if goal is None else check_int("goal", goal, 1, G)
-        komi = check_int("komi", komi, 0, goal - 1)
+        komi = check_int("komi", komi, -(goal - 1), goal - 1)
+        if komi < 0:  # seat 1 starts with -komi points (the table holds it too)
+            return G - goal - komi, G - goal
         return G - goal, G - goal + komi
 
     def first_player_win(self, goal=None, komi=0):
@@ -65,7 +67,8 @@ class Solution:
         goal : int, optional
             Any goal ``1 <= goal <= game.goal`` (default: the solved goal).
         komi : int
-            Points the second player starts with, ``0 <= komi < goal``.
+            Points the second player starts with, ``|komi| < goal``; a
+            negative komi gives seat 1 ``-komi`` points.
         """
         i, j = self._start(goal, komi)
         return float(self.win[(i, j) + (0,) * (self.win.ndim - 2)])
