@@ -370,9 +370,16 @@ def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, 
                         dL = 1.0 + pg * nL + pb * cL[m2, w + 1, c]
                     draw = True
                     if t > 0:
-                        hL = _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c,
-                                        Lf, hA)
-                        m0 = dA[m] - hA[m] - tie
+                        # the mover's own component of holding (the vector
+                        # is loaded only when holding is chosen)
+                        f = s + t
+                        if m == N - 1:
+                            h = 1.0 if f >= G else Wo[si + t, 0, w, c, m]
+                        elif f < G:
+                            h = Wo[si + t * stride, m + 1, w, c, m]
+                        else:
+                            h = Wf[fidx(off, N, G, m + 1, f - G, 1 << m, rest), w, c, m]
+                        m0 = dA[m] - h - tie
                         v = m0
                         for j in range(N):
                             v += dB[j] * X[j, m]
@@ -386,10 +393,10 @@ def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, 
                             nB[r] = dB[r]
                         nL = dL
                     else:
+                        nL = _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c,
+                                        Lf, nA)
                         for r in range(N):
-                            nA[r] = hA[r]
                             nB[r] = 0.0
-                        nL = hL
                         first = t
                     t -= 1
                 for r in range(N):

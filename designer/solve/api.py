@@ -109,6 +109,10 @@ def solve(game):
     ConvergenceError
         If a score pair fails to converge (not observed in practice).
     """
+    if isinstance(game, (DeckGame, DiceGame)) and game.ending == "rounds":
+        from designer.solve.rounds import solve_rounds  # the equal-turns ending, SPEC 1.6
+
+        return solve_rounds(game)
     if isinstance(game, DeckGame):
         return solve_deck_game(game)
     if isinstance(game, DiceGame):

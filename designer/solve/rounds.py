@@ -210,13 +210,9 @@ class RoundsSolution:
     def _komi_vector(self, komi, goal):
         N = self.players
         if np.ndim(komi) == 0:
+            # one number: m >= 0 for every seat after the first, m < 0 for seat 1
             k = check_int("komi", komi, -(goal - 1), goal - 1)
-            if N != 2:
-                vec = [0] + [k] * (N - 1) if k >= 0 else None
-                if vec is None:
-                    raise ParameterError("komi", komi, "a list of one entry per seat, or >= 0")
-                return vec
-            return [0, k] if k >= 0 else [-k, 0]
+            return [0] + [k] * (N - 1) if k >= 0 else [-k] + [0] * (N - 1)
         vec = [int(v) for v in komi]
         if len(vec) != N:
             raise ParameterError("komi", komi, f"one entry per seat ({N})")
@@ -312,3 +308,75 @@ class RoundsSolution:
             df["fairness"] = np.max(np.abs(p - 1.0 / N), axis=1)
             rows.append(df)
         return pd.concat(rows, ignore_index=True)
+
+    def komi_table(self, goal=None, max_komi=10):
+        """Seat win probabilities for one-number komis ``-max_komi..max_komi``
+        (two players) or ``0..max_komi`` for every seat after the first.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``komi``, ``first_player_win``, ``seat_win`` (a list;
+            three or more players only), ``expected_actions``.
+        """
+        g = self.goal if goal is None else check_int("goal", goal, 1, self.goal)
+        top = min(check_int("max_komi", max_komi, 0), g - 1)
+        lo = -top if self.players == 2 else 0
+        rows = []
+        for k in range(lo, top + 1):
+            p = self.seat_win(g, k)
+            row = {"komi": k, "first_player_win": p[0]}
+            if self.players > 2:
+                row["seat_win"] = p
+            row["expected_actions"] = self.expected_actions(g, k)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def summary(self, max_komi=10):
+        """The headline figures at the game's own goal and komi, as a dict.
+
+        The keys of :meth:`designer.solve.solution.Solution.summary` plus
+        ``players``, ``ending``, ``seat_win``, ``fairness``, ``cap``,
+        ``unsettled_positions`` and ``unsettled_residual``.
+        """
+        g = self.game
+        komi = list(g.start_scores) if g is not None else [0] * self.players
+        fk = self.fair_komi()
+        table = self.komi_table(max_komi=max_komi)
+        seat = self.seat_win(komi=komi)
+        return {
+            "game": {"name": g.name, **g.params} if g is not None else {},
+            "players": self.players,
+            "ending": "rounds",
+            "first_player_win": seat[0],
+            "seat_win": seat,
+            "fairness": self.fairness(komi=komi),
+            "expected_actions": self.expected_actions(komi=komi),
+            "fair_komi": fk,
+            "fair_komi_first_player_win": self.first_player_win(komi=fk),
+            "komi_table": [
+                {k: (float(v) if k != "komi" and np.ndim(v) == 0 else
+                     int(v) if k == "komi" else [float(x) for x in v]) for k, v in r.items()}
+                for r in table.to_dict("records")
+            ],
+            "states": int(self.start_win.shape[0]),
+            "cap": self.cap,
+            "residual": float(self.residual),
+            "unsettled_positions": int(self.unsettled),
+            "unsettled_residual": float(self.unsettled_residual),
+            "sweeps": int(self.sweeps),
+            "seconds": float(self.seconds),
+        }
+
+
+def solve_rounds(game):
+    """Solve a :class:`DeckGame` or :class:`DiceGame` whose ``ending`` is
+    ``"rounds"`` (for every goal up to ``game.goal`` and every komi)."""
+    if game.family == "deck":
+        return solve_rounds_deck(game.bad, game.good, game.goal, game.players, game=game)
+    if game.family == "dice":
+        from designer.solve.api import scoring_pips
+
+        return solve_rounds_dice(game.faces, scoring_pips(game), game.goal, game.players,
+                                 game=game)
+    raise ParameterError("ending", "rounds", f"deck or dice games (not {game.family})")
