@@ -36,6 +36,8 @@ class RoundsReference:
         self.dice = dice      # (faces, pips)
         self.states = {}
         self.V = {}
+        self.choice = {}  # True: draw/roll
+        self.L = {}       # expected remaining actions under the solved policy
 
     # -- rules -------------------------------------------------------------
     def _next_turn(self, scores, active, pos, w, c):
@@ -125,9 +127,14 @@ class RoundsReference:
             self.explore(s)
         for st in self.states:
             self.V.setdefault(st, np.full(self.N, 1.0 / self.N))
+        # Gauss-Seidel in an order that follows the play backwards (larger
+        # scores, later seats, longer turns first): only speeds convergence
+        order = sorted(self.states, key=lambda st: (-sum(st[0]), -len(st[1]), -st[2], -st[3],
+                                                    -(st[4] + st[5])))
         for _ in range(max_iter):
             delta = 0.0
-            for st, opts in self.states.items():
+            for st in order:
+                opts = self.states[st]
                 me = st[1][st[2]]
                 best = None
                 for is_draw, outs in opts:
@@ -140,9 +147,28 @@ class RoundsReference:
                         best, bd = v, False
                 delta = max(delta, float(np.max(np.abs(best - self.V[st]))))
                 self.V[st] = best
+                self.choice[st] = bd
             if delta <= tol:
+                self._lengths(order, tol)
                 return self
         raise RuntimeError(f"reference did not converge (delta {delta})")
+
+    def _lengths(self, order, tol):
+        """Expected remaining actions (every draw/roll and hold is one) under
+        the policy found: fixed-policy value iteration."""
+        L = {st: 0.0 for st in order}
+        for _ in range(100000):
+            delta = 0.0
+            for st in order:
+                opts = self.states[st]
+                outs = next(o for d, o in opts if d == self.choice[st])
+                v = 1.0 + sum(p * L[x] for p, (kind, x) in outs if kind == "s")
+                delta = max(delta, abs(v - L[st]) / max(1.0, v))
+                L[st] = v
+            if delta <= tol:
+                self.L = L
+                return
+        raise RuntimeError("reference lengths did not converge")
 
     def start(self, scores):
         return (tuple(scores), tuple(range(self.N)), 0, 0, 0, 0)
