@@ -105,6 +105,28 @@ def lin_solve(M, R, out):
 
 
 @kernel
+def rotations(S, G, rot):
+    """``rot[m]``: flat index of the scores ``S`` in seat order m, m+1, ...,
+    m-1 (the open table of seat m is stored in that order, so a hold of
+    ``t`` by seat m-1 is ``rot[m] + t``: consecutive along a turn)."""
+    N = S.shape[0]
+    for m in range(N):
+        v = 0
+        for q in range(N):
+            v = v * G + S[(m + q) % N]
+        rot[m] = v
+
+
+@kernel
+def rot_stride(N, G, m, a):
+    """Step of seat ``a``'s score in seat m's open table."""
+    e = 1
+    for _ in range(N - 1 - (a - m) % N):
+        e *= G
+    return e
+
+
+@kernel
 def popcount(x):
     n = 0
     while x:

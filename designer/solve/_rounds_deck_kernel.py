@@ -20,7 +20,8 @@ draw, ``1 + L(\\text{after the hold})`` for a hold.
 
 Tables (``W`` = values, ``L`` = lengths, ``P`` = first good draw after which
 the mover holds; larger than the goods left means "never holds"):
-``Wo[S, m, w, c, r]`` for open rounds (``S`` the flat base-G score index),
+``Wo[m, S_m, w, c, r]`` for open rounds (``S_m`` the flat base-G index of
+the scores in seat order m, m+1, ..., m-1: see ``rotations``),
 ``Wf[idx, w, c, r]`` for final rounds, ``Wt[idx, w, c, r]`` for the generic
 tie rounds (indices from :mod:`designer.solve._rounds_common`).
 """
@@ -30,7 +31,8 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.solve._rounds_common import fidx, lin_solve, popcount, tidx, tie_value
+from designer.solve._rounds_common import (fidx, lin_solve, popcount, rot_stride, rotations, tidx,
+                                           tie_value)
 
 
 @kernel
@@ -290,7 +292,7 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
 
 
 @kernel
-def _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
+def _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
     """Value (into hA) and length of seat m holding after t good draws in an
     open round with scores S (flat ``si``), at deck (w, c)."""
     f = s + t
@@ -301,12 +303,12 @@ def _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
             hA[m] = 1.0
             return 1.0
         for r in range(N):
-            hA[r] = Wo[si + t, 0, w, c, r]
-        return 1.0 + Lo[si + t, 0, w, c]
+            hA[r] = Wo[0, rot[0] + t, w, c, r]
+        return 1.0 + Lo[0, rot[0] + t, w, c]
     if f < G:
         for r in range(N):
-            hA[r] = Wo[si + t * stride, m + 1, w, c, r]
-        return 1.0 + Lo[si + t * stride, m + 1, w, c]
+            hA[r] = Wo[m + 1, rot[m + 1] + t, w, c, r]
+        return 1.0 + Lo[m + 1, rot[m + 1] + t, w, c]
     idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
     for r in range(N):
         hA[r] = Wf[idx, w, c, r]
@@ -314,8 +316,8 @@ def _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
 
 
 @kernel
-def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP, mg,
-                dec, lim, vec):
+def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
+                mg, dec, lim, vec):
     """One backward sweep over the N turns of score tuple ``S`` at estimate X.
 
     Turn-start values land in ``cA`` (constants) and ``cB`` (coefficients on
@@ -348,8 +350,8 @@ def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, 
                     nB[r] = 0.0
                 nL = 0.0
                 if forced:
-                    nL = _load_hold(N, G, m, s, top, si, stride, rest, off, Wo, Lo, Wf, w,
-                                    c0 + top, Lf, nA)
+                    nL = _load_hold(N, G, m, s, top, rot, rest, off, Wo, Lo, Wf, w, c0 + top,
+                                    Lf, nA)
                     first = top
                     t = top - 1
                 lim[m, w, c0] = t
@@ -374,9 +376,9 @@ def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, 
                         # is loaded only when holding is chosen)
                         f = s + t
                         if m == N - 1:
-                            h = 1.0 if f >= G else Wo[si + t, 0, w, c, m]
+                            h = 1.0 if f >= G else Wo[0, rot[0] + t, w, c, m]
                         elif f < G:
-                            h = Wo[si + t * stride, m + 1, w, c, m]
+                            h = Wo[m + 1, rot[m + 1] + t, w, c, m]
                         else:
                             h = Wf[fidx(off, N, G, m + 1, f - G, 1 << m, rest), w, c, m]
                         m0 = dA[m] - h - tie
@@ -393,8 +395,8 @@ def _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, 
                             nB[r] = dB[r]
                         nL = dL
                     else:
-                        nL = _load_hold(N, G, m, s, t, si, stride, rest, off, Wo, Lo, Wf, w, c,
-                                        Lf, nA)
+                        nL = _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf,
+                                        nA)
                         for r in range(N):
                             nB[r] = 0.0
                         first = t
@@ -433,7 +435,7 @@ def _residual(N, cA, cB, X):
 
 
 @kernel
-def _guess(N, G, S, si, Wo, X):
+def _guess(N, G, S, rot, Wo, X):
     """Warm start for the N unknowns from solved tuples of larger sum.
 
     Along the two seats ``a, b`` with the lowest scores, the least-squares
@@ -449,24 +451,21 @@ def _guess(N, G, S, si, Wo, X):
     for q in range(N):
         if q != a and (b < 0 or S[q] < S[b]):
             b = q
-    ea = 1
-    for _ in range(N - 1 - a):
-        ea *= G
-    eb = 1
-    for _ in range(N - 1 - b):
-        eb *= G
     for m in range(N):
+        si = rot[m]
+        ea = rot_stride(N, G, m, a)
+        eb = rot_stride(N, G, m, b)
         for r in range(N):
             if S[a] + 2 < G and S[b] + 2 < G:
-                g = (1.5 * (Wo[si + ea, m, 0, 0, r] + Wo[si + eb, m, 0, 0, r])
-                     - 2.0 * Wo[si + ea + eb, m, 0, 0, r]
-                     - 0.5 * (Wo[si + 2 * ea, m, 0, 0, r] + Wo[si + 2 * eb, m, 0, 0, r])
-                     + 0.5 * (Wo[si + 2 * ea + eb, m, 0, 0, r] + Wo[si + ea + 2 * eb, m, 0, 0, r]))
+                g = (1.5 * (Wo[m, si + ea, 0, 0, r] + Wo[m, si + eb, 0, 0, r])
+                     - 2.0 * Wo[m, si + ea + eb, 0, 0, r]
+                     - 0.5 * (Wo[m, si + 2 * ea, 0, 0, r] + Wo[m, si + 2 * eb, 0, 0, r])
+                     + 0.5 * (Wo[m, si + 2 * ea + eb, 0, 0, r] + Wo[m, si + ea + 2 * eb, 0, 0, r]))
             elif S[a] + 1 < G and S[b] + 1 < G:
-                g = (Wo[si + ea, m, 0, 0, r] + Wo[si + eb, m, 0, 0, r]
-                     - Wo[si + ea + eb, m, 0, 0, r])
+                g = (Wo[m, si + ea, 0, 0, r] + Wo[m, si + eb, 0, 0, r]
+                     - Wo[m, si + ea + eb, 0, 0, r])
             elif S[a] + 1 < G:
-                g = Wo[si + ea, m, 0, 0, r]
+                g = Wo[m, si + ea, 0, 0, r]
             else:
                 g = 1.0 / N
             X[m, r] = min(1.0, max(0.0, g))
@@ -474,7 +473,7 @@ def _guess(N, G, S, si, Wo, X):
 
 @kernel
 def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps, cA, cB,
-                 cL, cP, mg, dec, lim, vec, mats, st):
+                 cL, cP, mg, dec, lim, vec, mats, rot, st):
     """Policy iteration on one open score tuple; writes its turn starts.
 
     ``st`` (out): residual, sweeps, unsettled (0/1), singular (0/1).
@@ -486,14 +485,15 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
     R = mats[4]
     LX = mats[5, :, :1]
     RL = mats[6, :, :1]
-    _guess(N, G, S, si, Wo, X)
+    rotations(S, G, rot)
+    _guess(N, G, S, rot, Wo, X)
     sweeps = 0
     best_res = np.inf
     res = 0.0
     st[2] = 0.0
     st[3] = 0.0
     while True:
-        _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
+        _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
                     mg, dec, lim, vec)
         sweeps += 1
         for m in range(N):
@@ -515,7 +515,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
         if sweeps >= max_sweeps:
             # unsettled (max-n with 3+ seats): keep the iterate of least residual
             X[:, :] = best
-            _open_sweep(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL,
+            _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL,
                         cP, mg, dec, lim, vec)
             sweeps += 1
             res = _residual(N, cA, cB, X)
@@ -540,12 +540,12 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
                     v = cA[m, w, c, r]
                     for j in range(N):
                         v += cB[m, w, c, j] * X[j, r]
-                    Wo[si, m, w, c, r] = v
+                    Wo[m, rot[m], w, c, r] = v
                 v = cL[m, w, c]
                 for j in range(N):
                     v += cB[m, w, c, j] * LX[j, 0]
-                Lo[si, m, w, c] = v
-                Po[si, m, w, c] = cP[m, w, c]
+                Lo[m, rot[m], w, c] = v
+                Po[m, rot[m], w, c] = cP[m, w, c]
 
 
 @parallel_kernel
@@ -564,13 +564,14 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     lim = np.zeros((nt, N, bad, good + 1), dtype=np.int64)
     vec = np.zeros((nt, 5, N))
     mats = np.zeros((nt, 7, N, N))
+    rot = np.zeros((nt, N), dtype=np.int64)
     st = np.zeros((flat.shape[0], 4))
     for g in range(groups.shape[0] - 1):
         for o in prange(groups[g], groups[g + 1]):
             tid = numba.get_thread_id()
             _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
                          max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
-                         lim[tid], vec[tid], mats[tid], st[o])
+                         lim[tid], vec[tid], mats[tid], rot[tid], st[o])
     for o in range(flat.shape[0]):
         stats[0] = max(stats[0], st[o, 0])
         stats[1] += st[o, 1]

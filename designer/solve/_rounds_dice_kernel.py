@@ -21,7 +21,7 @@ turn start (already affine in ``X``), the last seat's to ``X`` itself.
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._rounds_common import fidx, popcount, tidx, tie_value
+from designer.solve._rounds_common import fidx, popcount, rot_stride, rotations, tidx, tie_value
 
 
 @kernel
@@ -238,12 +238,12 @@ def solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, tie):
 
 
 @kernel
-def _open_sweep(N, G, C, pf, pb, pips, S, si, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA, vA, vB,
+def _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA, vA, vB,
                 vL, sA, sB, sL, roll, mgA, mgB, kmx, first):
     for m in range(N - 1, -1, -1):
         s = S[m]
         last = m == N - 1
-        stride = G ** (N - 1 - m)
+        stride = rot_stride(N, G, 0, m)
         rest = si % stride
         kmax = (G - s) if last else (C - s)
         kmx[m] = kmax
@@ -261,12 +261,12 @@ def _open_sweep(N, G, C, pf, pb, pips, S, si, off, Wo, Lo, Wf, Lf, X, tie, HA, H
                     ln = 1.0
                 else:
                     for r in range(N):
-                        out[r] = Wo[si + k, 0, 0, 0, r]
-                    ln = 1.0 + Lo[si + k, 0, 0, 0]
+                        out[r] = Wo[0, rot[0] + k, 0, 0, r]
+                    ln = 1.0 + Lo[0, rot[0] + k, 0, 0]
             elif f < G:
                 for r in range(N):
-                    out[r] = Wo[si + k * stride, m + 1, 0, 0, r]
-                ln = 1.0 + Lo[si + k * stride, m + 1, 0, 0]
+                    out[r] = Wo[m + 1, rot[m + 1] + k, 0, 0, r]
+                ln = 1.0 + Lo[m + 1, rot[m + 1] + k, 0, 0]
             else:
                 idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
                 for r in range(N):
@@ -320,20 +320,22 @@ def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie,
     X = np.zeros(N)
     Xn = np.zeros(N)
     best = np.zeros(N)
+    rot = np.zeros(N, dtype=np.int64)
     for o in range(tuples.shape[0]):
         S = tuples[o]
         si = flat[o]
+        rotations(S, G, rot)
         k0 = 0
         for q in range(N):
             if S[q] < S[k0]:
                 k0 = q
         for r in range(N):
-            X[r] = Wo[si + G ** (N - 1 - k0), 0, 0, 0, r] if S[k0] + 1 < G else 1.0 / N
+            X[r] = Wo[0, si + rot_stride(N, G, 0, k0), 0, 0, r] if S[k0] + 1 < G else 1.0 / N
         sweeps = 0
         best_res = np.inf
         res = 0.0
         while True:
-            _open_sweep(N, G, C, pf, pb, pips, S, si, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA,
+            _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA,
                         vA, vB, vL, sA, sB, sL, roll, mgA, mgB, kmx, first)
             sweeps += 1
             den = 1.0 - sB[0]
@@ -360,7 +362,7 @@ def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie,
                 break
             if sweeps >= max_sweeps:
                 X[:] = best
-                _open_sweep(N, G, C, pf, pb, pips, S, si, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA,
+                _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA,
                             UA, vA, vB, vL, sA, sB, sL, roll, mgA, mgB, kmx, first)
                 sweeps += 1
                 res = best_res
@@ -374,6 +376,6 @@ def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie,
         LX = sL[0] / (1.0 - sB[0])
         for m in range(N):
             for r in range(N):
-                Wo[si, m, 0, 0, r] = sA[m, r] + sB[m] * X[r]
-            Lo[si, m, 0, 0] = sL[m] + sB[m] * LX
-            Ho[si, m, 0, 0] = first[m]
+                Wo[m, rot[m], 0, 0, r] = sA[m, r] + sB[m] * X[r]
+            Lo[m, rot[m], 0, 0] = sL[m] + sB[m] * LX
+            Ho[m, rot[m], 0, 0] = first[m]

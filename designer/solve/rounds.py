@@ -87,7 +87,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     Wf = np.zeros((max(off[0], 1), bad, good + 1, N))
     Lf = np.zeros(Wf.shape[:3])
     Pf = np.zeros(Wf.shape[:3], dtype=np.int16)
-    Wo = np.zeros((G ** N, N, bad, good + 1, N))
+    Wo = np.zeros((N, G ** N, bad, good + 1, N))
     Lo = np.zeros(Wo.shape[:4])
     Po = np.zeros(Wo.shape[:4], dtype=np.int16)
     flat, tuples, groups = open_order(N, G)
@@ -99,7 +99,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
                   MAX_SWEEPS, numba.get_num_threads(), stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
-    return RoundsSolution(game, N, G, C, Wo[:, 0, 0, 0], Lo[:, 0, 0, 0], Wo, Lo, Po,
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
                           (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
                           int(stats[4]), float(stats[5]), int(stats[6]), seconds)
 
@@ -131,7 +131,7 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     Lt = np.zeros(Wt.shape[:3])
     Wf = np.zeros((max(off[0], 1), 1, 1, N))
     Lf = np.zeros(Wf.shape[:3])
-    Wo = np.zeros((G ** N, N, 1, 1, N))
+    Wo = np.zeros((N, G ** N, 1, 1, N))
     Lo = np.zeros(Wo.shape[:4])
     Ho = np.zeros(Wo.shape[:4], dtype=np.int16)
     flat, tuples, groups = open_order(N, G)
@@ -143,7 +143,7 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
                   stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"dice d{faces} rounds")
-    return RoundsSolution(game, N, G, C, Wo[:, 0, 0, 0], Lo[:, 0, 0, 0], Wo, Lo, Ho,
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Ho,
                           (Wf, Lf, None), (Wt, Lt, None), float(stats[0]), int(stats[1]),
                           int(stats[4]), float(stats[5]), int(stats[6]), seconds)
 
@@ -165,7 +165,9 @@ class RoundsSolution:
     start_actions : ndarray, shape (goal ** players,)
         Expected remaining actions there.
     win, actions : ndarray
-        Open-round turn starts ``[S, m, w, c, r]`` / ``[S, m, w, c]``.
+        Open-round turn starts ``[m, S_m, w, c, r]`` / ``[m, S_m, w, c]``:
+        seat m to move, ``S_m`` the flat index of the scores in seat order
+        m, m+1, ..., m-1 (for m = 0 the natural order).
     policy : ndarray
         Decks: int16 good draws after which the mover holds at each open
         turn start (above the goods left: never). Dice: the smallest turn
