@@ -26,11 +26,9 @@ the scores in seat order m, m+1, ..., m-1: see ``rotations``),
 tie rounds (indices from :mod:`designer.solve._rounds_common`).
 """
 
-import numba
 import numpy as np
-from numba import prange
 
-from designer._jit import kernel, parallel_kernel
+from designer._jit import kernel
 from designer.solve._rounds_common import (fidx, lin_solve, popcount, rot_stride, rotations, tidx,
                                            tie_value)
 
@@ -548,11 +546,17 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
                 Po[m, rot[m], w, c] = cP[m, w, c]
 
 
-@parallel_kernel
+@kernel
 def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, tie,
                max_sweeps, nt, stats):
-    """Open rounds: score tuples by decreasing sum; the tuples of one sum are
-    independent (a hold raises the sum) and run in parallel."""
+    """Open rounds: score tuples by decreasing sum.
+
+    The tuples of one sum (``groups``) are independent (a hold raises the
+    sum), so they could run side by side with ``prange`` and ``nt`` sets of
+    scratch arrays; this kernel runs them in one thread (``nt = 1``) because
+    numba's parallel compilation of it costs about a minute on a cold cache
+    and measured no gain on the shared two-core machine.
+    """
     PG = _pg_table(bad, good)
     sp = good + 2
     cA = np.zeros((nt, N, bad, good + 1, N))
@@ -567,8 +571,8 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     rot = np.zeros((nt, N), dtype=np.int64)
     st = np.zeros((flat.shape[0], 4))
     for g in range(groups.shape[0] - 1):
-        for o in prange(groups[g], groups[g + 1]):
-            tid = numba.get_thread_id()
+        for o in range(groups[g], groups[g + 1]):
+            tid = 0
             _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
                          max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
                          lim[tid], vec[tid], mats[tid], rot[tid], st[o])

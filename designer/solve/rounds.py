@@ -10,7 +10,6 @@ import time
 from dataclasses import dataclass, field
 from itertools import product
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -96,7 +95,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TOL, TIE, MAX_TIE_ITER, stats)
     dk.solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, TIE)
     dk.solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, TIE,
-                  MAX_SWEEPS, numba.get_num_threads(), stats)
+                  MAX_SWEEPS, 1, stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
     return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
