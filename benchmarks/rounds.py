@@ -4,7 +4,7 @@ Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]``. For
 two-player Fowl Play and Pig it prints the median warm time of the race solve
 and of the rounds solve measured in the same process, their ratio (the bar:
 at most 3), and the headline figures. ``--three`` adds three-player rounds
-solves (Pig to 50, Red Light to 30, Fowl Play to 30) with their unsettled
+solves (Pig to 50, Red Light to 30, Fowl Play to 20) with their unsettled
 max-n positions. Give ``uptime`` load beside every figure.
 """
 
@@ -42,7 +42,7 @@ def main():
               f"expected actions {so.expected_actions():.3f}, sweeps/tuple "
               f"{so.sweeps / so.start_win.shape[0]:.2f}")
     if args.three:
-        for name, goal in (("pig", 50), ("red-light", 30), ("fowl-play", 30)):
+        for name, goal in (("pig", 50), ("red-light", 30), ("fowl-play", 20)):
             g = load_game(name, ending="rounds", players=3, goal=goal, komi=0)
             t, s = median_time(lambda: solve(g), 1)
             print(f"3 players {name} goal {goal}: {t:.2f} s, seat win "
