@@ -296,6 +296,36 @@ def _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, 
 
 
 @kernel
+def _guess(N, G, S, si, Wo, X):
+    """Warm start for seat 1's turn start from solved tuples of larger sum:
+    the quadratic (else bilinear, one-step, 1/N) guess of the deck kernel
+    along the two seats with the lowest scores."""
+    a = 0
+    for q in range(N):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(N):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    ea = rot_stride(N, G, 0, a)
+    eb = rot_stride(N, G, 0, b)
+    for r in range(N):
+        if S[a] + 2 < G and S[b] + 2 < G:
+            g = (1.5 * (Wo[0, si + ea, 0, 0, r] + Wo[0, si + eb, 0, 0, r])
+                 - 2.0 * Wo[0, si + ea + eb, 0, 0, r]
+                 - 0.5 * (Wo[0, si + 2 * ea, 0, 0, r] + Wo[0, si + 2 * eb, 0, 0, r])
+                 + 0.5 * (Wo[0, si + 2 * ea + eb, 0, 0, r] + Wo[0, si + ea + 2 * eb, 0, 0, r]))
+        elif S[a] + 1 < G and S[b] + 1 < G:
+            g = Wo[0, si + ea, 0, 0, r] + Wo[0, si + eb, 0, 0, r] - Wo[0, si + ea + eb, 0, 0, r]
+        elif S[a] + 1 < G:
+            g = Wo[0, si + ea, 0, 0, r]
+        else:
+            g = 1.0 / N
+        X[r] = min(1.0, max(0.0, g))
+
+
+@kernel
 def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie, max_sweeps,
                stats):
     """Open rounds by decreasing score sum; one unknown (seat 1's turn start)."""
@@ -325,12 +355,7 @@ def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie,
         S = tuples[o]
         si = flat[o]
         rotations(S, G, rot)
-        k0 = 0
-        for q in range(N):
-            if S[q] < S[k0]:
-                k0 = q
-        for r in range(N):
-            X[r] = Wo[0, si + rot_stride(N, G, 0, k0), 0, 0, r] if S[k0] + 1 < G else 1.0 / N
+        _guess(N, G, S, si, Wo, X)
         sweeps = 0
         best_res = np.inf
         res = 0.0
