@@ -47,3 +47,16 @@ def single_thread():
     import numba
 
     numba.set_num_threads(1)
+
+
+def threads():
+    """Threads a parallel kernel may run on: one scratch set each.
+
+    ``numba.config.NUMBA_NUM_THREADS`` (the pool size) bounds every thread
+    id, whatever :func:`numba.set_num_threads` chose. It is passed to the
+    kernels as an argument: calling ``numba.get_num_threads`` inside a
+    kernel would make it uncacheable.
+    """
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)

@@ -173,12 +173,42 @@ def rotation_classes(players, goal):
     return reps, groups
 
 
+@kernel
 def pair_groups(goal):
-    """:func:`pair_order` with the offsets of its equal-sum groups (as above)."""
+    """:func:`pair_order` and the offsets of its equal-sum groups:
+    ``order[groups[g]:groups[g + 1]]`` share one sum."""
     order = pair_order(goal)
-    sums = order.sum(axis=1)
-    cuts = np.flatnonzero(np.diff(sums)) + 1
-    return order, np.concatenate(([0], cuts, [len(order)])).astype(np.int64)
+    n = order.shape[0]
+    groups = np.empty(2 * goal, dtype=np.int64)
+    m = 0
+    groups[0] = 0
+    for k in range(1, n):
+        if order[k, 0] + order[k, 1] != order[k - 1, 0] + order[k - 1, 1]:
+            m += 1
+            groups[m] = k
+    m += 1
+    groups[m] = n
+    return order, groups[: m + 1]
+
+
+@kernel
+def reduce_pair_stats(out, stats):
+    """Reduce per-pair reports ``(residual, sweeps, largest sweeps, status)``
+    into the solver's ``stats``: the largest residual, the total and the
+    largest sweeps, and the worst status (the first failing pair's residual
+    when one failed)."""
+    stats[0] = 0.0
+    stats[1] = 0.0
+    stats[2] = 0.0
+    stats[3] = 0.0
+    for m in range(out.shape[0]):
+        stats[1] += out[m, 1]
+        stats[2] = max(stats[2], out[m, 2])
+        if out[m, 3] > stats[3]:
+            stats[3] = out[m, 3]
+            stats[0] = out[m, 0]
+        if stats[3] == 0.0:
+            stats[0] = max(stats[0], out[m, 0])
 
 
 @kernel
