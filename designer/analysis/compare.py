@@ -136,5 +136,5 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         t_agree = time.perf_counter() - t0
     w1, w2 = match.win_as_first(), match.win_as_second()
     return Comparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2, (w1 + w2) / 2,
-                      w1 + w2 - 1.0, share, states, match.actions_as_first(), match.actions_as_second(),
-                      seconds, t_agree)
+                      w1 + w2 - 1.0, share, states, match.actions_as_first(),
+                      match.actions_as_second(), seconds, t_agree)

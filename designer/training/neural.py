@@ -301,8 +301,8 @@ def train_nn(game, *, seed=0, epochs=None, minutes=None, games=DEFAULT_GAMES,
         start = time.perf_counter()
         if start - t0 + last > budget:
             break
-        n = _selfplay(game.bad, game.good, game.goal, game.komi, T, optimal.solution.win, stake, games,
-                      int(rng.integers(2**31 - 1)), lo, hi, X, Y)
+        n = _selfplay(game.bad, game.good, game.goal, game.komi, T, optimal.solution.win, stake,
+                      games, int(rng.integers(2**31 - 1)), lo, hi, X, Y)
         order = rng.permutation(n)
         mse = _train_epoch(W1, b1, W2, b2, X, Y, order, RATE)
         samples += n
@@ -318,7 +318,7 @@ def train_nn(game, *, seed=0, epochs=None, minutes=None, games=DEFAULT_GAMES,
             callback(epoch, avg, best_avg, now - t0)
     seconds = time.perf_counter() - t0
     info = {"seed": seed, "epochs": epoch, "best_epoch": best_epoch, "games_per_epoch": games,
-            "stake": float(stake), "rate": RATE, "win_average": best_avg, "win_as_first": bf, "win_as_second": bs,
-            "seconds": seconds}
+            "stake": float(stake), "rate": RATE, "win_average": best_avg, "win_as_first": bf,
+            "win_as_second": bs, "seconds": seconds}
     best = Network(best.W1, best.b1, best.W2, best.b2, lo, hi, game, info)
     return TrainingResult(best, best_avg, bf, bs, best_epoch, epoch, seconds, samples, history)
