@@ -93,6 +93,9 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     if game.family not in ("deck", "dice", "zombie"):
         raise DesignError(f"strategy needs a deck, dice or zombie game, not {game.family} "
                           f"({game.name})")
+    if getattr(game, "players", 2) != 2 or getattr(game, "ending", "race") != "race":
+        raise DesignError(f"strategy is for two-player games with the race ending, not "
+                          f"{game.describe()}")
     if isinstance(max_size, bool) or not isinstance(max_size, int) or not (
             0 <= max_size <= MAX_SIZE):
         raise ParameterError("--max-size", max_size, f"an integer 0..{MAX_SIZE}")
