@@ -8,6 +8,8 @@
 ``nn:FILE``            a network saved by ``designer policy train-nn`` (decks)
 ``py:FILE.py:FUNC``    a user function in a Python file (see
                        :mod:`designer.policies.user`)
+``rule:FILE``          a human-playable rule saved by ``designer strategy``
+                       (see :mod:`designer.policies.rules`; every family)
 ``fixed_hold_at``,     the human Zombie Dice policies of SPEC 1.3
 ``minh``, ``llano``,   (:mod:`designer.policies.zombie`; hyphens accepted)
 ``neller``
@@ -151,6 +153,15 @@ def _py(game, rest, spec, solution):
     return FunctionPolicy(game, load_function(path, func), name=f"py:{func}")
 
 
+def _rule(game, rest, spec, solution):
+    from designer.policies.rule import RulePolicy
+    from designer.policies.rules import Rule
+
+    if not rest:
+        raise DesignError(f"invalid policy {spec!r}: rule needs a file, e.g. rule:size-4.toml")
+    return RulePolicy(game, Rule.load(rest), name=f"rule:{rest}")
+
+
 def _human(name):
     def factory(game, solution):
         from designer.policies.zombie import HumanPolicy
@@ -164,6 +175,7 @@ register_named(["max-score", "maxscore", "max_score"], _max_score)
 register_prefix("hold-at", _hold_at, "hold-at:N")
 register_prefix("nn", _nn, "nn:FILE")
 register_prefix("py", _py, "py:FILE.py:FUNCTION")
+register_prefix("rule", _rule, "rule:FILE")
 for _name in ("fixed_hold_at", "minh", "llano", "neller"):  # Zombie Dice (SPEC 1.3)
     register_named([_name, _name.replace("_", "-")], _human(_name))
 del _name

@@ -1,0 +1,422 @@
+"""Human-playable rules as data (SPEC 5): a decision list of clauses.
+
+A rule is an ordered list of clauses ``(conditions, action)`` followed by a
+default action. The first clause whose conditions all hold decides; when
+none does, the default does. Every action is a threshold "keep drawing
+(rolling) while X" read at the current state:
+
+=============  =========================================  =========
+action         draw / roll while                          constants
+=============  =========================================  =========
+``roll``       always (on to the goal)                    0
+``hold``       never                                      0
+``below a``    ``k < a``  (hold at ``a``)                 1
+``pace a d``   ``k < a + round((j - i) / d)``             2
+``maxscore``   ``c_rem > w_rem * k`` (decks; dice:        0
+               ``sum(pips) > bust_faces * k``)
+``bold m``     ``c_rem > w_rem * (k - m)`` (decks)        1
+``mspace d``   ``c_rem > w_rem * (k - round((j-i)/d))``   1
+``boldpace a   ``c_rem > w_rem * (k - a - round((j-i)/d))``  2
+d``
+``reach a``    ``i + k < a``                              1
+``reachmax a   ``i + k < max(a, j + d)``                  2
+d``
+``lead d``     ``i + k < j + d``                          1
+=============  =========================================  =========
+
+A condition compares a feature with an integer or with another feature plus
+an offset: ``max_ij >= 71``, ``s == 1``, ``i2 < j``, ``i2 < j+3``. Features:
+``i`` (own score), ``j`` (the opponent's), ``k`` (turn total; ``b`` in
+Zombie Dice), ``w_rem``, ``c_rem`` (items left, decks), ``need``
+(``goal - i``), ``opp_need`` (``goal - j``), ``diff`` (``j - i``, the
+opponent's lead), ``max_ij`` (the higher score), ``i2`` (``i + k``), ``s``
+(shotguns) and ``p`` (seat, 1 or 2; Zombie Dice).
+
+Size (SPEC 5): the numeric constants (every integer written in a condition,
+a zero offset of a feature comparison excepted, and the action's constants)
+plus the number of conditions. ``maxscore`` has size 0, ``below 20`` size 1,
+Pig's keep pace and end race (``max_ij >= 71 -> roll; else pace 21 8``)
+size 4.
+
+Rounding is Python's (and numba's) ``round``: halves go to the even integer.
+
+The text form, saved by :meth:`Rule.save`, is a small TOML file (never
+code)::
+
+    family = "dice"
+    clauses = [
+      ["max_ij >= 71", "roll"],
+      ["pace 21 8"],
+    ]
+
+Each clause is its conditions followed by its action; the last clause has no
+conditions (the default).
+"""
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from designer.errors import DesignError
+
+#: Feature codes (the kernel's numbering).
+FEATURES = {"i": 0, "j": 1, "k": 2, "w_rem": 3, "c_rem": 4, "need": 5, "opp_need": 6,
+            "diff": 7, "max_ij": 8, "s": 9, "p": 10, "i2": 11}
+#: ``b`` is Zombie Dice's name for the turn total.
+ALIASES = {"b": "k"}
+#: Features each family can see.
+FAMILY_FEATURES = {
+    "deck": {"i", "j", "k", "w_rem", "c_rem", "need", "opp_need", "diff", "max_ij", "i2"},
+    "dice": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2"},
+    "zombie": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2", "s", "p"},
+}
+OPS = {">=": 0, "<=": 1, "==": 2, "<": 3, ">": 4, "!=": 5}
+#: Action codes and their number of constants.
+ACTIONS = {"roll": (0, 0), "hold": (1, 0), "below": (2, 1), "pace": (3, 2), "maxscore": (4, 0),
+           "bold": (5, 1), "mspace": (6, 1), "reach": (7, 1), "reachmax": (8, 2),
+           "lead": (9, 1), "boldpace": (10, 2)}
+FAMILY_ACTIONS = {
+    "deck": set(ACTIONS) - set(),
+    "dice": set(ACTIONS) - {"bold", "mspace", "boldpace"},
+    "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace", "boldpace"},
+}
+#: Most clauses a rule may have (the kernel's arrays are small and fixed).
+MAX_CLAUSES = 24
+
+_NOUN = {"i": "your score", "j": "the opponent's score", "k": "the turn total",
+         "w_rem": "the bad items left", "c_rem": "the good items left",
+         "need": "the points you still need", "opp_need": "the points the opponent needs",
+         "diff": "the opponent's lead", "max_ij": "the higher score",
+         "i2": "your score plus the turn total", "s": "the shotguns", "p": "your seat"}
+_VERB = {">=": "is {} or more", "<=": "is {} or less", "==": "is {}", "<": "is below {}",
+         ">": "is above {}", "!=": "is not {}"}
+
+
+_SPECIAL = {("max_ij", ">="): "either score is {} or more", ("p", "=="): "you are player {}",
+            ("s", "=="): "you have {} shotguns", ("s", "<="): "you have {} shotguns or fewer",
+            ("diff", ">="): "the opponent leads by {} or more",
+            ("need", "<="): "you need {} points or fewer",
+            ("opp_need", "<="): "the opponent needs {} points or fewer",
+            ("w_rem", "<="): "{} bad items or fewer are left",
+            ("c_rem", "<="): "{} good items or fewer are left"}
+
+
+def _err(text, why):
+    return DesignError(f"invalid rule {text!r}: {why}")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``feature op rhs_feature + const`` (``rhs_feature`` None: ``feature op const``)."""
+
+    feature: str
+    op: str
+    const: int
+    rhs: str | None = None
+
+    @classmethod
+    def parse(cls, text):
+        parts = text.split()
+        if len(parts) != 3:
+            raise _err(text, "a condition is 'FEATURE OP VALUE', e.g. 'max_ij >= 71' or 'i2 < j+3'")
+        feat, op, rhs = parts
+        feat = ALIASES.get(feat, feat)
+        if feat not in FEATURES:
+            raise _err(text, f"unknown feature {feat!r} (allowed {', '.join(FEATURES)})")
+        if op not in OPS:
+            raise _err(text, f"unknown comparison {op!r} (allowed {' '.join(OPS)})")
+        m = re.fullmatch(r"(-?\d+)|([a-z_0-9]+?)(?:([+-])(\d+))?", rhs)
+        if m is None:
+            raise _err(text, "the right side is an integer or FEATURE[+-N]")
+        if m.group(1) is not None:
+            return cls(feat, op, int(m.group(1)))
+        other = ALIASES.get(m.group(2), m.group(2))
+        if other not in FEATURES:
+            raise _err(text, f"unknown feature {other!r} (allowed {', '.join(FEATURES)})")
+        n = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        return cls(feat, op, n, other)
+
+    @property
+    def size(self):
+        return 1 + (1 if (self.rhs is None or self.const != 0) else 0)
+
+    def formula(self, family="deck"):
+        rhs = str(self.const) if self.rhs is None else _offset(_fname(self.rhs, family), self.const)
+        return f"{_fname(self.feature, family)} {self.op} {rhs}"
+
+    def phrase(self):
+        special = _SPECIAL.get((self.feature, self.op)) if self.rhs is None else None
+        if special:
+            return special.format(self.const)
+        if self.rhs is None:
+            value = str(self.const)
+            if self.feature == "p":
+                value = f"player {self.const}"
+        else:
+            value = _NOUN[self.rhs]
+            if self.const:
+                value += f" {'plus' if self.const > 0 else 'minus'} {abs(self.const)}"
+        return f"{_NOUN[self.feature]} {_VERB[self.op].format(value)}"
+
+
+def _fname(f, family):
+    return "b" if (f == "k" and family == "zombie") else f
+
+
+def _offset(name, n):
+    return name if n == 0 else f"{name}{'+' if n > 0 else '-'}{abs(n)}"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A threshold: keep drawing (rolling) while it holds; see the module table."""
+
+    kind: str
+    args: tuple = ()
+
+    @classmethod
+    def parse(cls, text):
+        parts = text.split()
+        if not parts or parts[0] not in ACTIONS:
+            raise _err(text, f"an action is one of {', '.join(ACTIONS)} followed by its integers")
+        kind = parts[0]
+        n = ACTIONS[kind][1]
+        if len(parts) != n + 1:
+            raise _err(text, f"{kind} takes {n} integer{'s' if n != 1 else ''}")
+        try:
+            args = tuple(int(x) for x in parts[1:])
+        except ValueError:
+            raise _err(text, f"{kind} takes integers") from None
+        if kind in ("pace", "mspace", "boldpace") and args[-1] < 1:
+            raise _err(text, "the divisor of pace/mspace must be 1 or more")
+        return cls(kind, args)
+
+    @property
+    def size(self):
+        return len(self.args)
+
+    def text(self):
+        return " ".join([self.kind, *map(str, self.args)])
+
+    def formula(self, family="deck"):
+        k = _fname("k", family)
+        a = self.args
+        return {
+            "roll": "draw" if family == "deck" else "roll",
+            "hold": "hold",
+            "below": f"{k} < {a[0]}" if a else "",
+            "pace": f"{k} < {a[0]} + round((j - i) / {a[1]})" if len(a) == 2 else "",
+            "maxscore": ("c_rem > w_rem * k" if family == "deck" else "pips > busts * k"),
+            "bold": f"c_rem > w_rem * (k - {a[0]})" if a else "",
+            "mspace": f"c_rem > w_rem * (k - round((j - i) / {a[0]}))" if a else "",
+            "boldpace": (f"c_rem > w_rem * (k - {a[0]} - round((j - i) / {a[1]}))"
+                         if len(a) == 2 else ""),
+            "reach": f"i + {k} < {a[0]}" if a else "",
+            "reachmax": f"i + {k} < max({a[0]}, j + {a[1]})" if len(a) == 2 else "",
+            "lead": f"i + {k} < j + {a[0]}" if a else "",
+        }[self.kind]
+
+    def phrase(self, family="deck"):
+        draw = "draw" if family == "deck" else "roll"
+        tot = "the turn total" if family != "zombie" else "your brains this turn"
+        a = self.args
+        if self.kind == "roll":
+            return f"{draw} on to the goal" if family != "zombie" else "roll"
+        if self.kind == "hold":
+            return "hold" if family == "deck" else "hold (at 0: pass)"
+        if self.kind == "below":
+            return f"hold once {tot} reaches {a[0]}"
+        if self.kind == "pace":
+            return (f"hold once {tot} reaches {a[0]} plus the opponent's lead divided by "
+                    f"{a[1]}, rounded")
+        if self.kind == "maxscore":
+            if family == "deck":
+                return "draw while the good items left outnumber the bad items left times the turn total"
+            return "roll while the scoring pips outweigh the bust faces times the turn total"
+        if self.kind == "bold":
+            return (f"draw while the good items left outnumber the bad items left times "
+                    f"(the turn total minus {a[0]})")
+        if self.kind == "mspace":
+            return (f"draw while the good items left outnumber the bad items left times (the "
+                    f"turn total minus the opponent's lead divided by {a[0]}, rounded)")
+        if self.kind == "boldpace":
+            return (f"draw while the good items left outnumber the bad items left times (the "
+                    f"turn total minus {a[0]} minus the opponent's lead divided by {a[1]}, "
+                    f"rounded)")
+        if self.kind == "reach":
+            return f"hold once your score plus {tot} reaches {a[0]}"
+        if self.kind == "reachmax":
+            return (f"hold once your score plus {tot} reaches {a[0]} and the opponent's score "
+                    f"plus {a[1]}")
+        return f"hold once your score plus {tot} reaches the opponent's score plus {a[0]}"
+
+
+@dataclass(frozen=True)
+class Clause:
+    conditions: tuple
+    action: Action
+
+    @property
+    def size(self):
+        return sum(c.size for c in self.conditions) + self.action.size
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A decision list: ``clauses[:-1]`` have conditions, ``clauses[-1]`` none.
+
+    Build with :meth:`parse` / :meth:`from_clauses` / :meth:`load`; see the
+    module docstring for the grammar and the size.
+    """
+
+    family: str
+    clauses: tuple
+
+    def __post_init__(self):
+        if self.family not in FAMILY_FEATURES:
+            raise DesignError(f"invalid rule family {self.family!r}: allowed deck, dice, zombie")
+        if not self.clauses or self.clauses[-1].conditions:
+            raise DesignError("invalid rule: the last clause is the default (no conditions)")
+        if len(self.clauses) > MAX_CLAUSES:
+            raise DesignError(f"invalid rule: {len(self.clauses)} clauses, at most {MAX_CLAUSES}")
+        for cl in self.clauses:
+            if cl.action.kind not in FAMILY_ACTIONS[self.family]:
+                raise DesignError(f"invalid rule: action {cl.action.kind!r} is not for "
+                                  f"{self.family} games")
+            for c in cl.conditions:
+                for f in (c.feature, c.rhs):
+                    if f is not None and f not in FAMILY_FEATURES[self.family]:
+                        raise DesignError(f"invalid rule: feature {f!r} is not seen in "
+                                          f"{self.family} games")
+
+    @classmethod
+    def from_clauses(cls, family, clauses):
+        """``clauses``: list of lists of strings, each conditions then action."""
+        out = []
+        for cl in clauses:
+            if isinstance(cl, str):
+                cl = [cl]
+            if not cl:
+                raise DesignError("invalid rule: an empty clause")
+            out.append(Clause(tuple(Condition.parse(c) for c in cl[:-1]), Action.parse(cl[-1])))
+        return cls(family, tuple(out))
+
+    @classmethod
+    def parse(cls, family, text):
+        """Parse the compact text ``"cond, cond -> action; ...; action"``."""
+        clauses = []
+        for part in text.split(";"):
+            part = part.strip()
+            if not part:
+                continue
+            head, arrow, act = part.rpartition("->")
+            conds = [c.strip() for c in head.split(",") if c.strip()] if arrow else []
+            clauses.append(conds + [act.strip()])
+        return cls.from_clauses(family, clauses)
+
+    # -- what a person reads ----------------------------------------------
+    @property
+    def size(self):
+        """Numeric constants plus conditions (SPEC 5)."""
+        return sum(cl.size for cl in self.clauses)
+
+    def text(self):
+        """The compact text :meth:`parse` reads back."""
+        parts = []
+        for cl in self.clauses:
+            conds = ", ".join(c.formula("deck") for c in cl.conditions)
+            parts.append(f"{conds} -> {cl.action.text()}" if conds else cl.action.text())
+        return "; ".join(parts)
+
+    def formula(self):
+        """A formula: ``if COND and COND: ACTION; elif ...; else: ACTION``."""
+        f = self.family
+        if len(self.clauses) == 1:
+            return self.clauses[0].action.formula(f)
+        parts = []
+        for n, cl in enumerate(self.clauses):
+            act = cl.action.formula(f)
+            if n == len(self.clauses) - 1:
+                parts.append(f"else: {act}")
+            else:
+                cond = " and ".join(c.formula(f) for c in cl.conditions)
+                parts.append(f"{'if' if n == 0 else 'elif'} {cond}: {act}")
+        return "; ".join(parts)
+
+    def sentence(self):
+        """One plain English sentence."""
+        f = self.family
+        if len(self.clauses) == 1:
+            s = self.clauses[0].action.phrase(f)
+        else:
+            parts = []
+            for n, cl in enumerate(self.clauses[:-1]):
+                cond = " and ".join(c.phrase() for c in cl.conditions)
+                parts.append(f"{'if' if n == 0 else 'otherwise, if'} {cond}, "
+                             f"{cl.action.phrase(f)}")
+            parts.append(f"otherwise {self.clauses[-1].action.phrase(f)}")
+            s = "; ".join(parts)
+        return s[0].upper() + s[1:] + "."
+
+    # -- files ---------------------------------------------------------------
+    def dumps(self):
+        """The TOML text of the rule (a comment with its sentence first)."""
+        lines = [f"# {self.sentence()}", f"# size {self.size}: {self.formula()}",
+                 f'family = "{self.family}"', "clauses = ["]
+        for cl in self.clauses:
+            items = [c.formula("deck") for c in cl.conditions] + [cl.action.text()]
+            lines.append("  [" + ", ".join(f'"{x}"' for x in items) + "],")
+        lines.append("]")
+        return "\n".join(lines) + "\n"
+
+    def save(self, path):
+        Path(path).write_text(self.dumps())
+
+    @classmethod
+    def loads(cls, text, where="rule"):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise DesignError(f"invalid rule file {where}: {exc}") from None
+        fam, clauses = data.get("family"), data.get("clauses")
+        if not isinstance(fam, str) or not isinstance(clauses, list) or not all(
+                isinstance(c, list) and all(isinstance(x, str) for x in c) for c in clauses):
+            raise DesignError(f"invalid rule file {where}: needs family = \"deck|dice|zombie\" "
+                              f"and clauses = [[\"COND\", ..., \"ACTION\"], ...]")
+        try:
+            return cls.from_clauses(fam, clauses)
+        except DesignError as exc:
+            raise DesignError(f"invalid rule file {where}: {exc}") from None
+
+    @classmethod
+    def load(cls, path):
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DesignError(f"cannot read rule file {str(path)!r}: "
+                              f"{getattr(exc, 'strerror', None) or exc}") from None
+        return cls.loads(text, repr(str(path)))
+
+    # -- for the kernel ------------------------------------------------------
+    def encode(self):
+        """``(conds, actions)`` int64 arrays for :mod:`designer.policies._rule_kernels`.
+
+        ``conds[n] = (clause, feature, op, rhs feature or -1, const)``;
+        ``actions[c] = (code, a, b)``.
+        """
+        conds, acts = [], []
+        for n, cl in enumerate(self.clauses):
+            for c in cl.conditions:
+                conds.append((n, FEATURES[c.feature], OPS[c.op],
+                              -1 if c.rhs is None else FEATURES[c.rhs], c.const))
+            a = cl.action.args + (0,) * (2 - len(cl.action.args))
+            acts.append((ACTIONS[cl.action.kind][0], a[0], a[1]))
+        C = np.array(conds, dtype=np.int64).reshape(-1, 5)
+        A = np.array(acts, dtype=np.int64).reshape(-1, 3)
+        return C, A
+
+    def __str__(self):
+        return self.text()

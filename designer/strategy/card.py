@@ -1,0 +1,146 @@
+"""The strategy card of a game: the best rule of each size, measured exactly.
+
+:func:`strategy_card` runs the search (:mod:`designer.strategy.search`),
+keeps for each size ``0..max_size`` the best rule of at most that size (the
+Pareto front of size against exact average win rate, read size by size),
+and measures each kept rule: exact win rate against the optimal player as
+first, as second and on average, agreement with the optimal policy, and the
+share of the baseline's gap to optimal play that it closes:
+
+.. math::
+
+    \\text{closed} = \\frac{w_{rule} - w_{base}}{1/2 - w_{base}}
+
+(optimal play against itself averages 1/2). The baseline is max-score for
+deck and dice games and the slides' ``fixed_hold_at`` for Zombie Dice.
+"""
+
+from dataclasses import asdict, dataclass
+
+from designer.errors import DesignError, ParameterError
+from designer.strategy.evaluate import Evaluator, known_rules
+from designer.strategy.search import best_by_size, search_rules
+
+#: Largest size the command searches.
+MAX_SIZE = 80
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One size of the card (see the module docstring)."""
+
+    size: int
+    rule_size: int
+    rule: str
+    formula: str
+    text: str
+    win_as_first: float
+    win_as_second: float
+    win_average: float
+    agreement: float
+    gap_closed: float
+
+    def to_dict(self):
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Card:
+    """The card of one game: ``rows`` by size, the ``references`` (classic
+    rules measured the same way) and the search statistics."""
+
+    game: object
+    rows: tuple
+    references: tuple
+    baseline: str
+    stats: dict
+
+    def rules(self):
+        """The distinct rules of the front (smallest first), as Rule objects."""
+        from designer.policies.rules import Rule
+
+        seen, out = set(), []
+        for r in self.rows:
+            if r is not None and r.text not in seen:
+                seen.add(r.text)
+                out.append(Rule.parse(self.game.family, r.text))
+        return out
+
+
+def _row(size, found, ev, base):
+    return CardRow(size, found.size, found.rule.sentence(), found.rule.formula(),
+                   found.rule.text(), found.win_as_first, found.win_as_second,
+                   found.win_average, ev.agreement(found.rule),
+                   (found.win_average - base) / (0.5 - base) if base < 0.5 else 0.0)
+
+
+def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, progress=None,
+                  evaluator=None):
+    """Search and measure the best rules of ``game`` up to ``max_size``.
+
+    Parameters are those of :func:`~designer.strategy.search.search_rules`.
+
+    Returns
+    -------
+    Card
+
+    Raises
+    ------
+    DesignError
+        A game with no exact solver (wagering games), or ``max_size`` out of
+        ``0..MAX_SIZE``.
+    """
+    if game.family not in ("deck", "dice", "zombie"):
+        raise DesignError(f"strategy needs a deck, dice or zombie game, not {game.family} "
+                          f"({game.name})")
+    if getattr(game, "players", 2) != 2 or getattr(game, "ending", "race") != "race":
+        raise DesignError(f"strategy is for two-player games with the race ending, not "
+                          f"{game.describe()}")
+    if isinstance(max_size, bool) or not isinstance(max_size, int) or not (
+            0 <= max_size <= MAX_SIZE):
+        raise ParameterError("--max-size", max_size, f"an integer 0..{MAX_SIZE}")
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise ParameterError("--trials", trials, "an integer >= 1")
+    ev = evaluator or Evaluator(game)
+    refs = known_rules(game.family)
+    found, stats = search_rules(game, max_size=max_size, trials=trials, jobs=jobs, seed=seed,
+                                cache=cache, evaluator=ev, progress=progress,
+                                extra=list(refs.values()))
+    by_text = {f.rule.text(): f for f in found}
+    references = {name: by_text[r.text()] for name, r in refs.items()}
+    baseline = "fixed_hold_at" if game.family == "zombie" else "max-score"
+    base = references[baseline].win_average
+    rows, memo = [], {}
+    for s, f in enumerate(best_by_size(found, max_size)):
+        if f is None:
+            rows.append(None)
+            continue
+        key = f.rule.text()
+        if key not in memo:
+            memo[key] = _row(s, f, ev, base)
+        rows.append(CardRow(**{**asdict(memo[key]), "size": s}))
+    ref_rows = tuple((name, _row(f.size, f, ev, base)) for name, f in references.items())
+    return Card(game, tuple(rows), ref_rows, baseline, stats)
+
+
+def front_figure(card, path):
+    """Save the Pareto front (size against exact average win rate) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in card.rows if r is not None]
+    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
+    ax.step([r.size for r in rows], [100 * r.win_average for r in rows], where="post",
+            marker="o", label="best rule found (size <= x)")
+    for name, r in card.references:
+        ax.plot([r.rule_size], [100 * r.win_average], "s", label=name)
+    ax.axhline(50, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("rule size (constants + conditions)")
+    ax.set_ylabel("exact win % against optimal (both seats)")
+    ax.set_title(f"{card.game.name}: human-playable rules")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,112 @@
+"""Exact evaluation of rules against the optimal player.
+
+:class:`~designer.policies.rule.RulePolicy` makes a
+:class:`~designer.policies.rules.Rule` a policy of its family (so it plays
+anywhere a policy does: ``rule:FILE``); :class:`Evaluator` scores many rules
+of one game against its optimal policy, solving the game once and reusing the
+optimal table: per rule, one table build (the interpreter kernel) and the
+exact match evaluation of both seatings (no simulation).
+
+Scores: ``win_as_first`` / ``win_as_second`` (the rule's exact win
+probability moving first / second, the game's komi to the second mover),
+``win_average`` (their mean, the rule's quality, SPEC 5) and ``gap``
+(``win_as_first + win_as_second - 1``, SPEC 1.3).
+"""
+
+from designer.errors import ConvergenceError
+from designer.policies import _rule_kernels as K
+from designer.policies.rule import RulePolicy
+from designer.policies.rules import Rule
+
+
+def zombie_rule_table(game, rule):
+    """The decision table ``roll[p, i, j, b, s]`` of a Zombie Dice rule."""
+    return RulePolicy(game, rule).table()
+
+
+class Evaluator:
+    """Scores rules of one game exactly against its optimal player.
+
+    Thread-safe: the kernels release the GIL, so a thread pool evaluates
+    rules in parallel on one shared optimal table.
+
+    Parameters
+    ----------
+    game : DeckGame, DiceGame or ZombieGame
+    solution : optional
+        The game's exact solve (solved once here otherwise).
+    """
+
+    def __init__(self, game, solution=None):
+        from designer.policies.builtin import OptimalPolicy, solution_for
+        from designer.solve.match import warm
+
+        self.game = game
+        self.family = game.family
+        K.warm()
+        warm(game)
+        self.solution = solution or solution_for(game)
+        self.optimal = OptimalPolicy(game, self.solution)
+        self._opt = self.optimal.table()
+
+    def policy(self, rule):
+        """The rule as a :class:`RulePolicy` of this game."""
+        return RulePolicy(self.game, rule)
+
+    def score(self, rule):
+        """Exact win rates of ``rule`` against optimal play.
+
+        Returns
+        -------
+        dict
+            ``win_as_first``, ``win_as_second``, ``win_average``, ``gap``.
+            A rule under which the game can last forever (e.g. a dice rule
+            that always passes) raises :class:`ConvergenceError`.
+        """
+        from designer.solve.match import match_table
+
+        m = match_table(self.game, RulePolicy(self.game, rule).table(), self._opt)
+        wf, ws = m.win_as_first(), m.win_as_second()
+        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
+                "gap": wf + ws - 1.0}
+
+    def safe_score(self, rule):
+        """:meth:`score`, with a rule that never finishes scored as losing."""
+        try:
+            return self.score(rule)
+        except ConvergenceError:
+            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+
+    def agreement(self, rule):
+        """Share of decision states where ``rule`` acts as the optimal policy
+        (the states of ``designer compare``'s agreement)."""
+        from designer.analysis.agreement import policy_agreement
+
+        return policy_agreement(RulePolicy(self.game, rule), self.optimal)[0]
+
+
+def known_rules(family):
+    """The classic rules of each family as :class:`Rule` objects (name -> rule).
+
+    Decks: ``max-score``. Dice: ``max-score``, ``hold-at-20``,
+    ``keep-pace-end-race`` (SPEC 5). Zombie: the slides' ``fixed_hold_at``,
+    ``minh`` and ``neller`` (SPEC 1.3) in the rule grammar.
+    """
+    if family == "deck":
+        return {"max-score": Rule.parse("deck", "maxscore")}
+    if family == "dice":
+        return {"max-score": Rule.parse("dice", "maxscore"),
+                "hold-at-20": Rule.parse("dice", "below 20"),
+                "keep-pace-end-race": Rule.parse("dice", "max_ij >= 71 -> roll; pace 21 8")}
+    fixed = ("p == 2, j >= 13, i2 < j -> roll; s == 0 -> roll; s == 1 -> below 4; below 1")
+    minh = ("p == 2, j >= 13, i2 < j -> roll; s == 0 -> roll; s == 1, j >= 8 -> reachmax 13 3; "
+            "s == 1 -> below 4; below 1")
+    neller = (
+        "p == 1, i >= 13, i == j, s == 0 -> below 6; p == 1, i >= 13, i == j, s == 1 -> below 3; "
+        "p == 1, i >= 13, i == j -> below 1; p == 1, s == 0 -> reachmax 13 8; "
+        "p == 1, s == 1, max_ij >= 8 -> reach 13; p == 1, s == 1 -> below 4; "
+        "p == 1 -> below 1; "
+        "j >= 13, s <= 1 -> lead 1; j >= 13 -> lead 0; i >= 13, i > j -> hold; "
+        "s == 0 -> roll; s == 1, max_ij >= 10 -> reach 13; s == 1 -> below 4; below 1")
+    return {"fixed_hold_at": Rule.parse("zombie", fixed), "minh": Rule.parse("zombie", minh),
+            "neller": Rule.parse("zombie", neller)}

@@ -1,0 +1,317 @@
+"""Human-playable rules (SPEC 5): grammar, exact evaluation, search, CLI."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from reference import TIE, deck_reference
+
+from designer import DeckGame, DiceGame, ZombieGame, load_game
+from designer.analysis import compare
+from designer.errors import DesignError
+from designer.policies import from_function, parse_policy
+from designer.policies.zombie import policy_table
+from designer.strategy import Evaluator, Rule, RulePolicy, known_rules
+from designer.strategy.search import best_by_size, search_rules
+from designer.strategy.templates import Template
+
+KEEP_PACE = "max_ij >= 71 -> roll; pace 21 8"
+
+
+# ---- the grammar -------------------------------------------------------------
+
+@pytest.mark.parametrize("family,text,size", [
+    ("deck", "maxscore", 0),
+    ("dice", "below 20", 1),
+    ("dice", KEEP_PACE, 4),
+    ("deck", "opp_need <= 3 -> roll; diff >= 0 -> bold 1; maxscore", 5),
+    ("zombie", "p == 2, j >= 13, i2 < j -> roll; s == 0 -> roll; s == 1 -> below 4; below 1", 11),
+])
+def test_size_and_round_trips(tmp_path, family, text, size):
+    rule = Rule.parse(family, text)
+    assert rule.size == size
+    assert Rule.parse(family, rule.text()) == rule
+    assert Rule.loads(rule.dumps()) == rule
+    rule.save(tmp_path / "r.toml")
+    assert Rule.load(tmp_path / "r.toml") == rule
+    assert rule.sentence().endswith(".") and "\n" not in rule.sentence()
+
+
+def test_keep_pace_renders():
+    rule = Rule.parse("dice", KEEP_PACE)
+    assert rule.formula() == "if max_ij >= 71: roll; else: k < 21 + round((j - i) / 8)"
+    assert rule.sentence() == ("If either score is 71 or more, roll on to the goal; otherwise "
+                               "hold once the turn total reaches 21 plus the opponent's lead "
+                               "divided by 8, rounded.")
+    assert Rule.parse("deck", "maxscore").formula() == "c_rem > w_rem * k"
+
+
+def test_slide_rules_sizes_and_tables():
+    """minh and neller written in the grammar give exactly the slides' tables."""
+    rules = known_rules("zombie")
+    assert {n: r.size for n, r in rules.items()} == {"fixed_hold_at": 11, "minh": 17,
+                                                     "neller": 65}
+    game = load_game("zombie-yellow")
+    from designer.strategy.evaluate import zombie_rule_table
+
+    for name, rule in rules.items():
+        assert np.array_equal(zombie_rule_table(game, rule), policy_table(game, name)), name
+
+
+@pytest.mark.parametrize("text,match", [
+    ("hold at 20", "hold takes 0 integers"),
+    ("stop 20", "an action is one of"),
+    ("zz >= 3 -> roll; maxscore", "unknown feature 'zz'"),
+    ("k >> 3 -> roll; maxscore", "unknown comparison"),
+    ("pace 21 0", "divisor"),
+    ("below x", "takes integers"),
+    ("s == 1 -> roll; maxscore", "not seen in deck games"),
+])
+def test_bad_rules(text, match):
+    with pytest.raises(DesignError, match=match):
+        Rule.parse("deck", text)
+
+
+@pytest.mark.parametrize("content,match", [
+    ("family = 'deck'\nclauses = [['below 3', 'roll']]", "invalid rule"),
+    ("family = 'deck'\nclauses = 3", "needs family"),
+    ("family = [", "invalid rule file"),
+    ("family = 'cards'\nclauses = [['roll']]", "family"),
+])
+def test_bad_rule_files(tmp_path, content, match):
+    p = tmp_path / "bad.toml"
+    p.write_text(content)
+    with pytest.raises(DesignError, match=match):
+        Rule.load(p)
+    with pytest.raises(DesignError, match="cannot read rule file"):
+        Rule.load(tmp_path / "missing.toml")
+
+
+# ---- exact evaluation against independent ones ------------------------------------
+
+def _deck_match_reference(game, f_a, f_b):
+    """Plain value iteration of SPEC 1.1's equations for two fixed decision
+    functions ``f(i, j, k, w, c) -> draw``; returns A's (first, second) wins."""
+    bad, good, goal = game.bad, game.good, game.goal
+    states = [(i, j, k, w, c) for i in range(goal) for j in range(goal) for w in range(bad)
+              for c in range(good + 1) for k in range(c + 1) if i + k < goal]
+    V = [{s: 0.5 for s in states}, {s: 0.5 for s in states}]
+    pol = (f_a, f_b)
+
+    def get(p, i, j, k, w, c):
+        return 1.0 if i + k >= goal else V[p][(i, j, k, w, c)]
+
+    while True:
+        delta = 0.0
+        for p in (0, 1):
+            for s in states:
+                i, j, k, w, c = s
+                if k == 0 or pol[p](i, j, k, w, c):
+                    w_rem, c_rem = bad - w, good - c
+                    n = w_rem + c_rem
+                    nxt = (w + 1, c) if w + 1 < bad else (0, 0)
+                    new = w_rem / n * (1 - get(1 - p, j, i, 0, *nxt))
+                    if c_rem:
+                        new += c_rem / n * get(p, i, j, k + 1, w, c + 1)
+                else:
+                    new = 1 - get(1 - p, j, i + k, 0, w, c)
+                delta = max(delta, abs(new - V[p][s]))
+                V[p][s] = new
+        if delta < 1e-14:
+            break
+    return V[0][(0, 0, 0, 0, 0)], 1 - V[1][(0, 0, 0, 0, 0)]
+
+
+def _deck_by_hand(i, j, k, w, c, bad, good, goal):
+    c_rem, w_rem = good - c, bad - w
+    if j - i >= 1:
+        return c_rem > w_rem * (k - 1)
+    if goal - i <= 2:
+        return True
+    return c_rem > w_rem * k
+
+
+def test_deck_rule_against_reference():
+    game = DeckGame(bad=2, good=4, goal=6)
+    rule = Rule.parse("deck", "diff >= 1 -> bold 1; need <= 2 -> roll; maxscore")
+
+    def by_hand(i, j, k, w, c):
+        return _deck_by_hand(i, j, k, w, c, game.bad, game.good, game.goal)
+
+    P, _, _ = deck_reference(game.bad, game.good, game.goal)
+
+    def optimal(i, j, k, w, c):
+        w_rem, c_rem = game.bad - w, game.good - c
+        nxt = (w + 1, c) if w + 1 < game.bad else (0, 0)
+        draw = w_rem / (w_rem + c_rem) * (1 - P[(j, i, 0) + nxt])
+        if c_rem:
+            up = 1.0 if i + k + 1 >= game.goal else P[(i, j, k + 1, w, c + 1)]
+            draw += c_rem / (w_rem + c_rem) * up
+        hold = 1 - P[(j, i + k, 0, w, c)]
+        return draw > hold + TIE
+
+    first, second = _deck_match_reference(game, by_hand, optimal)
+    s = Evaluator(game).score(rule)
+    assert s["win_as_first"] == pytest.approx(first, abs=1e-12)
+    assert s["win_as_second"] == pytest.approx(second, abs=1e-12)
+    # the interpreter's decisions are the hand-written ones, state by state
+    assert np.array_equal(RulePolicy(game, rule).decisions(),
+                          from_function(game, _deck_by_hand).decisions())
+
+
+def test_dice_rule_equals_function_policy():
+    game = DiceGame(faces=6, goal=30)
+    rule = Rule.parse("dice", "max_ij >= 21 -> roll; pace 8 4")
+
+    def by_hand(i, j, k, faces, goal):
+        if i >= 21 or j >= 21:
+            return True
+        return k < 8 + round((j - i) / 4)
+
+    a = RulePolicy(game, rule)
+    b = from_function(game, by_hand)
+    assert np.array_equal(a.table(), b.table())
+    ca, cb = compare(game, a, "optimal"), compare(game, b, "optimal")
+    assert ca.win_average == cb.win_average
+
+
+def test_zombie_rule_against_reference():
+    from zombie_reference import zombie_reference
+
+    params = (1, 1, 1, 2, 2, 4, 7)
+    game = ZombieGame(*params[:6], 0, params[6])
+    rule = Rule.parse("zombie", "p == 2, j >= 3, i2 < j -> roll; s == 0 -> reachmax 4 1; below 1")
+
+    def by_hand(p, i, j, b, s):
+        if p == 2 and j >= 3 and i + b < j:
+            return True
+        if s == 0:
+            return i + b < max(4, j + 1)
+        return b < 1
+
+    def other(p, i, j, b, s):
+        return b < 2
+
+    P, _, _ = zombie_reference(*params, policies=(by_hand, other))
+    from designer.solve.zombie import evaluate_zombie_match
+    from designer.strategy.evaluate import zombie_rule_table
+
+    out = evaluate_zombie_match(game, zombie_rule_table(game, rule), policy_table(game, other))
+    assert out["first_player_win"] == pytest.approx(P[(1, 0, 0, 0, 0)], abs=1e-12)
+
+
+# ---- the known rules' exact values -------------------------------------------
+
+def test_known_values(fowl_play, pig):
+    ev = Evaluator(fowl_play.game, fowl_play)
+    assert ev.score(Rule.parse("deck", "maxscore"))["win_average"] == pytest.approx(0.459305,
+                                                                                    abs=5e-7)
+    evp = Evaluator(pig.game, pig)
+    assert evp.score(Rule.parse("dice", KEEP_PACE))["win_average"] == pytest.approx(0.495344,
+                                                                                    abs=5e-7)
+    hold20 = evp.score(Rule.parse("dice", "below 20"))
+    assert hold20["win_average"] == compare(pig.game, "hold-at:20", "optimal",
+                                            solution=pig, with_agreement=False).win_average
+
+
+def test_zombie_gaps_match_spec():
+    ev = Evaluator(load_game("zombie-yellow"))
+    gaps = {n: ev.score(r)["gap"] for n, r in known_rules("zombie").items()}
+    assert gaps["fixed_hold_at"] == pytest.approx(-0.0274, abs=5e-5)
+    assert gaps["minh"] == pytest.approx(-0.0134, abs=1e-4)  # SPEC 4 prints -0.0133
+    assert gaps["neller"] == pytest.approx(-0.0100, abs=5e-5)
+
+
+def test_rule_policy_string(tmp_path, red_light):
+    p = tmp_path / "r.toml"
+    Rule.parse("deck", "maxscore").save(p)
+    a = compare(red_light.game, f"rule:{p}", "optimal", solution=red_light)
+    b = compare(red_light.game, "max-score", "optimal", solution=red_light)
+    assert a.win_average == b.win_average and a.agreement == b.agreement
+    Rule.parse("dice", "below 3").save(p)
+    with pytest.raises(DesignError, match="dice games, not deck"):
+        parse_policy(f"rule:{p}", red_light.game)
+    # Zombie Dice: the slides' minh as a rule file plays exactly as minh
+    zg = load_game("zombie-yellow")
+    known_rules("zombie")["minh"].save(p)
+    assert (compare(zg, f"rule:{p}", "optimal", with_agreement=False).win_average
+            == compare(zg, "minh", "optimal", with_agreement=False).win_average)
+
+
+# ---- search ----------------------------------------------------------------------
+
+def test_search_finds_keep_pace_shape_on_small_pig(tmp_path):
+    """A small dice game: exhaustive search of a template finds the best instance,
+    and a second run with the cache file evaluates nothing again."""
+    game = DiceGame(faces=6, goal=30)
+    tpl = Template("dice", "max_ij >= {a} -> roll; below {b}", (("a", 18, 26), ("b", 4, 10)))
+    cache = tmp_path / "cache.jsonl"
+    found, stats = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache)
+    ev = Evaluator(game)
+    brute = max((ev.score(tpl.rule({"a": a, "b": b}))["win_average"], a, b)
+                for a in range(18, 27) for b in range(4, 11))
+    assert found[0].win_average == pytest.approx(brute[0], abs=1e-15)
+    assert stats["evaluated"] == 63
+    again, st2 = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache)
+    assert st2["evaluated"] == 0 and st2["resumed"] == 63
+    assert again[0].rule == found[0].rule
+    front = best_by_size(found, 4)
+    assert front[0] is None and front[3].size == 3
+
+
+def test_search_tpe_and_polish_is_reproducible():
+    game = DeckGame(bad=2, good=6, goal=8)
+    tpl = Template("deck", "diff >= {a} -> bold {b}; maxscore", (("a", -7, 7), ("b", -2, 3)))
+    a, _ = search_rules(game, max_size=3, trials=20, jobs=1, shapes=[tpl], seed=3)
+    b, _ = search_rules(game, max_size=3, trials=20, jobs=2, shapes=[tpl], seed=3)
+    assert [f.rule for f in a[:5]] == [f.rule for f in b[:5]]
+
+
+# ---- the command line --------------------------------------------------------------
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_strategy_json_and_out(tmp_path):
+    out = run_cli("strategy", "dice", "--faces", "6", "--goal", "20", "--max-size", "2",
+                  "--trials", "10", "--json", "--out", str(tmp_path / "best.toml"))
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["size"] for r in rows] == [0, 1, 2]
+    for r in rows:
+        assert {"size", "rule", "formula", "win_as_first", "win_as_second", "win_average",
+                "agreement"} <= set(r)
+        assert r["win_average"] == pytest.approx((r["win_as_first"] + r["win_as_second"]) / 2)
+    assert rows[2]["win_average"] >= rows[1]["win_average"] >= rows[0]["win_average"]
+    rule = Rule.load(tmp_path / "best.toml")
+    c = run_cli("compare", "dice", "--faces", "6", "--goal", "20", "--policy",
+                f"rule:{tmp_path / 'best.toml'}", "--json", "--no-agreement")
+    assert c.returncode == 0, c.stderr
+    assert json.loads(c.stdout)["win_average"] == pytest.approx(rows[2]["win_average"],
+                                                                abs=1e-15)
+    assert rule.size <= 2
+
+
+@pytest.mark.parametrize("args,match", [
+    (["no-such-game"], "no-such-game"),
+    (["pig", "--max-size", "99"], "invalid --max-size=99"),
+    (["pig", "--max-size", "-1"], "invalid --max-size=-1"),
+    (["persian-monarchs"], "strategy needs a deck, dice or zombie game"),
+])
+def test_cli_strategy_errors(args, match):
+    out = run_cli("strategy", *args)
+    assert out.returncode == 2
+    assert match in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_cli_compare_malformed_rule_file(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text("family = 'deck'\nclauses = [['k >= x', 'roll'], ['maxscore']]\n")
+    out = run_cli("compare", "red-light", "--policy", f"rule:{p}")
+    assert out.returncode == 2
+    assert "invalid rule file" in out.stderr and len(out.stderr.strip().splitlines()) == 1
