@@ -53,6 +53,7 @@ divides out the all-footprint roll.
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from graphlib import TopologicalSorter
 from itertools import product
 from math import comb, factorial
@@ -107,6 +108,7 @@ class TurnStates:
         return int(hits[0])
 
 
+@lru_cache(maxsize=None)
 def _face_outcomes(faces, m):
     """Roll ``m`` dice with ``faces = (brain, shotgun, footprint)``: ``[(x, y, z, p)]``."""
     t = sum(faces)
@@ -144,7 +146,7 @@ def roll_from(config, counts, faces, dice, bust):
         if sum(d) != n:
             continue
         pd = Fraction(comb(cup[0], d[0]) * comb(cup[1], d[1]) * comb(cup[2], d[2]), total)
-        per = [_face_outcomes(faces[c], F[c] + d[c]) for c in range(3)]
+        per = [_face_outcomes(tuple(faces[c]), F[c] + d[c]) for c in range(3)]
         for o in product(*per):
             p = pd * o[0][3] * o[1][3] * o[2][3]
             nB = tuple(B[c] + o[c][0] for c in range(3))
