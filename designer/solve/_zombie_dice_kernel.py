@@ -15,6 +15,16 @@ at ``b = 0`` with no shotgun is forced (nothing is at stake yet; with one
 colour this is the all-yellow solver's forced first roll).
 
 Decisions live in ``R[p, i, j, b, k]``.
+
+Parallel structure
+------------------
+The solve is split into three kernels that release the GIL, so the Python
+layer can run independent pieces on several threads: :func:`tie_round`
+first; then :func:`chase_turns` (player 2's turns at ``c < G <= a'``, all
+independent of each other); then :func:`round_pairs` anti-diagonal by
+anti-diagonal (the rounds ``(a, c)`` of equal ``a + c`` only read rounds of
+larger sum). Each call allocates its own scratch tables; the shared outputs
+are written at disjoint places.
 """
 
 import numpy as np
@@ -125,48 +135,24 @@ def _tie_round_holds(G, cap, ap, H, HL):
 
 
 @kernel
-def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optimize, tol,
-                      tie, max_sweeps, stats):
-    """Solve (or evaluate) every round of a Zombie Dice game.
+def _scratch(cap, NC):
+    return (np.zeros((cap + 2, 3)), np.zeros((cap + 2, 3)), np.zeros((cap + 2, 3)),
+            np.zeros((cap + 2, 3)), np.zeros((cap + 1, NC, 3)), np.zeros((cap + 1, NC, 3)),
+            np.zeros((cap + 1, NC, 3)), np.zeros((cap + 1, NC, 3)))
 
-    Parameters
-    ----------
-    G, cap : int
-        Goal, score cap.
-    NXT, GAIN, PROB, INV, SHOT, BMIN : arrays
-        The transition arrays of :class:`~designer.solve.zombie_dice_states.TurnStates`
-        (``INV = 1 / (1 - stay)``, ``SHOT`` the shotguns and ``BMIN`` the
-        brains set aside of each configuration).
-    W, LW : float64 arrays, shape (G + 1, G + 1)
-        Out: player 1's win probability / expected remaining actions at the
-        start of round ``(a, c)``; the tie round is ``[G, G]``.
-    T2, LT2 : float64 arrays, shape (G + 1, cap + 1)
-        Out: player 2's win probability / expected remaining actions at the
-        start of their turn ``(c, a')`` (own score ``c``, player 1's ``a'``).
-    R : bool array, shape (2, G + 1, cap + 1, cap, NC)
-        Decisions ``roll[p, i, j, b, k]``: written when ``optimize``, read
-        otherwise.
-    stats : float64 array, shape (4,)
-        Out: max residual, total sweeps, largest sweeps in one pair, and
-        0.0 on success / 1.0 no convergence / 2.0 singular (endless) game.
+
+@kernel
+def tie_round(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optimize, tol, tie,
+              max_sweeps, out):
+    """Step 1: the tie round ``(G, G)`` with every player-2 turn ``(G, a')``.
+
+    ``out`` (float64, 3): residual, sweeps, status (0 ok, 1 no convergence,
+    2 singular).
     """
-    NC = NXT.shape[0]
-    H1 = np.zeros((cap + 2, 3))
-    HL1 = np.zeros((cap + 2, 3))
-    H2 = np.zeros((cap + 2, 3))
-    HL2 = np.zeros((cap + 2, 3))
-    V1 = np.zeros((cap + 1, NC, 3))
-    L1 = np.zeros((cap + 1, NC, 3))
-    V2 = np.zeros((cap + 1, NC, 3))
-    L2 = np.zeros((cap + 1, NC, 3))
-    # tie round: player 2's turn-start values at (G, a') as affine triples
+    H1, HL1, H2, HL2, V1, L1, V2, L2 = _scratch(cap, NXT.shape[0])
+    A = (NXT, GAIN, PROB, INV, SHOT, BMIN)
     TT = np.zeros((cap + 1, 3))
     TL = np.zeros((cap + 1, 3))
-    max_res = 0.0
-    total = 0
-    worst = 0
-
-    # ---- 1. the tie round (G, G) ------------------------------------------
     x = 0.5
     y = 0.5
     sweeps = 0
@@ -175,7 +161,7 @@ def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
         changed = False
         for ap in range(cap, G, -1):
             bf = _tie_round_holds(G, cap, ap, H2, HL2)
-            if _turn(bf, NXT, GAIN, PROB, INV, SHOT, BMIN, H2, HL2, R, 1, G, ap, optimize, x, y, tie, V2, L2):
+            if _turn(bf, *A, H2, HL2, R, 1, G, ap, optimize, x, y, tie, V2, L2):
                 changed = True
             for e in range(3):
                 TT[ap, e] = V2[0, 0, e]
@@ -185,7 +171,7 @@ def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
         _set(HL2, 0, 1.0, 1.0, 0.0)
         _set(H2, 1, 1.0, 0.0, 0.0)
         _set(HL2, 1, 1.0, 0.0, 0.0)
-        if _turn(1, NXT, GAIN, PROB, INV, SHOT, BMIN, H2, HL2, R, 1, G, G, optimize, x, y, tie, V2, L2):
+        if _turn(1, *A, H2, HL2, R, 1, G, G, optimize, x, y, tie, V2, L2):
             changed = True
         bf1 = cap - G
         _set(H1, 0, 1.0, 0.0, -1.0)
@@ -193,12 +179,12 @@ def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
         for b in range(1, bf1 + 1):
             _set(H1, b, 1.0 - TT[G + b, 0], -TT[G + b, 1], -TT[G + b, 2])
             _set(HL1, b, 1.0 + TL[G + b, 0], TL[G + b, 1], TL[G + b, 2])
-        if _turn(bf1, NXT, GAIN, PROB, INV, SHOT, BMIN, H1, HL1, R, 0, G, G, optimize, x, y, tie, V1, L1):
+        if _turn(bf1, *A, H1, HL1, R, 0, G, G, optimize, x, y, tie, V1, L1):
             changed = True
         sweeps += 1
         nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
         if not ok:
-            stats[3] = 2.0
+            out[2] = 2.0
             return
         if not optimize or (sweeps > 1 and not changed and res <= tol):
             if not optimize:
@@ -207,16 +193,15 @@ def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
             y = ny
             break
         if sweeps >= max_sweeps:
-            stats[0] = res
-            stats[1] = sweeps
-            stats[2] = sweeps
-            stats[3] = 1.0
+            out[0] = res
+            out[1] = sweeps
+            out[2] = 1.0
             return
         x = nx
         y = ny
     lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
     if not ok:
-        stats[3] = 2.0
+        out[2] = 2.0
         return
     W[G, G] = x
     LW[G, G] = lx
@@ -225,92 +210,108 @@ def solve_zombie_dice(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
     for ap in range(G + 1, cap + 1):
         T2[G, ap] = TT[ap, 0] + TT[ap, 1] * x + TT[ap, 2] * y
         LT2[G, ap] = TL[ap, 0] + TL[ap, 1] * lx + TL[ap, 2] * ly
-    total += sweeps
-    worst = max(worst, sweeps)
-    max_res = max(max_res, res)
-    wt = x
-    lt = lx
+    out[0] = res
+    out[1] = sweeps
+    out[2] = 0.0
 
-    # ---- 2. player 2 chasing a score of G or more: no unknown --------------
-    for c in range(G):
-        for ap in range(G, cap + 1):
-            bf = min(ap + 1, cap) - c
-            for b in range(bf + 1):
-                sc = c + b
-                if sc < ap:
-                    _set(H2, b, 0.0, 0.0, 0.0)
-                    _set(HL2, b, 1.0, 0.0, 0.0)
-                elif sc == ap:
-                    _set(H2, b, 1.0 - wt, 0.0, 0.0)
-                    _set(HL2, b, 1.0 + lt, 0.0, 0.0)
-                else:
-                    _set(H2, b, 1.0, 0.0, 0.0)
-                    _set(HL2, b, 1.0, 0.0, 0.0)
-            _turn(bf, NXT, GAIN, PROB, INV, SHOT, BMIN, H2, HL2, R, 1, c, ap, optimize, 0.0, 0.0, tie, V2, L2)
-            T2[c, ap] = V2[0, 0, 0]
-            LT2[c, ap] = L2[0, 0, 0]
-            total += 1
 
-    # ---- 3. rounds (a, c) below the goal ----------------------------------
-    for a in range(G - 1, -1, -1):
-        for c in range(G - 1, -1, -1):
-            # player 2 at (c, a): below the goal until c + b reaches it
-            bf2 = G - c
-            _set(H2, 0, 1.0, -1.0, 0.0)
-            _set(HL2, 0, 1.0, 1.0, 0.0)
-            for b in range(1, bf2):
-                _set(H2, b, 1.0 - W[a, c + b], 0.0, 0.0)
-                _set(HL2, b, 1.0 + LW[a, c + b], 0.0, 0.0)
-            _set(H2, bf2, 1.0, 0.0, 0.0)
-            _set(HL2, bf2, 1.0, 0.0, 0.0)
-            # player 1 at (a, c)
-            bf1 = cap - a
-            _set(H1, 0, 1.0, 0.0, -1.0)
-            _set(HL1, 0, 1.0, 0.0, 1.0)
-            for b in range(1, bf1 + 1):
-                _set(H1, b, 1.0 - T2[c, a + b], 0.0, 0.0)
-                _set(HL1, b, 1.0 + LT2[c, a + b], 0.0, 0.0)
-            # warm start from the neighbouring rounds
-            x = W[a, c + 1] if c + 1 < G else (W[a + 1, c] if a + 1 < G else 0.5)
-            y = T2[c, a + 1]
-            sweeps = 0
-            res = 0.0
-            while True:
-                ch2 = _turn(bf2, NXT, GAIN, PROB, INV, SHOT, BMIN, H2, HL2, R, 1, c, a, optimize, x, y, tie,
-                            V2, L2)
-                ch1 = _turn(bf1, NXT, GAIN, PROB, INV, SHOT, BMIN, H1, HL1, R, 0, a, c, optimize, x, y, tie,
-                            V1, L1)
-                sweeps += 1
-                nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
-                if not ok:
-                    stats[3] = 2.0
-                    return
-                if not optimize or (sweeps > 1 and not (ch1 or ch2) and res <= tol):
-                    if not optimize:
-                        res = 0.0
-                    x = nx
-                    y = ny
-                    break
-                if sweeps >= max_sweeps:
-                    stats[0] = res
-                    stats[1] = total + sweeps
-                    stats[2] = sweeps
-                    stats[3] = 1.0
-                    return
+@kernel
+def chase_turns(G, cap, todo, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optimize,
+                tie):
+    """Step 2: player 2's turns ``(c, a')`` listed in ``todo`` (rows ``c, a'``),
+    ``c < G <= a'``: no unknown (the tie round is solved)."""
+    _, _, H2, HL2, _, _, V2, L2 = _scratch(cap, NXT.shape[0])
+    wt = W[G, G]
+    lt = LW[G, G]
+    for t in range(todo.shape[0]):
+        c = todo[t, 0]
+        ap = todo[t, 1]
+        bf = min(ap + 1, cap) - c
+        for b in range(bf + 1):
+            sc = c + b
+            if sc < ap:
+                _set(H2, b, 0.0, 0.0, 0.0)
+                _set(HL2, b, 1.0, 0.0, 0.0)
+            elif sc == ap:
+                _set(H2, b, 1.0 - wt, 0.0, 0.0)
+                _set(HL2, b, 1.0 + lt, 0.0, 0.0)
+            else:
+                _set(H2, b, 1.0, 0.0, 0.0)
+                _set(HL2, b, 1.0, 0.0, 0.0)
+        _turn(bf, NXT, GAIN, PROB, INV, SHOT, BMIN, H2, HL2, R, 1, c, ap, optimize, 0.0, 0.0,
+              tie, V2, L2)
+        T2[c, ap] = V2[0, 0, 0]
+        LT2[c, ap] = L2[0, 0, 0]
+
+
+@kernel
+def round_pairs(G, cap, todo, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optimize,
+                tol, tie, max_sweeps, out):
+    """Step 3: the rounds ``(a, c)`` listed in ``todo``, both below the goal.
+
+    Every round a row needs (``(a, c')`` with ``c' > c`` and ``(a', c)``
+    with ``a' > a``) must be solved before; rounds of equal ``a + c`` are
+    independent. ``out`` (float64, 3): largest residual, sweeps, status.
+    """
+    H1, HL1, H2, HL2, V1, L1, V2, L2 = _scratch(cap, NXT.shape[0])
+    A = (NXT, GAIN, PROB, INV, SHOT, BMIN)
+    total = 0
+    max_res = 0.0
+    for t in range(todo.shape[0]):
+        a = todo[t, 0]
+        c = todo[t, 1]
+        # player 2 at (c, a): below the goal until c + b reaches it
+        bf2 = G - c
+        _set(H2, 0, 1.0, -1.0, 0.0)
+        _set(HL2, 0, 1.0, 1.0, 0.0)
+        for b in range(1, bf2):
+            _set(H2, b, 1.0 - W[a, c + b], 0.0, 0.0)
+            _set(HL2, b, 1.0 + LW[a, c + b], 0.0, 0.0)
+        _set(H2, bf2, 1.0, 0.0, 0.0)
+        _set(HL2, bf2, 1.0, 0.0, 0.0)
+        # player 1 at (a, c)
+        bf1 = cap - a
+        _set(H1, 0, 1.0, 0.0, -1.0)
+        _set(HL1, 0, 1.0, 0.0, 1.0)
+        for b in range(1, bf1 + 1):
+            _set(H1, b, 1.0 - T2[c, a + b], 0.0, 0.0)
+            _set(HL1, b, 1.0 + LT2[c, a + b], 0.0, 0.0)
+        # warm start from the neighbouring rounds
+        x = W[a, c + 1] if c + 1 < G else (W[a + 1, c] if a + 1 < G else 0.5)
+        y = T2[c, a + 1]
+        sweeps = 0
+        res = 0.0
+        while True:
+            ch2 = _turn(bf2, *A, H2, HL2, R, 1, c, a, optimize, x, y, tie, V2, L2)
+            ch1 = _turn(bf1, *A, H1, HL1, R, 0, a, c, optimize, x, y, tie, V1, L1)
+            sweeps += 1
+            nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
+            if not ok:
+                out[2] = 2.0
+                return
+            if not optimize or (sweeps > 1 and not (ch1 or ch2) and res <= tol):
+                if not optimize:
+                    res = 0.0
                 x = nx
                 y = ny
-            lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
-            if not ok:
-                stats[3] = 2.0
+                break
+            if sweeps >= max_sweeps:
+                out[0] = res
+                out[1] = total + sweeps
+                out[2] = 1.0
                 return
-            W[a, c] = x
-            LW[a, c] = lx
-            T2[c, a] = y
-            LT2[c, a] = ly
-            total += sweeps
-            worst = max(worst, sweeps)
-            max_res = max(max_res, res)
-    stats[0] = max_res
-    stats[1] = total
-    stats[2] = worst
-    stats[3] = 0.0
+            x = nx
+            y = ny
+        lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
+        if not ok:
+            out[2] = 2.0
+            return
+        W[a, c] = x
+        LW[a, c] = lx
+        T2[c, a] = y
+        LT2[c, a] = ly
+        total += sweeps
+        max_res = max(max_res, res)
+    out[0] = max_res
+    out[1] = total
+    out[2] = 0.0

@@ -7,7 +7,9 @@ tables, calls the kernel and wraps the result in a
 :class:`ZombieDiceSolution`.
 """
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -16,7 +18,7 @@ import numpy as np
 from designer._jit import MAX_SWEEPS, TIE, TOL
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
-from designer.solve._zombie_dice_kernel import solve_zombie_dice
+from designer.solve._zombie_dice_kernel import chase_turns, round_pairs, tie_round
 from designer.solve.solution import Solution
 from designer.solve.zombie_dice_states import enumerate_turn_states
 
@@ -65,22 +67,55 @@ def _arrays(ts):
 
 
 def _warm():
-    if not solve_zombie_dice.signatures:
+    if not round_pairs.signatures:
         from designer.games.zombie import ZombieDiceGame
 
-        tiny = ZombieDiceGame(0, 3, 0, dice=1, goal=1, cap=2)
-        _run(tiny, turn_states(tiny), np.zeros(policy_shape(tiny), dtype=np.bool_), True)
+        tiny = ZombieDiceGame(0, 3, 0, dice=1, goal=2, cap=3)
+        _run(tiny, turn_states(tiny), np.zeros(policy_shape(tiny), dtype=np.bool_), True, 1)
 
 
-def _run(game, ts, R, optimize):
+def default_workers():
+    """Threads for a solve: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _run(game, ts, R, optimize, workers=None):
+    """Solve (or evaluate) on ``workers`` threads; returns the tables and stats.
+
+    Step order as :mod:`designer.solve._zombie_kernel`; steps 2 and 3 are cut
+    into independent chunks (see :mod:`designer.solve._zombie_dice_kernel`).
+    """
     G, cap = game.goal, game.cap
+    workers = default_workers() if workers is None else workers
     W = np.zeros((G + 1, G + 1))
     LW = np.zeros((G + 1, G + 1))
     T2 = np.zeros((G + 1, cap + 1))
     LT2 = np.zeros((G + 1, cap + 1))
-    stats = np.zeros(4)
-    solve_zombie_dice(G, cap, *_arrays(ts), W, LW, T2, LT2, R, optimize, TOL, TIE, MAX_SWEEPS,
-                      stats)
+    arrays = _arrays(ts)
+    out = np.zeros(3)
+    tie_round(G, cap, *arrays, W, LW, T2, LT2, R, optimize, TOL, TIE, MAX_SWEEPS, out)
+    outs = [out]
+    chase = np.array([(c, ap) for c in range(G) for ap in range(G, cap + 1)],
+                     dtype=np.int64).reshape(-1, 2)
+    diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
+                          dtype=np.int64) for d in range(2 * G - 2, -1, -1)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        # chunks interleaved so that long and short turns are spread evenly
+        list(pool.map(lambda part: chase_turns(G, cap, part, *arrays, W, LW, T2, LT2, R,
+                                               optimize, TIE),
+                      [np.ascontiguousarray(chase[w::workers]) for w in range(workers)]))
+        for diag in diagonals:
+            parts = [np.ascontiguousarray(diag[w::workers]) for w in range(min(workers, len(diag)))]
+            res = [np.zeros(3) for _ in parts]
+            list(pool.map(lambda t: round_pairs(G, cap, t[0], *arrays, W, LW, T2, LT2, R,
+                                                optimize, TOL, TIE, MAX_SWEEPS, t[1]),
+                          zip(parts, res, strict=True)))
+            outs += res
+    stats = np.array([max(o[0] for o in outs), sum(o[1] for o in outs) + len(chase), 0.0,
+                      max(o[2] for o in outs)])
     if stats[3] == 1.0:
         raise ConvergenceError(
             f"{game.name}: a round did not converge within {MAX_SWEEPS} sweeps "
@@ -90,8 +125,14 @@ def _run(game, ts, R, optimize):
     return W, LW, T2, LT2, stats
 
 
-def solve_zombie_dice_game(game):
+def solve_zombie_dice_game(game, workers=None):
     """Solve full Zombie Dice exactly under optimal play by both players.
+
+    Parameters
+    ----------
+    game : ZombieDiceGame
+    workers : int, optional
+        Threads (default: every core this process may use).
 
     Returns
     -------
@@ -101,7 +142,7 @@ def solve_zombie_dice_game(game):
     _warm()
     R = np.zeros(policy_shape(game, ts), dtype=np.bool_)
     t0 = time.perf_counter()
-    W, LW, T2, LT2, stats = _run(game, ts, R, True)
+    W, LW, T2, LT2, stats = _run(game, ts, R, True, workers)
     seconds = time.perf_counter() - t0
     G = game.goal
     return ZombieDiceSolution(game, W[:G, :G].copy(), LW[:G, :G].copy(), R, float(stats[0]),

@@ -53,7 +53,7 @@ divides out the all-footprint roll.
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from graphlib import TopologicalSorter
 from itertools import product
 from math import comb, factorial
@@ -108,7 +108,7 @@ class TurnStates:
         return int(hits[0])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _face_outcomes(faces, m):
     """Roll ``m`` dice with ``faces = (brain, shotgun, footprint)``: ``[(x, y, z, p)]``."""
     t = sum(faces)
