@@ -8,8 +8,8 @@ from designer import DeckGame, DesignError, load_game
 from designer.analysis import compare
 from designer.policies import parse_policy
 from designer.policies.base import Policy
-from designer.policies.neural import (FEATURES, Network, NeuralPolicy, input_ranges,
-                                      nguyen_widrow, train_nn)
+from designer.policies.neural import FEATURES, Network, NeuralPolicy, input_ranges
+from designer.training.neural import nguyen_widrow, train_nn
 
 SMALL = DeckGame(3, 8, 12)
 

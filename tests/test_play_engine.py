@@ -291,7 +291,7 @@ def test_unreadable_stats_file_is_a_design_error(tmp_path):
 
 
 def test_hard_level_can_play_a_trained_network(tmp_path, small):
-    from designer.policies.neural import train_nn
+    from designer.training import train_nn
 
     result = train_nn(SMALL, seed=1, epochs=2)
     path = tmp_path / "small_nn.npz"

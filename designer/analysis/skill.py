@@ -12,7 +12,7 @@ more a design rewards skill. Both seats are averaged so that the first-move
 advantage cancels out.
 """
 
-from designer.analysis.compare import match_table
+from designer.solve.match import match_table
 from designer.policies.builtin import MaxScorePolicy, OptimalPolicy
 
 

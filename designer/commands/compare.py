@@ -1,10 +1,11 @@
 """``designer compare``: two policies head to head, exactly."""
 
 from designer.commands._common import add_game_args, game_from_args
+from designer.policies.parse import POLICY_FORMS
 
-POLICY_HELP = ("optimal, max-score, hold-at:N, nn:FILE (a trained network) or "
-               "py:FILE.py:FUNCTION (your own function); for Zombie Dice: optimal, "
-               "fixed_hold_at, minh, llano, neller")
+POLICY_HELP = (f"{POLICY_FORMS} (nn:FILE: a trained network, decks; py:FILE.py:FUNCTION: your "
+               f"own function; fixed_hold_at, minh, llano, neller: the human Zombie Dice "
+               f"policies)")
 
 
 def register(sub):
@@ -18,6 +19,7 @@ def register(sub):
                     "same action.",
         epilog="examples: designer compare fowl-play --policy max-score --against optimal | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
+               "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")
     add_game_args(p)
     p.add_argument("--policy", required=True, metavar="SPEC", help=f"policy A: {POLICY_HELP}")
@@ -30,20 +32,10 @@ def register(sub):
 
 
 def run(args):
-    from designer.report.terminal import print_json, show_comparison, show_zombie_comparison
+    from designer.analysis.compare import compare
+    from designer.report.terminal import print_json, show_comparison
 
     game = game_from_args(args)
-    if game.family == "zombie":
-        from designer.analysis.zombie import compare_zombie
-
-        result = compare_zombie(game, args.policy, args.against)
-        if args.json:
-            print_json(result)
-        else:
-            show_zombie_comparison(result)
-        return 0
-    from designer.analysis.compare import compare
-
     result = compare(game, args.policy, args.against, with_agreement=not args.no_agreement)
     if args.json:
         print_json(result.to_dict())

@@ -31,7 +31,7 @@ def register(sub):
 
 
 def run_train(args):
-    from designer.policies.neural import DEFAULT_GAMES, DEFAULT_STAKE, train_nn
+    from designer.training import DEFAULT_GAMES, DEFAULT_STAKE, train_nn
     from designer.report.terminal import print_json, show_training, training_progress
     from designer.solve import solve
 

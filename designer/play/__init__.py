@@ -1,8 +1,10 @@
 """Play a design against the computer: the rules engine, the computer
 players, the exact analysis of the human's decisions and the statistics.
 
-Nothing here reads keys or writes to the terminal; ``designer.commands.play``
-runs the loop and ``designer.report.play_view`` draws it.
+:mod:`designer.play.session` runs the game loop and
+:mod:`designer.play.keys` reads single keys; nothing here writes to the
+terminal: the caller gives the loop a view (``designer play`` gives
+:mod:`designer.report.play_view`).
 """
 
 from designer.play.analysis import Decision, action_values, evaluate, worst_decision

@@ -1,4 +1,4 @@
-"""The policy interface shared by every deck and dice policy.
+"""The policy interface shared by every policy of every solvable family.
 
 A policy is deterministic and bound to one game. It answers in three forms:
 
@@ -11,6 +11,9 @@ A policy is deterministic and bound to one game. It answers in three forms:
     this table represents a deterministic deck policy's play exactly. Dice:
     the bool table ``roll[i, j, k]`` (shape ``(goal, goal, goal)``, entries
     with ``i + k >= goal`` unused), which already covers every state.
+    Zombie Dice: the bool table ``roll[p, i, j, b, s]`` of
+    :func:`designer.solve.zombie.policy_shape` (``p`` = seat - 1), which
+    covers every state as well.
 
 ``block(i)``
     The decision at EVERY non-terminal state with mover score ``i``, those
@@ -22,7 +25,8 @@ A policy is deterministic and bound to one game. It answers in three forms:
     Used for agreement; one score at a time keeps memory small.
 
 ``decisions()``
-    All blocks at once, ``D[i, j, w, c, k]`` (decks) or the roll table.
+    All blocks at once, ``D[i, j, w, c, k]`` (decks) or the roll table
+    (dice, Zombie Dice).
 
 ``draws(i, j, k, w, c)`` / ``rolls(i, j, k)``
     One decision, for play and for tests.
@@ -36,26 +40,29 @@ asked about them.
 import numpy as np
 
 from designer.errors import DesignError
-from designer.games import DeckGame, DiceGame
+from designer.games import DeckGame, DiceGame, ZombieGame
 
 
 class Policy:
-    """Base class: subclasses set ``name`` and implement ``_deck_table``,
-    ``_deck_block`` (decks) and/or ``_dice_table`` (dice).
+    """Base class: subclasses set ``name`` and ``families`` and implement
+    ``_deck_table`` and ``_deck_block`` (decks), ``_dice_table`` (dice)
+    and/or ``_zombie_table`` (Zombie Dice): ``table()`` calls
+    ``_<family>_table``, so a family is added by adding a method.
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
-        The rules the policy plays (tables cover every goal up to
-        ``game.goal``).
+    game : DeckGame, DiceGame or ZombieGame
+        The rules the policy plays (deck and dice tables cover every goal up
+        to ``game.goal``; Zombie Dice tables the game's goal).
     """
 
     #: Families this policy can play.
     families = ("deck", "dice")
 
     def __init__(self, game, name):
-        if not isinstance(game, (DeckGame, DiceGame)):
-            raise DesignError(f"policies play deck and dice games, not {type(game).__name__}")
+        if not isinstance(game, (DeckGame, DiceGame, ZombieGame)):
+            raise DesignError(f"policies play deck, dice and zombie games, "
+                              f"not {type(game).__name__}")
         if game.family not in self.families:
             raise DesignError(f"the {name} policy plays {' and '.join(self.families)} games, "
                               f"not {game.family} games")
@@ -68,18 +75,23 @@ class Policy:
 
     # -- the three forms ---------------------------------------------------
     def table(self):
-        """The compact table (decks, int16) or the roll table (dice, bool).
+        """The compact table (decks, int16) or the roll table (dice and
+        Zombie Dice, bool).
 
         Computed once and cached; treat the returned array as read-only.
         """
         if self._table is None:
-            t = self._deck_table() if self.game.family == "deck" else self._dice_table()
+            t = getattr(self, f"_{self.game.family}_table")()
             t.setflags(write=False)
             self._table = t
         return self._table
 
     def block(self, i):
-        """Decisions at every non-terminal state with mover score ``i``."""
+        """Decisions at every non-terminal state with mover score ``i``
+        (deck and dice games)."""
+        if self.game.family == "zombie":
+            raise DesignError("block() is for deck and dice games; a Zombie Dice policy "
+                              "answers every state with table()")
         if self.game.family == "deck":
             out = np.zeros(deck_block_shape(self.game), dtype=np.bool_)
             self._deck_block(int(i), out)
@@ -133,6 +145,9 @@ class Policy:
         raise NotImplementedError
 
     def _dice_table(self):
+        raise NotImplementedError
+
+    def _zombie_table(self):
         raise NotImplementedError
 
 

@@ -3,7 +3,8 @@
 ``optimal``
     The policy of an exact solve (ties hold, SPEC 2). Its compact table is
     the solver's; its decisions at states beyond a turn's first hold are
-    rebuilt chain by chain from the solved turn-start win table.
+    rebuilt chain by chain from the solved turn-start win table. Zombie
+    Dice: the solver's decision table.
 
 ``max-score``
     Draw (roll) exactly when one more draw has a positive expected gain in
@@ -17,7 +18,13 @@
 ``hold-at:N``
     Draw (roll) while the turn total is below ``N``, hold once it reaches
     ``N`` (``N >= 1``). It is literal: a deck player below ``N`` draws even
-    when only bad items are left.
+    when only bad items are left. Zombie Dice: roll while the turn's brains
+    ``b < N``, whatever the scores and shotguns (the rules still force
+    player 2's winning hold and the first roll of a turn).
+
+``max-score`` is not defined for Zombie Dice (SPEC defines it for decks;
+dice use the same one-roll rule); the human Zombie Dice policies are in
+:mod:`designer.policies.zombie`.
 """
 
 import functools
@@ -29,6 +36,7 @@ from designer.errors import DesignError
 from designer.games._validate import check_int
 from designer.policies import _kernels as K
 from designer.policies.base import Policy, dice_pips
+from designer.solve.zombie import policy_shape
 
 
 @functools.lru_cache(maxsize=4)
@@ -44,11 +52,13 @@ class OptimalPolicy(Policy):
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
-    solution : DeckSolution or DiceSolution, optional
+    game : DeckGame, DiceGame or ZombieGame
+    solution : DeckSolution, DiceSolution or ZombieSolution, optional
         A solve of the same rules and goal (any komi: one solve answers
         them all); solved, and cached per process, when omitted.
     """
+
+    families = ("deck", "dice", "zombie")
 
     def __init__(self, game, solution=None):
         super().__init__(game, "optimal")
@@ -67,6 +77,9 @@ class OptimalPolicy(Policy):
         K.optimal_block(i, g.bad, g.good, g.goal, self.solution.win, TIE, out)
 
     def _dice_table(self):
+        return np.array(self.solution.policy, dtype=np.bool_)
+
+    def _zombie_table(self):
         return np.array(self.solution.policy, dtype=np.bool_)
 
 
@@ -108,6 +121,7 @@ class HoldAtPolicy(_RulePolicy):
     """Hold once the turn total reaches ``n`` (``n >= 1``)."""
 
     kind = K.HOLD_AT
+    families = ("deck", "dice", "zombie")
 
     def __init__(self, game, n):
         n = check_int("hold-at", n, 1, 32767)
@@ -116,3 +130,8 @@ class HoldAtPolicy(_RulePolicy):
 
     def _dice_rolls(self, k):
         return k < self.param
+
+    def _zombie_table(self):
+        R = np.zeros(policy_shape(self.game), dtype=np.bool_)
+        R[:, :, :, :self.param, :] = True  # b < N; shape axis 3 is b
+        return R

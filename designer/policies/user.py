@@ -3,7 +3,9 @@
 Decks: ``f(i, j, k, w, c, bad, good, goal) -> bool`` (True = draw) at state
 ``(i, j, k, w, c)``: mover's score, opponent's score, turn total, bad and good
 items drawn since the last shuffle (``k`` included in ``c``). Dice:
-``f(i, j, k, faces, goal) -> bool`` (True = roll). Only numba-compilable code
+``f(i, j, k, faces, goal) -> bool`` (True = roll). Zombie Dice:
+``f(p, i, j, b, s) -> bool`` (True = roll) with the seat ``p`` (1 or 2),
+the scores, the turn's brains and shotguns, as in SPEC 1.3. Only numba-compilable code
 is allowed (numbers, ``math``, ``if``/loops; no Python objects): the function
 is compiled with ``numba.njit`` here unless it already is a numba function,
 then evaluated over every state.
@@ -46,6 +48,7 @@ from numba.core.registry import CPUDispatcher
 
 from designer.errors import DesignError
 from designer.policies.base import Policy
+from designer.solve.zombie import policy_shape
 
 
 # Not cached (cache=True cannot key on a function argument): one compile per
@@ -89,6 +92,24 @@ def _dice_table(f, faces, goal, out):
                     out[i, j, k] = True
 
 
+@numba.njit(nogil=True)
+def _zombie_table(f, out):
+    for p in range(out.shape[0]):
+        for i in range(out.shape[1]):
+            for j in range(out.shape[2]):
+                for b in range(out.shape[3]):
+                    for s in range(out.shape[4]):
+                        out[p, i, j, b, s] = bool(f(p + 1, i, j, b, s))
+
+
+#: Arguments of the first (compiling, type-checking) call, per family.
+_FIRST_CALL = {
+    "deck": lambda g: (0, 0, 1, 0, 1, g.bad, g.good, g.goal),
+    "dice": lambda g: (0, 0, 0, g.faces, g.goal),
+    "zombie": lambda g: (1, 0, 0, 0, 0),
+}
+
+
 def _compile(func):
     if isinstance(func, CPUDispatcher):
         return func
@@ -111,10 +132,11 @@ class FunctionPolicy(Policy):
 
     Parameters
     ----------
-    game : DeckGame or DiceGame
+    game : DeckGame, DiceGame or ZombieGame
     func : callable
         ``f(i, j, k, w, c, bad, good, goal)`` for decks,
-        ``f(i, j, k, faces, goal)`` for dice; truthy = draw / roll.
+        ``f(i, j, k, faces, goal)`` for dice, ``f(p, i, j, b, s)`` for
+        Zombie Dice; truthy = draw / roll.
     name : str, optional
         Label in reports (default: the function's name).
 
@@ -124,14 +146,13 @@ class FunctionPolicy(Policy):
         If numba cannot compile the function for these arguments.
     """
 
+    families = ("deck", "dice", "zombie")
+
     def __init__(self, game, func, name=None):
         super().__init__(game, name or getattr(func, "__name__", "user"))
         self.func = _compile(func)
         try:  # compile (and type-check) now, with the game's argument types
-            if game.family == "deck":
-                self.func(0, 0, 1, 0, 1, game.bad, game.good, game.goal)
-            else:
-                self.func(0, 0, 0, game.faces, game.goal)
+            self.func(*_FIRST_CALL[game.family](game))
         except Exception as exc:  # numba typing errors, errors raised by f
             raise DesignError(f"policy function {self.name!r} failed for {game.family} "
                               f"games: {_short(exc)}") from None
@@ -157,6 +178,11 @@ class FunctionPolicy(Policy):
         g = self.game
         out = np.zeros((g.goal, g.goal, g.goal), dtype=np.bool_)
         self._run(_dice_table, g.faces, g.goal, out)
+        return out
+
+    def _zombie_table(self):
+        out = np.zeros(policy_shape(self.game), dtype=np.bool_)
+        self._run(_zombie_table, out)
         return out
 
 

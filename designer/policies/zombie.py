@@ -13,12 +13,19 @@ cap); see :mod:`designer.solve._zombie_kernel`.
 A user policy is any function of the same signature compiled with
 ``numba.njit``; :func:`policy_table` turns it into the decision table the
 exact evaluator reads.
+
+:class:`HumanPolicy` and :class:`TablePolicy` put the human policies and any
+decision table behind the common :class:`~designer.policies.base.Policy`
+interface, so that ``parse_policy``, ``compare`` and ``designer compare`` /
+``play`` treat Zombie Dice like decks and dice.
 """
 
 import numpy as np
 
 from designer._jit import kernel
 from designer.errors import DesignError
+from designer.policies.base import Policy
+from designer.solve.zombie import policy_shape, solve_zombie_game
 
 
 @kernel
@@ -164,8 +171,6 @@ def policy_table(game, policy, solution=None):
         Unknown name, a table of the wrong shape, or a human policy used with
         more than 3 shotguns to bust (``h[s]`` is defined for ``s < 3``).
     """
-    from designer.solve.zombie import policy_shape
-
     shape = policy_shape(game)
     if isinstance(policy, np.ndarray):
         if policy.shape != shape or policy.dtype != np.bool_:
@@ -176,8 +181,6 @@ def policy_table(game, policy, solution=None):
         name = policy.replace("-", "_")
         if name == "optimal":
             if solution is None:
-                from designer.solve.zombie import solve_zombie_game
-
                 solution = solve_zombie_game(game)
             elif solution.game != game:
                 raise DesignError("the solution given is for another game")
@@ -201,3 +204,61 @@ def policy_table(game, policy, solution=None):
                 R[idx] = bool(policy(p + 1, i, j, b, s))
         return R
     raise DesignError(f"not a Zombie Dice policy: {policy!r}")
+
+
+def human_name(name):
+    """The canonical name of a human policy (hyphens accepted), or None."""
+    key = name.strip().lower().replace("-", "_")
+    return key if key in HUMAN else None
+
+
+class HumanPolicy(Policy):
+    """One of the four human policies of SPEC 1.3, by name.
+
+    Parameters
+    ----------
+    game : ZombieGame
+    name : str
+        ``fixed_hold_at``, ``minh``, ``llano`` or ``neller`` (hyphens accepted).
+    """
+
+    families = ("zombie",)
+
+    def __init__(self, game, name):
+        key = human_name(name)
+        if key is None:
+            raise DesignError(f"unknown Zombie Dice policy {name!r}: choose one of "
+                              f"{', '.join(HUMAN)}")
+        super().__init__(game, key)
+
+    def _zombie_table(self):
+        return policy_table(self.game, self.name)
+
+
+class TablePolicy(Policy):
+    """A Zombie Dice policy given by its decision table ``roll[p, i, j, b, s]``
+    (or by a function ``f(p, i, j, b, s) -> bool``, tabulated once).
+
+    Parameters
+    ----------
+    game : ZombieGame
+    policy : ndarray or callable
+        Anything :func:`policy_table` accepts except a name.
+    name : str, optional
+        Label in reports (default ``"table"`` or the function's name).
+    """
+
+    families = ("zombie",)
+
+    def __init__(self, game, policy, name=None):
+        if isinstance(policy, str):
+            raise DesignError("TablePolicy takes a table or a function; "
+                              "use parse_policy for names")
+        if name is None:
+            name = "table" if isinstance(policy, np.ndarray) else getattr(policy, "__name__",
+                                                                          "user")
+        super().__init__(game, name)
+        self._source = policy
+
+    def _zombie_table(self):
+        return np.array(policy_table(self.game, self._source), dtype=np.bool_)

@@ -198,6 +198,7 @@ def show_comparison(result):
     table.add_row("A moves first", pct(r.win_as_first, 4))
     table.add_row("A moves second", pct(r.win_as_second, 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r.win_average, 4)}[/bold]")
+    table.add_row("gap (first + second - 1)", f"{r.gap:+.6f}")
     if r.agreement is not None:
         table.add_row("agreement", f"{pct(r.agreement, 3)} of {r.states:,} decision states")
     console.print(table)

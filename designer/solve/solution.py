@@ -12,6 +12,7 @@ import pandas as pd
 
 from designer.errors import ParameterError
 from designer.games._validate import check_int
+from designer.solve.compact import CompactPolicy
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,9 +160,7 @@ class DeckSolution(Solution):
         return int(self.policy[self._state(i, j, 0, w, c)[:2] + (w, c)])
 
     def compact_policy(self):
-        """The optimal policy as a :class:`~designer.policies.CompactPolicy`."""
-        from designer.policies.compact import CompactPolicy
-
+        """The optimal policy as a :class:`~designer.solve.compact.CompactPolicy`."""
         return CompactPolicy(self.game, self.policy, "optimal")
 
     def _state(self, i, j, k, w, c):

@@ -1,0 +1,207 @@
+"""The terminal game loop of ``designer play``: one game between the human
+and the computer.
+
+The rules come from :mod:`designer.play.engine`, the computer's moves from
+:mod:`designer.play.players`, the end-of-game analysis from
+:mod:`designer.play.analysis`, the record from :mod:`designer.play.stats` and
+the keys from :mod:`designer.play.keys`; a view object given by the caller
+draws (``designer play`` gives :mod:`designer.report.play_view`).
+"""
+
+import time
+from collections import deque
+
+import numpy as np
+
+from designer.errors import DesignError
+from designer.play import stats
+from designer.play.analysis import evaluate, worst_decision
+from designer.play.engine import IllegalMove, new_game, random_outcome, step
+from designer.play.keys import DRAW_KEYS, HOLD_KEYS, QUIT_KEYS, Keys
+
+#: Seconds the computer waits before each of its actions (``--no-pause``: 0).
+PAUSE = 0.9
+
+
+#: Families the engine plays (:mod:`designer.play.engine`).
+PLAYABLE = ("deck", "dice")
+
+
+def check_playable(game, test_mode=False):
+    """Refuse, with one clear line, a game the terminal loop cannot play.
+
+    Raises
+    ------
+    DesignError
+        A family the engine has no rules for, or ``test_mode`` with a die of
+        more than 9 faces (a face is typed with one key).
+    """
+    if game.family not in PLAYABLE:
+        raise DesignError(f"cannot play {game.name}: designer play supports deck and dice games "
+                          "(fowl-play, red-light, deck, pig, dice)")
+    if test_mode and game.family == "dice" and game.faces > 9:
+        raise DesignError(f"--test-mode types a face with one key: it needs a die of at most 9 "
+                          f"faces, not {game.faces}")
+
+
+class Quit(Exception):
+    """The human pressed q."""
+
+
+class Session:
+    """One game between the human and the computer.
+
+    Parameters
+    ----------
+    solution : Solution
+        The exact solve of the game played (the computer's "hard" level and
+        the analysis of the human's decisions).
+    computer : player
+        From :func:`designer.play.make_player` (``decide(state) -> action``).
+    view : object
+        What draws: ``show_board``, ``describe_event``, ``clear_screen`` and
+        ``show_result`` as in :mod:`designer.report.play_view`.
+    level : str
+        The computer's level, for the title and the statistics.
+    first : {"human", "computer", "random"}
+        Who moves first (the second mover starts with the komi).
+    pause : float
+        Seconds the computer waits before each of its actions.
+    seed : int, optional
+        Seeds the shuffles (rolls) and ``first="random"``.
+    test_mode : bool
+        Every item (face) is typed in from a real deck (die); the game is not
+        recorded.
+    keys : context manager, optional
+        A :class:`~designer.play.keys.Keys` (the default) or anything with
+        ``read()`` and ``flush()``.
+    """
+
+    def __init__(self, solution, computer, view, *, level, first="human", pause=PAUSE,
+                 seed=None, test_mode=False, keys=None):
+        game = solution.game
+        self.game, self.solution, self.computer, self.view = game, solution, computer, view
+        self.level = level
+        self.test_mode = test_mode
+        self.keys = keys
+        self.pause = pause
+        self.rng = np.random.default_rng(seed)
+        if first == "random":
+            first = "human" if self.rng.random() < 0.5 else "computer"
+        self.human = 0 if first == "human" else 1
+        self.names = ("You", "Computer") if self.human == 0 else ("Computer", "You")
+        mode = ", test mode" if test_mode else ""
+        self.title = f"designer play: {game.name} (level {self.level}{mode})"
+        self.log = deque(maxlen=8)
+        self.last = None
+        self.decisions = []
+        self.acted = False
+        self.draw_word = "draw" if game.family == "deck" else "roll"
+
+    # -- drawing -----------------------------------------------------------
+    def board(self, state, prompt=None, hint=None):
+        self.view.show_board(state, self.names, self.title, list(self.log), self.last, prompt, hint)
+
+    def note(self, state, event):
+        self.log.append(self.view.describe_event(event, state, self.names))
+        if event.action != "hold":
+            self.last = event
+
+    # -- input -------------------------------------------------------------
+    def ask_action(self, state, keys):
+        word = self.draw_word
+        can_hold = "hold" in state.legal()
+        prompt = (f"[bold]Your move[/bold] (turn total {state.k}): d or space = {word}"
+                  + (", h = hold" if can_hold else "") + ", q = quit")
+        hint = None
+        if self.pause:
+            keys.flush()
+        while True:
+            self.board(state, prompt, hint)
+            key = keys.read()
+            if key in QUIT_KEYS:
+                raise Quit
+            if key in DRAW_KEYS:
+                return word
+            if key in HOLD_KEYS:
+                if can_hold:
+                    return "hold"
+                hint = "You must draw at least once each turn: press d or space."
+            else:
+                hint = (f"Key {key!r} does nothing here: d or space = {word}"
+                        + (", h = hold" if can_hold else "") + ", q = quit.")
+
+    def ask_outcome(self, state, keys):
+        """Test mode: the item drawn (face rolled) from the real deck (die)."""
+        who = self.names[state.mover]
+        if state.family == "deck":
+            prompt = (f"[bold]{who} draw{'s' if who != 'You' else ''}[/bold]: take a real item "
+                      f"and type it: g = good, b = bad (q = quit)")
+            table = {"g": "good", "G": "good", "b": "bad", "B": "bad"}
+        else:
+            prompt = (f"[bold]{who} roll{'s' if who != 'You' else ''}[/bold]: roll the real die "
+                      f"and type the face 1..{state.game.faces} (q = quit)")
+            table = {str(f): f for f in range(1, state.game.faces + 1)}
+        hint = None
+        while True:
+            self.board(state, prompt, hint)
+            key = keys.read()
+            if key in QUIT_KEYS:
+                raise Quit
+            if key not in table:
+                hint = (f"Key {key!r} is not an item: g = good, b = bad." if state.family == "deck"
+                        else f"Key {key!r} is not a face: type 1..{state.game.faces}.")
+                continue
+            try:
+                step(state, self.draw_word, table[key])
+            except IllegalMove as exc:
+                hint = f"Impossible: {exc}. Check the deck and type the item again."
+                continue
+            return table[key]
+
+    # -- the game ----------------------------------------------------------
+    def run(self):
+        """Play the game to its end (or the human's q); returns 0."""
+        state = new_game(self.game)
+        quit = False
+        self.view.clear_screen()
+        with (self.keys or Keys()) as keys:
+            try:
+                while not state.over:
+                    human = state.mover == self.human
+                    if human:
+                        action = self.ask_action(state, keys)
+                        self.acted = True
+                        if len(state.legal()) > 1:
+                            self.decisions.append(evaluate(self.solution, state, action))
+                    else:
+                        action = self.computer.decide(state)
+                        verb = {"hold": "holds", "draw": "draws", "roll": "rolls"}[action]
+                        self.board(state, f"[bold]Computer {verb}[/bold]...")
+                        time.sleep(self.pause)
+                    if action == "hold":
+                        outcome = None
+                    elif self.test_mode:
+                        outcome = self.ask_outcome(state, keys)
+                    else:
+                        outcome = random_outcome(state, self.rng)
+                    state, event = step(state, action, outcome)
+                    self.note(state, event)
+            except Quit:
+                quit = True
+        self.board(state)
+        worst = worst_decision(self.decisions)
+        counts, why = None, None
+        if self.test_mode:
+            why = "Test-mode games are not added to the statistics."
+        elif quit and not self.acted:
+            why = "You quit before your first move: nothing recorded."
+        else:
+            try:
+                counts = stats.record(self.game, self.level, won=state.winner == self.human,
+                                      quit=quit)
+            except DesignError as exc:  # still show the analysis of the game just played
+                why = f"[red]Not recorded:[/red] {exc}"
+        self.view.show_result(state, self.names, self.human, worst, self.decisions, counts, self.level,
+                    quit=quit, not_recorded=why)
+        return 0
