@@ -104,7 +104,7 @@ def zombie_dice_reference(counts, faces, dice, K, goal, cap, policies=None, tol=
             if (b, d) in seen or forced(p, i, j, b):
                 continue
             seen.add((b, d))
-            for (n, g), _ in trans[d].items():
+            for n, g in trans[d]:
                 if n is not None:
                     todo.append((min(b + g, cap - i), n))
         states += [(p, i, j, b, d) for b, d in sorted(seen)]
