@@ -1,9 +1,15 @@
-"""The one place where numba options are set.
+"""The one place where numba options and the solvers' convergence rule are set.
 
 Every kernel is compiled with ``cache=True`` so that a new process (a CLI
 call, a joblib worker) loads it from ``__pycache__`` instead of compiling
 again; ``fastmath`` stays off because the solvers compare values for ties and
-promise results to 1e-12.
+promise results to 1e-12. The layered solvers run the classes of one score
+sum in parallel (:data:`parallel_kernel`, numba ``prange``); a process that
+runs many solves side by side (a study's joblib workers) calls
+:func:`single_thread` so that the workers do not oversubscribe the cores.
+
+The convergence rule shared by every layered kernel is written out in
+:mod:`designer.solve._classes`.
 """
 
 from numba import njit
@@ -11,13 +17,46 @@ from numba import njit
 #: Decorator for every kernel in the package.
 kernel = njit(cache=True, nogil=True)
 
+#: Decorator for the kernels that run independent classes with ``prange``
+#: (cached like the others: numba caches parallel kernels too).
+parallel_kernel = njit(cache=True, nogil=True, parallel=True)
+
 #: A draw (or roll) must beat holding by more than this to be chosen, so that
 #: exact ties, which rounding turns into near-ties, resolve to "hold" (SPEC 2).
 TIE = 1e-13
 
-#: Stopping rule: a score pair is solved when one more Bellman sweep moves its
+#: Stopping rule: a class is solved when one more Bellman sweep moves its
 #: unknown turn-start values by no more than this.
 TOL = 1e-13
 
-#: Sweeps allowed per score pair before the solve is declared non-convergent.
+#: Sweeps allowed per two-player score pair before the solve is declared
+#: non-convergent (it always settles in a few; this only guards bugs).
 MAX_SWEEPS = 200
+
+#: Policy-iteration rounds allowed per N-player rotation class (N >= 3)
+#: before it is declared unsettled (a max-n cycle, SPEC 1.5): the iterate
+#: with the smallest residual is kept. Settling classes need 1-4 rounds.
+MAX_ROUNDS = 40
+
+
+def single_thread():
+    """Run numba's parallel kernels on one thread in this process.
+
+    For worker processes that already run one solve per core.
+    """
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def threads():
+    """Threads a parallel kernel may run on: one scratch set each.
+
+    ``numba.config.NUMBA_NUM_THREADS`` (the pool size) bounds every thread
+    id, whatever :func:`numba.set_num_threads` chose. It is passed to the
+    kernels as an argument: calling ``numba.get_num_threads`` inside a
+    kernel would make it uncacheable.
+    """
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)

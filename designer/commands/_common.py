@@ -36,8 +36,13 @@ def add_game_args(p, optional=False):
                        help=f"brain,shotgun,footprint faces of a {colour} die (default {faces})")
     g = p.add_argument_group("common parameters")
     g.add_argument("--goal", type=int, help="points needed to win")
-    g.add_argument("--komi", type=int,
-                   help="points the second player starts with (0 <= komi < goal)")
+    g.add_argument("--komi",
+                   help="start points: one integer (two players: points for seat 2, negative: "
+                        "for seat 1; more players: for every seat after the first) or a "
+                        "comma-separated list, one entry per seat, seat 1 first (0,1,2)")
+    g.add_argument("--players", type=int, help="number of seats, 2..4 (default 2)")
+    g.add_argument("--ending", help="race (first to the goal wins, default) or rounds "
+                                    "(equal turns; the highest score after a round wins)")
 
 
 def _faces(text):
@@ -59,6 +64,19 @@ def _triple(flag, text):
                           "integers brain,shotgun,footprint") from None
 
 
+def _komi(text):
+    """``"2"`` -> 2, ``"-2"`` -> -2, ``"0,1,2"`` -> (0, 1, 2); parsed here and
+    not by argparse so that a bad value is one line (DesignError)."""
+    if text is None:
+        return None
+    try:
+        parts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise DesignError(f"invalid --komi={text!r}: allowed one integer or comma-separated "
+                          "integers, one per seat") from None
+    return parts[0] if len(parts) == 1 and "," not in text else tuple(parts)
+
+
 def game_from_args(args):
     """Build the game named on the command line (validated)."""
     from designer.games import load_game
@@ -67,7 +85,8 @@ def game_from_args(args):
                      bust_faces=args.bust_faces, brains=args.brains, shotguns=args.shotguns,
                      footprints=args.footprints, dice=args.dice,
                      bust_shotguns=args.bust_shotguns, cap=args.cap, goal=args.goal,
-                     komi=args.komi, green=args.green, yellow=args.yellow, red=args.red,
-                     green_faces=_triple("--green-faces", args.green_faces),
+                     komi=_komi(args.komi), players=getattr(args, "players", None),
+                     ending=getattr(args, "ending", None), green=args.green, yellow=args.yellow,
+                     red=args.red, green_faces=_triple("--green-faces", args.green_faces),
                      yellow_faces=_triple("--yellow-faces", args.yellow_faces),
                      red_faces=_triple("--red-faces", args.red_faces))

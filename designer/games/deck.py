@@ -6,12 +6,18 @@ a run of draws without replacement; each good item adds 1 to the turn total
 item ends the turn with nothing banked. When the last bad item is drawn the
 whole container is returned and shuffled before the next turn. The first
 player to reach ``goal`` wins; the second player starts with ``komi`` points.
+
+``players`` seats (2..4) share one container and move in order (SPEC 1.5);
+``ending`` is ``"race"`` (first to the goal) or ``"rounds"`` (equal turns,
+SPEC 1.6). The komi is one integer or a list with one entry per seat, see
+:func:`designer.games._validate.start_scores`.
 """
 
 from dataclasses import dataclass
 
 from designer.errors import ParameterError
-from designer.games._validate import check_int
+from designer.games._validate import (check_ending, check_int, check_players, describe_seats,
+                                      komi_param, seat_params, start_scores)
 
 #: Upper bounds that keep one solve within a few hundred MB and minutes.
 MAX_BAD = 60
@@ -33,10 +39,24 @@ class DeckGame:
         Number of good items (chickens, green chips), ``1 <= good <= 400``.
     goal : int
         Points needed to win, ``1 <= goal <= 1000``.
-    komi : int
-        Points the second player starts with, ``0 <= komi < goal``.
+    komi : int or sequence of int
+        Start points. One integer ``m``: ``m >= 0`` gives every seat after
+        the first ``m`` points (two players: the second player's), ``m < 0``
+        gives seat 1 ``-m`` points; ``|m| < goal``. A sequence: one entry per
+        seat, seat 1 first, each ``0 <= komi[s] < goal``. Points for seat 1
+        need ``ending="rounds"``. Stored in normal
+        form (an int when one number says it, else a tuple).
     name : str
         Display name (presets set it; otherwise derived from the counts).
+    players : int
+        Number of seats, ``2 <= players <= 4``.
+    ending : str
+        ``"race"`` (first to the goal wins) or ``"rounds"`` (equal turns).
+
+    Attributes
+    ----------
+    start_scores : tuple of int
+        Points each seat starts with, seat 1 first (length ``players``).
     """
 
     bad: int
@@ -44,6 +64,8 @@ class DeckGame:
     goal: int
     komi: int = 0
     name: str = ""
+    players: int = 2
+    ending: str = "race"
 
     family = "deck"
 
@@ -51,7 +73,11 @@ class DeckGame:
         object.__setattr__(self, "bad", check_int("bad", self.bad, 1, MAX_BAD))
         object.__setattr__(self, "good", check_int("good", self.good, 1, MAX_GOOD))
         object.__setattr__(self, "goal", check_int("goal", self.goal, 1, MAX_GOAL))
-        object.__setattr__(self, "komi", check_int("komi", self.komi, 0, self.goal - 1))
+        object.__setattr__(self, "players", check_players(self.players))
+        object.__setattr__(self, "ending", check_ending(self.ending))
+        scores, komi = start_scores(self.komi, self.players, self.goal, self.ending)
+        object.__setattr__(self, "komi", komi)
+        object.__setattr__(self, "start_scores", scores)
         size = self.goal * self.goal * self.bad * (self.good + 1)
         if size > MAX_TABLE:
             raise ParameterError(
@@ -63,18 +89,19 @@ class DeckGame:
 
     def with_goal(self, goal, komi=None):
         """Return the same deck with another goal (and komi)."""
-        return DeckGame(self.bad, self.good, goal, self.komi if komi is None else komi, self.name)
+        return DeckGame(self.bad, self.good, goal, self.komi if komi is None else komi, self.name,
+                        self.players, self.ending)
 
     @property
     def params(self):
         """The design parameters as a dict (for tables and JSON)."""
         return {"family": "deck", "bad": self.bad, "good": self.good,
-                "goal": self.goal, "komi": self.komi}
+                "goal": self.goal, "komi": komi_param(self.komi), **seat_params(self)}
 
     def describe(self):
         """One line a person can read."""
         return (f"{self.name}: {self.bad} bad and {self.good} good items, goal {self.goal}, "
-                f"second player starts with {self.komi} point{'s' if self.komi != 1 else ''}")
+                + describe_seats(self))
 
     @property
     def components(self):

@@ -52,17 +52,39 @@ def show_solution(summary):
     g = summary["game"]
     params = ", ".join(f"{k}={v}" for k, v in g.items() if k not in ("name", "family"))
     console.print(f"[bold]{g['name']}[/bold]  ({g['family']}: {params})")
-    console.print(f"  first-player win (komi {g['komi']}): [bold]{pct(summary['first_player_win'], 4)}[/bold]")
-    console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
-    console.print(f"  fair komi: {summary['fair_komi']} "
-                  f"(first-player win {pct(summary['fair_komi_first_player_win'], 4)})")
     import pandas as pd
 
-    table = pd.DataFrame(summary["komi_table"])
+    n = summary.get("players", 2)
+    if n == 2:
+        console.print(f"  first-player win (komi {g['komi']}): "
+                      f"[bold]{pct(summary['first_player_win'], 4)}[/bold]")
+    else:
+        seats = ", ".join(f"seat {a + 1} {pct(p, 3)}" for a, p in enumerate(summary["seat_win"]))
+        console.print(f"  {n} players, {summary['ending']} ending, komi {g['komi']}: [bold]{seats}[/bold]"
+                      f"  (fairness {pct(summary['fairness'], 3)})")
+    console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
+    if n == 2:
+        console.print(f"  fair komi: {summary['fair_komi']} "
+                      f"(first-player win {pct(summary['fair_komi_first_player_win'], 4)})")
+    else:
+        seats = ", ".join(pct(p, 3) for p in summary["fair_komi_seat_win"])
+        console.print(f"  fair komi: {', '.join(map(str, summary['fair_komi']))} "
+                      f"(seats win {seats})")
+    rows = [{k: v for k, v in r.items() if k != "seat_win"}
+            | {f"seat {a + 1}": p for a, p in enumerate(r.get("seat_win", [])) if n > 2}
+            for r in summary["komi_table"]]
+    if n > 2:
+        rows = [{k: v for k, v in r.items() if k != "first_player_win"} for r in rows]
+    table = pd.DataFrame(rows)
     console.print(frame_table(
-        table, title=f"komi 0..{len(table) - 1}",
-        formats={"first_player_win": lambda v: pct(v, 4),
-                 "expected_actions": lambda v: f"{v:.2f}"}))
+        table, title=f"komi 0..{len(table) - 1}" + (" to every seat after the first" if n > 2 else ""),
+        formats={"first_player_win": lambda v: pct(v, 4), "fairness": lambda v: pct(v, 3),
+                 "expected_actions": lambda v: f"{v:.2f}",
+                 **{f"seat {a + 1}": (lambda v: pct(v, 3)) for a in range(n)}}))
+    if summary.get("unsettled_positions"):
+        console.print(f"  Max-n play did not settle at {summary['unsettled_positions']:,} positions "
+                      f"(mutual best responses cycle there); the largest residual kept there is "
+                      f"{summary['unsettled_residual']:.1e}.")
     console.print(f"  states: {summary['states']:,}   residual: {summary['residual']:.2e}   "
                   f"sweeps: {summary['sweeps']:,}   solve time: {summary['seconds']:.3f} s")
 

@@ -27,10 +27,12 @@ remaining actions ``L`` follow the same chain with 1 added per action and
 for a match between two fixed policies (table 0 and table 1).
 """
 
+import numba
 import numpy as np
+from numba import prange
 
-from designer._jit import kernel
-from designer.solve._pairs import affine_solve, affine_step, pair_order
+from designer._jit import kernel, parallel_kernel, threads
+from designer.solve._classes import affine_solve, affine_step, pair_groups, reduce_pair_stats
 
 
 @kernel
@@ -197,8 +199,121 @@ def _guess(V, p, i, j, goal):
 
 
 @kernel
+def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, lim,
+                cP, cL, cP2, cT, out):
+    """Solve score pair ``(i, j)`` (both tables when ``players == 2``).
+
+    ``out`` receives ``(residual, sweeps, largest sweeps, status)`` with
+    status 0.0 on success, 1.0 no convergence, 2.0 singular (endless) game.
+    """
+    players = V.shape[0]
+    max_res = 0.0
+    total = 0
+    worst = 0
+    for p in range(players):
+        if players == 2 and i == j and p == 1:
+            continue  # the (0 at (i,i), 1 at (i,i)) system already covered it
+        q = players - 1 - p
+        # Warm start from the neighbouring, already solved pair.
+        x = _guess(V, p, i, j, goal)
+        y = _guess(V, q, j, i, goal)
+        res = 0.0
+        sweeps = 0
+        done = False
+        while sweeps < max_sweeps:
+            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, not optimize, tie,
+                   PG, cP, cL, cT, mg, dec, lim)
+            sweeps += 1
+            nx, ny, _, ok = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)
+            if not ok:
+                out[3] = 2.0
+                return
+            # Policy iteration: the sweep's policy is exact at (nx, ny) if
+            # it is still greedy there; otherwise sweep again at (nx, ny).
+            if not optimize or _policy_holds(bad, good, nx, ny, mg, dec, lim):
+                x = nx
+                y = ny
+                # the Bellman residual at the accepted solution
+                res = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)[2]
+                done = res <= tol
+                break
+            x = nx
+            y = ny
+        total += sweeps
+        worst = max(worst, sweeps)
+        max_res = max(max_res, res)
+        if not done:
+            out[0] = res
+            out[1] = total
+            out[2] = worst
+            out[3] = 1.0
+            return
+        if optimize:
+            # Lengths under the final policy: one fixed-policy sweep that
+            # reads the policy just found.
+            for side in range(2):
+                me = p if side == 0 else q
+                mi = i if side == 0 else j
+                mj = j if side == 0 else i
+                for w in range(bad):
+                    for c in range(good + 1):
+                        T[me, mi, mj, w, c] = cT[side, w, c]
+            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
+                   PG, cP2, cL, cT, mg, dec, lim)
+        lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
+        if not ok:
+            out[3] = 2.0
+            return
+        for side in range(2):
+            if side == 0:
+                mi = i
+                mj = j
+                me = p
+            else:
+                mi = j
+                mj = i
+                me = q
+            for w in range(bad):
+                for c in range(good + 1):
+                    V[me, mi, mj, w, c] = cP[side, w, c, 0] + cP[side, w, c, 1] * x + cP[side, w, c, 2] * y
+                    L[me, mi, mj, w, c] = cL[side, w, c, 0] + cL[side, w, c, 1] * lx + cL[side, w, c, 2] * ly
+    out[0] = max_res
+    out[1] = total
+    out[2] = worst
+    out[3] = 0.0
+
+
+@parallel_kernel
+def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, nt, stats):
+    """:func:`solve_deck` with the scratch of ``nt`` threads given explicitly."""
+    # chance of a good item at deck state (w, c): c_rem / (w_rem + c_rem)
+    PG = np.empty((bad, good + 1))
+    for w in range(bad):
+        for c in range(good + 1):
+            PG[w, c] = (good - c) / (bad - w + good - c)
+    span = min(good, goal) + 1
+    # scratch per thread: the pairs of one score sum run side by side
+    mg = np.zeros((nt, 2, bad, good + 1, span, 3))
+    dec = np.zeros((nt, 2, bad, good + 1, span), dtype=np.bool_)
+    lim = np.zeros((nt, 2, bad, good + 1), dtype=np.int64)
+    cP = np.zeros((nt, 2, bad, good + 1, 3))
+    cL = np.zeros((nt, 2, bad, good + 1, 3))
+    cP2 = np.zeros((nt, 2, bad, good + 1, 3))  # scratch for the lengths sweep
+    cT = np.zeros((nt, 2, bad, good + 1), dtype=np.int16)
+    order, groups = pair_groups(goal)
+    out = np.zeros((order.shape[0], 4))
+    for g in range(groups.shape[0] - 1):
+        for m in prange(groups[g], groups[g + 1]):
+            t = numba.get_thread_id()
+            _solve_pair(bad, good, goal, order[m, 0], order[m, 1], V, L, T, optimize, tol, tie,
+                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cP2[t], cT[t], out[m])
+    reduce_pair_stats(out, stats)
+
+
 def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
     """Solve all score pairs in dependency order, writing V, L (and T).
+
+    Pairs of one score sum are solved in parallel on numba's threads.
 
     Parameters
     ----------
@@ -210,95 +325,4 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
         Out: max residual, total sweeps, largest sweeps in one pair, and
         0.0 on success / 1.0 no convergence / 2.0 singular (endless) game.
     """
-    players = V.shape[0]
-    # chance of a good item at deck state (w, c): c_rem / (w_rem + c_rem)
-    PG = np.empty((bad, good + 1))
-    for w in range(bad):
-        for c in range(good + 1):
-            PG[w, c] = (good - c) / (bad - w + good - c)
-    span = min(good, goal) + 1
-    mg = np.zeros((2, bad, good + 1, span, 3))
-    dec = np.zeros((2, bad, good + 1, span), dtype=np.bool_)
-    lim = np.zeros((2, bad, good + 1), dtype=np.int64)
-    cP = np.zeros((2, bad, good + 1, 3))
-    cL = np.zeros((2, bad, good + 1, 3))
-    cP2 = np.zeros((2, bad, good + 1, 3))  # scratch for the lengths sweep
-    cT = np.zeros((2, bad, good + 1), dtype=np.int16)
-    order = pair_order(goal)
-    max_res = 0.0
-    total = 0
-    worst = 0
-    for m in range(order.shape[0]):
-        i = order[m, 0]
-        j = order[m, 1]
-        for p in range(players):
-            if players == 2 and i == j and p == 1:
-                continue  # the (0 at (i,i), 1 at (i,i)) system already covered it
-            q = players - 1 - p
-            # Warm start from the neighbouring, already solved pair.
-            x = _guess(V, p, i, j, goal)
-            y = _guess(V, q, j, i, goal)
-            res = 0.0
-            sweeps = 0
-            done = False
-            while sweeps < max_sweeps:
-                _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, not optimize, tie,
-                       PG, cP, cL, cT, mg, dec, lim)
-                sweeps += 1
-                nx, ny, _, ok = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)
-                if not ok:
-                    stats[3] = 2.0
-                    return
-                # Policy iteration: the sweep's policy is exact at (nx, ny) if
-                # it is still greedy there; otherwise sweep again at (nx, ny).
-                if not optimize or _policy_holds(bad, good, nx, ny, mg, dec, lim):
-                    x = nx
-                    y = ny
-                    # the Bellman residual at the accepted solution
-                    res = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)[2]
-                    done = res <= tol
-                    break
-                x = nx
-                y = ny
-            total += sweeps
-            worst = max(worst, sweeps)
-            max_res = max(max_res, res)
-            if not done:
-                stats[0] = res
-                stats[1] = total
-                stats[2] = worst
-                stats[3] = 1.0
-                return
-            if optimize:
-                # Lengths under the final policy: one fixed-policy sweep that
-                # reads the policy just found.
-                for side in range(2):
-                    me = p if side == 0 else q
-                    mi = i if side == 0 else j
-                    mj = j if side == 0 else i
-                    for w in range(bad):
-                        for c in range(good + 1):
-                            T[me, mi, mj, w, c] = cT[side, w, c]
-                _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
-                       PG, cP2, cL, cT, mg, dec, lim)
-            lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
-            if not ok:
-                stats[3] = 2.0
-                return
-            for side in range(2):
-                if side == 0:
-                    mi = i
-                    mj = j
-                    me = p
-                else:
-                    mi = j
-                    mj = i
-                    me = q
-                for w in range(bad):
-                    for c in range(good + 1):
-                        V[me, mi, mj, w, c] = cP[side, w, c, 0] + cP[side, w, c, 1] * x + cP[side, w, c, 2] * y
-                        L[me, mi, mj, w, c] = cL[side, w, c, 0] + cL[side, w, c, 1] * lx + cL[side, w, c, 2] * ly
-    stats[0] = max_res
-    stats[1] = total
-    stats[2] = worst
-    stats[3] = 0.0
+    solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, threads(), stats)

@@ -14,10 +14,12 @@ The unknowns of the pair are ``x = P(i, j, 0)`` and ``y = P(j, i, 0)``.
 Policies are boolean tables ``roll[player, i, j, k]``.
 """
 
+import numba
 import numpy as np
+from numba import prange
 
-from designer._jit import kernel
-from designer.solve._pairs import affine_solve, affine_step, pair_order
+from designer._jit import kernel, parallel_kernel, threads
+from designer.solve._classes import affine_solve, affine_step, pair_groups, reduce_pair_stats
 
 
 @kernel
@@ -93,72 +95,87 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
 
 
 @kernel
+def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps, bP, bL, bR, out):
+    """Solve score pair ``(i, j)``; ``out`` as in :mod:`designer.solve._deck_kernel`."""
+    players = V.shape[0]
+    max_res = 0.0
+    total = 0
+    worst = 0
+    for p in range(players):
+        if players == 2 and i == j and p == 1:
+            continue
+        q = players - 1 - p
+        x = V[p, i + 1, j] if i + 1 < goal else 1.0
+        y = V[q, j + 1, i] if j + 1 < goal else 1.0
+        res = 0.0
+        sweeps = 0
+        done = False
+        while sweeps < max_sweeps:
+            _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR)
+            sweeps += 1
+            nx, ny, r, ok = affine_step(bP[0, 0], bP[1, 0], x, y)
+            if optimize:
+                res = r
+                if res <= tol:
+                    done = True
+                    break
+            if not ok:
+                out[3] = 2.0
+                return
+            x = nx
+            y = ny
+            if not optimize:
+                done = True
+                break
+        total += sweeps
+        worst = max(worst, sweeps)
+        max_res = max(max_res, res)
+        if not done:
+            out[0] = res
+            out[1] = total
+            out[2] = worst
+            out[3] = 1.0
+            return
+        lx, ly, ok = affine_solve(bL[0, 0], bL[1, 0])
+        if not ok:
+            out[3] = 2.0
+            return
+        V[p, i, j] = x
+        V[q, j, i] = y
+        L[p, i, j] = lx
+        L[q, j, i] = ly
+        if optimize:
+            for k in range(goal - i):
+                R[p, i, j, k] = bR[0, k]
+            for k in range(goal - j):
+                R[q, j, i, k] = bR[1, k]
+    out[0] = max_res
+    out[1] = total
+    out[2] = worst
+    out[3] = 0.0
+
+
+@parallel_kernel
+def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, nt, stats):
+    """:func:`solve_dice` with the scratch of ``nt`` threads given explicitly."""
+    bP = np.zeros((nt, 2, goal, 3))
+    bL = np.zeros((nt, 2, goal, 3))
+    bR = np.zeros((nt, 2, goal), dtype=np.bool_)
+    order, groups = pair_groups(goal)
+    out = np.zeros((order.shape[0], 4))
+    for g in range(groups.shape[0] - 1):
+        for m in prange(groups[g], groups[g + 1]):
+            t = numba.get_thread_id()
+            _solve_pair(faces, pips, goal, order[m, 0], order[m, 1], V, L, R, optimize, tol, tie,
+                        max_sweeps, bP[t], bL[t], bR[t], out[m])
+    reduce_pair_stats(out, stats)
+
+
 def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats):
     """Solve all score pairs in dependency order (see :func:`solve_deck`).
 
     ``V, L`` have shape (players, goal, goal); ``R`` (bool) has shape
-    (players, goal, goal, goal) and is written when ``optimize``.
+    (players, goal, goal, goal) and is written when ``optimize``. Pairs of
+    one score sum are solved in parallel on numba's threads.
     """
-    players = V.shape[0]
-    bP = np.zeros((2, goal, 3))
-    bL = np.zeros((2, goal, 3))
-    bR = np.zeros((2, goal), dtype=np.bool_)
-    order = pair_order(goal)
-    max_res = 0.0
-    total = 0
-    worst = 0
-    for m in range(order.shape[0]):
-        i = order[m, 0]
-        j = order[m, 1]
-        for p in range(players):
-            if players == 2 and i == j and p == 1:
-                continue
-            q = players - 1 - p
-            x = V[p, i + 1, j] if i + 1 < goal else 1.0
-            y = V[q, j + 1, i] if j + 1 < goal else 1.0
-            res = 0.0
-            sweeps = 0
-            done = False
-            while sweeps < max_sweeps:
-                _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR)
-                sweeps += 1
-                nx, ny, r, ok = affine_step(bP[0, 0], bP[1, 0], x, y)
-                if optimize:
-                    res = r
-                    if res <= tol:
-                        done = True
-                        break
-                if not ok:
-                    stats[3] = 2.0
-                    return
-                x = nx
-                y = ny
-                if not optimize:
-                    done = True
-                    break
-            total += sweeps
-            worst = max(worst, sweeps)
-            max_res = max(max_res, res)
-            if not done:
-                stats[0] = res
-                stats[1] = total
-                stats[2] = worst
-                stats[3] = 1.0
-                return
-            lx, ly, ok = affine_solve(bL[0, 0], bL[1, 0])
-            if not ok:
-                stats[3] = 2.0
-                return
-            V[p, i, j] = x
-            V[q, j, i] = y
-            L[p, i, j] = lx
-            L[q, j, i] = ly
-            if optimize:
-                for k in range(goal - i):
-                    R[p, i, j, k] = bR[0, k]
-                for k in range(goal - j):
-                    R[q, j, i, k] = bR[1, k]
-    stats[0] = max_res
-    stats[1] = total
-    stats[2] = worst
-    stats[3] = 0.0
+    solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, threads(), stats)

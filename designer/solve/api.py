@@ -10,8 +10,8 @@ import numpy as np
 from designer._jit import MAX_SWEEPS, TIE, TOL
 from designer.errors import ConvergenceError, DesignError
 from designer.games import DeckGame, DiceGame, ZombieDiceGame, ZombieGame
-from designer.solve._deck_kernel import solve_deck
-from designer.solve._dice_kernel import solve_dice
+from designer.solve._deck_kernel import solve_deck, solve_deck_threads
+from designer.solve._dice_kernel import solve_dice, solve_dice_threads
 from designer.solve.solution import DeckSolution, DiceSolution
 from designer.solve.zombie import solve_zombie_game
 from designer.solve.zombie_dice import solve_zombie_dice_game
@@ -19,11 +19,11 @@ from designer.solve.zombie_dice import solve_zombie_dice_game
 
 def _warm():
     """Load (or compile) the kernels before timing, so ``seconds`` is solve time."""
-    if not solve_deck.signatures:
+    if not solve_deck_threads.signatures:
         args = (np.zeros((1, 1, 1, 1, 2)), np.zeros((1, 1, 1, 1, 2)),
                 np.zeros((1, 1, 1, 1, 2), dtype=np.int16))
         solve_deck(1, 1, 1, *args, True, TOL, TIE, MAX_SWEEPS, np.zeros(4))
-    if not solve_dice.signatures:
+    if not solve_dice_threads.signatures:
         solve_dice(2, np.array([2], dtype=np.int64), 1, np.zeros((1, 1, 1)),
                    np.zeros((1, 1, 1)), np.zeros((1, 1, 1, 1), dtype=np.bool_), True, TOL, TIE,
                    MAX_SWEEPS, np.zeros(4))
@@ -101,15 +101,30 @@ def solve(game):
 
     Returns
     -------
-    DeckSolution, DiceSolution, ZombieSolution or ZombieDiceSolution
+    DeckSolution, DiceSolution, SeatSolution, ZombieSolution or ZombieDiceSolution
         Win probabilities, expected actions and the optimal policy for every
-        goal up to ``game.goal`` and every komi.
+        goal up to ``game.goal`` and every komi. Three or four players
+        (``game.players``) give a :class:`SeatSolution` (max-n play,
+        SPEC 1.5).
 
     Raises
     ------
     ConvergenceError
         If a score pair fails to converge (not observed in practice).
+    DesignError
+        An N-player game whose tables would not fit in memory.
     """
+    if isinstance(game, (DeckGame, DiceGame)):
+        if game.ending == "rounds":
+            from designer.solve.rounds import (
+                solve_rounds,  # the equal-turns ending, SPEC 1.6
+            )
+
+            return solve_rounds(game)
+        if game.players > 2:
+            from designer.solve.race import solve_race
+
+            return solve_race(game)
     if isinstance(game, DeckGame):
         return solve_deck_game(game)
     if isinstance(game, DiceGame):

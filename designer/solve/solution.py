@@ -5,6 +5,7 @@ solved for goal ``G`` answers every goal ``g <= G`` and every komi: the first
 player of the game (g, komi) sits at scores ``(G - g, G - g + komi)``.
 """
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,7 +56,9 @@ class Solution:
     def _start(self, goal, komi):
         G = self.game.goal
         goal = G if goal is None else check_int("goal", goal, 1, G)
-        komi = check_int("komi", komi, 0, goal - 1)
+        komi = check_int("komi", komi, -(goal - 1), goal - 1)
+        if komi < 0:  # seat 1 starts with -komi points (the table holds it too)
+            return G - goal - komi, G - goal
         return G - goal, G - goal + komi
 
     def first_player_win(self, goal=None, komi=0):
@@ -66,7 +69,8 @@ class Solution:
         goal : int, optional
             Any goal ``1 <= goal <= game.goal`` (default: the solved goal).
         komi : int
-            Points the second player starts with, ``0 <= komi < goal``.
+            Points the second player starts with, ``|komi| < goal``; a
+            negative komi gives seat 1 ``-komi`` points.
         """
         i, j = self._start(goal, komi)
         return float(self.win[(i, j) + (0,) * (self.win.ndim - 2)])
@@ -75,6 +79,37 @@ class Solution:
         """Expected number of actions in a game between optimal players."""
         i, j = self._start(goal, komi)
         return float(self.actions[(i, j) + (0,) * (self.actions.ndim - 2)])
+
+    @property
+    def players(self):
+        """Number of seats: 2."""
+        return 2
+
+    #: A two-player solve never leaves a class unsettled (SPEC 1.5).
+    unsettled_positions = 0
+    unsettled_residual = 0.0
+
+    def seat_win(self, goal=None, komi=0):
+        """Both seats' win probabilities, seat 1 first (they sum to 1).
+
+        ``komi`` is an int (negative: points for seat 1) or a pair of start
+        scores, as for the game.
+        """
+        if not isinstance(komi, numbers.Integral):
+            from designer.games._validate import normal_komi
+
+            raw = tuple(komi)
+            if len(raw) != 2:
+                raise ParameterError("komi", list(raw), "one integer or a list of 2 integers")
+            komi = normal_komi(tuple(check_int("komi", k, 0) for k in raw))
+            if not isinstance(komi, numbers.Integral):
+                raise ParameterError("komi", list(raw), "a pair with at least one 0")
+        p = self.first_player_win(goal, komi)
+        return np.array([p, 1.0 - p])
+
+    def fairness(self, goal=None, komi=0):
+        """``|P_1 - 1/2|`` (SPEC 2)."""
+        return abs(self.first_player_win(goal, komi) - 0.5)
 
     def _komi_column(self, goal):
         G = self.game.goal
@@ -124,15 +159,22 @@ class Solution:
     def summary(self, max_komi=10):
         """The headline figures at the game's own goal and komi, as a dict.
 
-        Keys: ``game``, ``first_player_win``, ``expected_actions``,
-        ``fair_komi``, ``komi_table`` (list of dicts), ``states``,
-        ``residual``, ``seconds``, ``sweeps``.
+        Keys: ``game``, ``players`` (2), ``ending``, ``seat_win`` (list,
+        seat 1 first), ``first_player_win``, ``fairness``,
+        ``expected_actions``, ``fair_komi``, ``komi_table`` (list of dicts),
+        ``states``, ``residual``, ``unsettled_positions`` (0),
+        ``unsettled_residual`` (0.0), ``seconds``, ``sweeps``.
         """
         g = self.game
         table = self.komi_table(max_komi=max(max_komi, g.komi))
+        p1 = self.first_player_win(komi=g.komi)
         return {
             "game": {"name": g.name, **g.params},
-            "first_player_win": self.first_player_win(komi=g.komi),
+            "players": 2,
+            "ending": getattr(g, "ending", "rounds" if g.family == "zombie" else "race"),
+            "seat_win": [p1, 1.0 - p1],
+            "first_player_win": p1,
+            "fairness": abs(p1 - 0.5),
             "expected_actions": self.expected_actions(komi=g.komi),
             "fair_komi": self.fair_komi(),
             "fair_komi_first_player_win": self.first_player_win(komi=self.fair_komi()),
@@ -143,6 +185,8 @@ class Solution:
             ],
             "states": int(self.states),
             "residual": float(self.residual),
+            "unsettled_positions": 0,
+            "unsettled_residual": 0.0,
             "sweeps": int(self.sweeps),
             "seconds": float(self.seconds),
         }
@@ -268,3 +312,237 @@ class ZombieSolution(Solution):
         out = super().summary(max_komi)
         out["tie_round_win"] = float(self.tie_round_win)
         return out
+
+
+def _uniform_komis(N, max_komi):
+    """Komi vectors ``(0, m, ..., m)`` for ``m = 0..max_komi``."""
+    return [(0,) + (m,) * (N - 1) for m in range(max_komi + 1)]
+
+
+@dataclass(frozen=True, eq=False)
+class SeatSolution:
+    """Exact max-n play of an N-player game, for every goal and komi vector.
+
+    Read it off with :meth:`seat_win`, :meth:`fair_komi`, :meth:`to_frame`.
+    The tables are indexed by the scores of the mover and the seats after it
+    (in points scored towards the solved goal ``G``), then the turn state:
+    the game of goal ``g <= G`` where seat ``s`` starts with ``komi[s]``
+    points begins at scores ``G - g + komi[s]`` with seat 1 to move.
+
+    Attributes
+    ----------
+    game : DeckGame or DiceGame
+        The solved rules (``goal`` is the largest goal answered).
+    win : ndarray
+        ``win[s_0, ..., s_{N-1}, <turn start>, r]``: win probability of the
+        seat ``r`` places after the mover, at a turn start (decks: the turn
+        start is ``(w, c)``; dice: nothing).
+    actions : ndarray
+        Expected remaining actions at every turn start.
+    policy : ndarray
+        Decks: int16 good draws before holding at every turn start. Dice:
+        bool ``roll[s_0, ..., s_{N-1}, k]``.
+    residual : float
+        Largest Bellman residual over the classes that settled.
+    sweeps : int
+        Backward sweeps performed in all.
+    seconds : float
+        Wall time of the kernel.
+    states : int
+        Non-terminal states covered.
+    unsettled_positions : int
+        Score tuples (turn starts of every rotation of a class) where max-n
+        policy iteration cycled (SPEC 1.5); 0 with two players.
+    unsettled_residual : float
+        Largest Bellman residual kept at those positions (0.0 if none).
+    """
+
+    game: object
+    win: np.ndarray = field(repr=False)
+    actions: np.ndarray = field(repr=False)
+    policy: np.ndarray = field(repr=False)
+    residual: float
+    sweeps: int
+    seconds: float
+    states: int
+    unsettled_positions: int = 0
+    unsettled_residual: float = 0.0
+
+    @property
+    def players(self):
+        """Number of seats ``N``."""
+        return self.game.players
+
+    # -- reading the goal x komi space -----------------------------------
+    def _scores(self, goal, komi):
+        """Table scores of the start of the game (goal, komi), seat 1 first."""
+        from designer.games._validate import start_scores
+
+        G = self.game.goal
+        goal = G if goal is None else check_int("goal", goal, 1, G)
+        scores, _ = start_scores(komi, self.players, goal, self.game.ending)
+        return tuple(G - goal + s for s in scores)
+
+    def _turn_start(self):
+        return (0,) * (self.actions.ndim - self.players)
+
+    def seat_win(self, goal=None, komi=0):
+        """Every seat's win probability at the start of a game, seat 1 first.
+
+        Parameters
+        ----------
+        goal : int, optional
+            Any goal ``1 <= goal <= game.goal`` (default: the solved goal).
+        komi : int or sequence of int
+            Start points as for the game's ``komi`` (one integer for every
+            seat after the first, or one entry per seat).
+
+        Returns
+        -------
+        ndarray, shape (N,)
+            Sums to 1 (someone always wins).
+        """
+        s = self._scores(goal, komi)
+        return np.array(self.win[s + self._turn_start()], dtype=float)
+
+    def first_player_win(self, goal=None, komi=0):
+        """Seat 1's win probability (see :meth:`seat_win`)."""
+        return float(self.seat_win(goal, komi)[0])
+
+    def expected_actions(self, goal=None, komi=0):
+        """Expected number of actions of a game between max-n players."""
+        return float(self.actions[self._scores(goal, komi) + self._turn_start()])
+
+    def fairness(self, goal=None, komi=0):
+        """``max_s |P_s - 1/N|`` (SPEC 2): 0 for a perfectly fair start."""
+        return float(np.abs(self.seat_win(goal, komi) - 1.0 / self.players).max())
+
+    def _komi_grid(self, goal, max_komi):
+        """Every komi vector of the search space, as an (n, N) int array.
+
+        Under the race ending seat 1 gets nothing and every other seat
+        ``0..max_komi``; under the rounds ending every seat may get points,
+        at least one gets none (giving everyone points is a lower goal).
+        """
+        N = self.players
+        free = N - 1 if self.game.ending == "race" else N
+        axes = np.indices((max_komi + 1,) * free).reshape(free, -1).T
+        if free == N - 1:
+            return np.concatenate([np.zeros((len(axes), 1), dtype=axes.dtype), axes], axis=1)
+        return axes[axes.min(axis=1) == 0]
+
+    def fair_komi(self, goal=None, max_komi=None):
+        """The komi vector with the smallest fairness (SPEC 2).
+
+        Parameters
+        ----------
+        goal : int, optional
+            Default: the solved goal.
+        max_komi : int, optional
+            Largest komi of any seat searched (default ``goal - 1``).
+
+        Returns
+        -------
+        tuple of int
+            One entry per seat, seat 1 first. Ties: the smallest total
+            komi, then the first vector in lexicographic order.
+        """
+        G = self.game.goal
+        goal = G if goal is None else check_int("goal", goal, 1, G)
+        K = goal - 1 if max_komi is None else check_int("max_komi", max_komi, 0, goal - 1)
+        grid = self._komi_grid(goal, K)
+        idx = tuple((G - goal + grid[:, a]) for a in range(self.players)) + self._turn_start()
+        p = self.win[idx]
+        fair = np.abs(p - 1.0 / self.players).max(axis=1)
+        order = np.lexsort(tuple(grid[:, a] for a in range(self.players - 1, -1, -1))
+                           + (grid.sum(axis=1), fair))
+        return tuple(int(v) for v in grid[order[0]])
+
+    def komi_table(self, goal=None, max_komi=10):
+        """Seat win probabilities for the komi vectors ``(0, m, ..., m)``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``komi`` (``m``), ``seat_1_win`` .. ``seat_N_win``,
+            ``fairness``, ``expected_actions``.
+        """
+        G = self.game.goal
+        goal = G if goal is None else check_int("goal", goal, 1, G)
+        n = min(goal - 1, check_int("max_komi", max_komi, 0))
+        rows = []
+        for k in _uniform_komis(self.players, n):
+            p = self.seat_win(goal, k)
+            rows.append({"komi": k[1], **{f"seat_{a + 1}_win": float(v) for a, v in enumerate(p)},
+                         "fairness": float(np.abs(p - 1 / self.players).max()),
+                         "expected_actions": self.expected_actions(goal, k)})
+        return pd.DataFrame(rows)
+
+    def to_frame(self, max_komi=5):
+        """One row per goal and komi vector (every later seat ``0..max_komi``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The game's other parameters, ``goal``, ``komi_1`` .. ``komi_N``,
+            ``seat_1_win`` .. ``seat_N_win``, ``first_player_win``,
+            ``fairness``, ``expected_actions``.
+        """
+        G, N = self.game.goal, self.players
+        frames = []
+        for g in range(1, G + 1):
+            grid = self._komi_grid(g, min(g - 1, max_komi))
+            idx = tuple(G - g + grid[:, a] for a in range(N)) + self._turn_start()
+            p = self.win[idx]
+            df = pd.DataFrame({"goal": g, **{f"komi_{a + 1}": grid[:, a] for a in range(N)},
+                               **{f"seat_{a + 1}_win": p[:, a] for a in range(N)}})
+            df["first_player_win"] = p[:, 0]
+            df["fairness"] = np.abs(p - 1.0 / N).max(axis=1)
+            df["expected_actions"] = self.actions[idx]
+            frames.append(df)
+        df = pd.concat(frames, ignore_index=True)
+        for k, v in reversed(list(self.game.params.items())):
+            if k not in ("goal", "komi"):
+                df.insert(0, k, str(v) if isinstance(v, list) else v)
+        return df
+
+    def summary(self, max_komi=10):
+        """Headline figures at the game's own goal and komi, as a dict.
+
+        The keys of :meth:`Solution.summary` (``first_player_win`` is seat
+        1's; ``fair_komi`` a list over seats; ``komi_table`` over the komi
+        vectors ``(0, m, ..., m)``) plus ``players``, ``ending``,
+        ``seat_win``, ``fairness``, ``fair_komi_seat_win``,
+        ``unsettled_positions`` and ``unsettled_residual``.
+        """
+        g = self.game
+        komi = g.start_scores
+        win = self.seat_win(komi=komi)
+        fk = self.fair_komi()
+        fk_win = self.seat_win(komi=fk)
+        table = self.komi_table(max_komi=max_komi)
+        return {
+            "game": {"name": g.name, **g.params},
+            "players": self.players,
+            "ending": g.ending,
+            "seat_win": [float(v) for v in win],
+            "first_player_win": float(win[0]),
+            "fairness": float(np.abs(win - 1 / self.players).max()),
+            "expected_actions": self.expected_actions(komi=komi),
+            "fair_komi": list(fk),
+            "fair_komi_seat_win": [float(v) for v in fk_win],
+            "fair_komi_first_player_win": float(fk_win[0]),
+            "fair_komi_fairness": float(np.abs(fk_win - 1 / self.players).max()),
+            "komi_table": [
+                {"komi": int(r["komi"]), "first_player_win": float(r["seat_1_win"]),
+                 "seat_win": [float(r[f"seat_{a + 1}_win"]) for a in range(self.players)],
+                 "fairness": float(r["fairness"]), "expected_actions": float(r["expected_actions"])}
+                for _, r in table.iterrows()
+            ],
+            "states": int(self.states),
+            "residual": float(self.residual),
+            "unsettled_positions": int(self.unsettled_positions),
+            "unsettled_residual": float(self.unsettled_residual),
+            "sweeps": int(self.sweeps),
+            "seconds": float(self.seconds),
+        }

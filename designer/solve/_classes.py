@@ -1,0 +1,294 @@
+"""The class machinery shared by every layered solver (SPEC 3 and 1.5).
+
+Scores never fall, so the only cycles of a game are rounds of turns that
+score nothing. With two players those cycles stay inside a score pair
+``{(i, j), (j, i)}``; with ``N`` players inside a *rotation class*: the ``N``
+rotations of one score tuple ``(s_0, ..., s_{N-1})`` (scores in seat order
+from the mover). Classes are solved in decreasing order of the score sum;
+a hold always lands in a class of larger sum, already solved, and classes of
+equal sum do not depend on each other, so they are solved in parallel.
+
+Two players
+-----------
+Each pair has two unknowns, the two turn-start values ``x`` and ``y`` that
+the pair's cycles feed back into. Every other value in the pair is carried
+as an affine function ``a + b x + c y`` through one backward sweep; the fixed
+point then solves
+
+.. math::
+
+    x = a_1 + b_1 x + c_1 y, \\qquad y = a_2 + b_2 x + c_2 y .
+
+N players
+---------
+Inside a class the unknowns are the ``N`` turn-start value *vectors*
+``X_r`` (one win probability per seat) of rotation ``r`` after a bust (dice)
+or a reshuffle (decks). Written in the class's own seat coordinates
+(component ``a`` is the seat at canonical position ``a``, whoever moves),
+every chance step mixes value vectors without rotating them, so under a
+fixed policy every value vector of the class is
+
+.. math::
+
+    v = c + \\sum_{r} b_r X_r
+
+with one constant vector ``c`` and ``N`` *scalar* weights ``b_r`` (the
+chance of reaching rotation ``r``'s unknown before the class is left),
+shared by all components, and by the expected remaining actions
+``l = c_L + \\sum_r b_r Y_r``. One backward sweep gives the rows of the
+unknowns themselves, and the fixed point is the ``N x N`` linear system
+
+.. math::
+
+    (I - B) [X \\mid Y] = [C \\mid c_L]
+
+with ``N + 1`` right-hand sides (:func:`solve_fixed_point`).
+
+Convergence rule (every layered kernel)
+---------------------------------------
+Policy iteration on the unknowns: sweep at the estimate choosing greedily
+(the mover compares its own component; ties within :data:`~designer._jit.TIE`
+go to hold), solve the linear system for that policy, and accept the new
+estimate when every decision of the sweep is still greedy there (checked on
+stored affine margins, without another sweep). The Bellman residual at the
+accepted estimate is reported. With two players this always settles. With
+three or more, max-n can have two mutual best responses at a class, or none
+in pure strategies, and the iteration cycles: after
+:data:`~designer._jit.MAX_ROUNDS` rounds the class is declared *unsettled*
+and the iterate with the smallest Bellman residual is kept (values one greedy
+backup from it). Solvers report the number of unsettled positions and the
+largest residual there (:func:`class_report`).
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+
+#: Per-class report columns written by the N-player kernels.
+CLASS_RESIDUAL = 0   # Bellman residual of the kept estimate
+CLASS_SWEEPS = 1     # backward sweeps spent on the class
+CLASS_SETTLED = 2    # 1.0 settled, 0.0 unsettled (max-n cycle)
+CLASS_STATUS = 3     # 0.0 ok, 2.0 singular system (a policy that never ends)
+CLASS_COLUMNS = 4
+
+
+@kernel
+def solve2(a1, b1, c1, a2, b2, c2):
+    """Solve the 2 x 2 fixed point above; returns ``(x, y, ok)``.
+
+    ``ok`` is False when the system is singular (a policy under which the
+    game never ends), in which case ``x = y = nan``.
+    """
+    m11 = 1.0 - b1
+    m22 = 1.0 - c2
+    det = m11 * m22 - c1 * b2
+    if abs(det) < 1e-300:
+        return float("nan"), float("nan"), False
+    x = (a1 * m22 + c1 * a2) / det
+    y = (m11 * a2 + b2 * a1) / det
+    return x, y, True
+
+
+@kernel
+def affine_step(u, v, x, y):
+    """One policy-iteration step on a pair's two unknowns.
+
+    ``u`` and ``v`` are the affine coefficients ``(a, b, c)`` of the two
+    unknowns as swept at the estimate ``(x, y)``. Returns ``(nx, ny, res,
+    ok)``: the fixed point of the affine system, the Bellman residual at
+    the estimate, and False when the system is singular (an endless game).
+    """
+    res = max(abs(u[0] + u[1] * x + u[2] * y - x), abs(v[0] + v[1] * x + v[2] * y - y))
+    nx, ny, ok = solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+    return nx, ny, res, ok
+
+
+@kernel
+def affine_solve(u, v):
+    """The fixed point ``(x, y, ok)`` of the affine system with rows ``u``, ``v``."""
+    return solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+
+
+@kernel
+def pair_order(goal):
+    """Score pairs ``(i, j)`` with ``i >= j`` in decreasing ``i + j``.
+
+    A hold always lands in a pair of larger score sum, so this order solves
+    every pair after all the pairs it depends on.
+    """
+    n = goal * (goal + 1) // 2
+    out = np.empty((n, 2), dtype=np.int64)
+    m = 0
+    for s in range(2 * (goal - 1), -1, -1):
+        i = min(goal - 1, s)
+        while i >= 0:
+            j = s - i
+            if j > i:
+                break
+            out[m, 0] = i
+            out[m, 1] = j
+            m += 1
+            i -= 1
+    return out
+
+
+def rotation_classes(players, goal):
+    """Rotation classes of score tuples, in the order they must be solved.
+
+    Parameters
+    ----------
+    players : int
+        Tuple length ``N``.
+    goal : int
+        Scores run over ``0..goal - 1``.
+
+    Returns
+    -------
+    reps : ndarray of int64, shape (n_classes, N)
+        One tuple per class: its lexicographically smallest rotation.
+    groups : ndarray of int64
+        ``reps[groups[g]:groups[g + 1]]`` share one score sum; sums
+        decrease with ``g``. Classes inside a group are independent.
+    """
+    N, G = players, goal
+    flat = np.arange(G ** N, dtype=np.int64)
+    digits = np.empty((G ** N, N), dtype=np.int64)
+    rest = flat.copy()
+    for a in range(N - 1, -1, -1):
+        digits[:, a] = rest % G
+        rest //= G
+    canonical = np.ones(G ** N, dtype=bool)
+    for r in range(1, N):
+        rot = np.zeros(G ** N, dtype=np.int64)
+        for a in range(N):
+            rot = rot * G + digits[:, (a + r) % N]
+        canonical &= flat <= rot
+    reps = digits[canonical]
+    sums = reps.sum(axis=1)
+    order = np.argsort(-sums, kind="stable")
+    reps = np.ascontiguousarray(reps[order])
+    sums = sums[order]
+    cuts = np.flatnonzero(np.diff(sums)) + 1
+    groups = np.concatenate(([0], cuts, [len(reps)])).astype(np.int64)
+    return reps, groups
+
+
+@kernel
+def pair_groups(goal):
+    """:func:`pair_order` and the offsets of its equal-sum groups:
+    ``order[groups[g]:groups[g + 1]]`` share one sum."""
+    order = pair_order(goal)
+    n = order.shape[0]
+    groups = np.empty(2 * goal, dtype=np.int64)
+    m = 0
+    groups[0] = 0
+    for k in range(1, n):
+        if order[k, 0] + order[k, 1] != order[k - 1, 0] + order[k - 1, 1]:
+            m += 1
+            groups[m] = k
+    m += 1
+    groups[m] = n
+    return order, groups[: m + 1]
+
+
+@kernel
+def reduce_pair_stats(out, stats):
+    """Reduce per-pair reports ``(residual, sweeps, largest sweeps, status)``
+    into the solver's ``stats``: the largest residual, the total and the
+    largest sweeps, and the worst status (the first failing pair's residual
+    when one failed)."""
+    stats[0] = 0.0
+    stats[1] = 0.0
+    stats[2] = 0.0
+    stats[3] = 0.0
+    for m in range(out.shape[0]):
+        stats[1] += out[m, 1]
+        stats[2] = max(stats[2], out[m, 2])
+        if out[m, 3] > stats[3]:
+            stats[3] = out[m, 3]
+            stats[0] = out[m, 0]
+        if stats[3] == 0.0:
+            stats[0] = max(stats[0], out[m, 0])
+
+
+@kernel
+def flat_index(scores, start, n, goal):
+    """Flat table index of the tuple ``scores[start], scores[start+1], ...``
+    (``n`` entries, read cyclically): digits base ``goal``, mover first."""
+    N = scores.shape[0]
+    f = 0
+    for a in range(n):
+        f = f * goal + scores[(start + a) % N]
+    return f
+
+
+@kernel
+def solve_fixed_point(B, C, out):
+    """Solve ``(I - B) out = C`` by Gaussian elimination with partial pivoting.
+
+    ``B`` is ``N x N``, ``C`` and ``out`` are ``N x M`` (one column per
+    right-hand side). Returns False when ``I - B`` is singular: under the
+    policy swept, a round of the class never ends.
+    """
+    N = B.shape[0]
+    M = C.shape[1]
+    A = np.empty((N, N + M))
+    for r in range(N):
+        for c in range(N):
+            A[r, c] = (1.0 if r == c else 0.0) - B[r, c]
+        for c in range(M):
+            A[r, N + c] = C[r, c]
+    for col in range(N):
+        piv = col
+        for r in range(col + 1, N):
+            if abs(A[r, col]) > abs(A[piv, col]):
+                piv = r
+        if abs(A[piv, col]) < 1e-300:
+            return False
+        if piv != col:
+            for c in range(N + M):
+                tmp = A[col, c]
+                A[col, c] = A[piv, c]
+                A[piv, c] = tmp
+        for r in range(col + 1, N):
+            f = A[r, col] / A[col, col]
+            if f != 0.0:
+                for c in range(col, N + M):
+                    A[r, c] -= f * A[col, c]
+    for col in range(N - 1, -1, -1):
+        for c in range(M):
+            s = A[col, N + c]
+            for k in range(col + 1, N):
+                s -= A[col, k] * out[k, c]
+            out[col, c] = s / A[col, col]
+    return True
+
+
+def class_report(cstats, positions_per_class):
+    """Reduce the per-class report of an N-player kernel.
+
+    Parameters
+    ----------
+    cstats : ndarray, shape (n_classes, CLASS_COLUMNS)
+    positions_per_class : int or ndarray
+        Turn-start positions a class holds (its ``N`` rotations times the
+        turn states that start a turn), to count unsettled positions.
+
+    Returns
+    -------
+    dict
+        ``residual`` (largest over settled classes), ``sweeps`` (total),
+        ``singular`` (bool), ``unsettled_classes``, ``unsettled_positions``
+        and ``unsettled_residual`` (largest residual kept there, 0.0 if none).
+    """
+    settled = cstats[:, CLASS_SETTLED] == 1.0
+    res = cstats[:, CLASS_RESIDUAL]
+    per = np.broadcast_to(np.asarray(positions_per_class), settled.shape)
+    return {
+        "residual": float(res[settled].max(initial=0.0)),
+        "sweeps": int(cstats[:, CLASS_SWEEPS].sum()),
+        "singular": bool((cstats[:, CLASS_STATUS] == 2.0).any()),
+        "unsettled_classes": int((~settled).sum()),
+        "unsettled_positions": int(per[~settled].sum()),
+        "unsettled_residual": float(res[~settled].max(initial=0.0)),
+    }

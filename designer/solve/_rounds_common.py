@@ -1,0 +1,231 @@
+"""Shared machinery of the rounds-ending kernels (SPEC 1.6), N = 2..4 seats.
+
+The model
+---------
+Seats ``0..N-1`` move in rounds. Values are N-vectors of win probabilities
+(max-n: the mover compares its own component; ties between draw and hold go
+to hold, SPEC 2). Scores are unbounded, so the solver works with a cap ``C``:
+a seat that is not the last to move in its round and whose score reaches
+``C`` holds there (a dice roll past it stops at it). The last seat of a round
+never needs the cap: it holds as soon as holding wins. Decks make the cap
+exact: a turn gains at most ``good`` points, so with ``C = goal + good`` no
+score ever reaches it (:func:`deck_cap`).
+
+Three kinds of turn start, solved in this order:
+
+``tie``
+    A tie round among ``t`` tied players (``t = 2..N``). Once tied players
+    hold the same score ``a >= goal`` every later comparison is between their
+    scores, so the round depends only on the gains since ``a``: every tie
+    round among ``t`` players is one generic round, solved once per ``t`` and
+    mapped onto the tied seats (in seat order). State: position ``p < t`` to
+    move, the bar ``Bg`` (largest gain of the positions that moved) and the
+    mask ``Tm`` of positions ``< p`` at the bar (empty only at ``p = 0``,
+    where ``Bg = 0``). Gains are capped at ``C - goal``. A round in which all
+    positions end level starts the same generic round again: the only cycle.
+    It is solved by iterating on the start values ``Y_t`` (one per deck
+    state) with one backward sweep per iterate (positions from last to first
+    given ``Y_t``), from ``Y_t = 1/t``: the contraction factor is the chance
+    of a full tie, small, so a few dozen sweeps reach the tolerance.
+``final``
+    A round in which a seat ``< m`` already holds ``goal`` or more (so the
+    round is the last one unless it ends in a tie). State: seat ``m >= 1`` to
+    move, the bar ``B >= goal`` and the mask ``T`` of seats ``< m`` at it
+    (seats below the bar are out), and the scores of seats ``m..N-1`` (all
+    below the goal). No cycle: a turn leads to seat ``m + 1``, or for the
+    last seat to the end of the game or a tie round, so seats are solved from
+    ``N - 1`` down to 1 in one sweep each.
+``open``
+    No score has reached the goal yet: state ``(S, m)``, the N scores and the
+    seat to move. A hold lands on a larger score sum (or in ``final``); only
+    a bust (or a dice player's pass at ``k = 0``) stays at ``S``. Score tuples
+    are solved in decreasing score sum; inside one tuple the unknowns are the
+    N turn starts ``(S, m)`` at a fresh deck (reached after a reshuffle; for
+    dice the single unknown ``(S, 0)``), every other value is carried as an
+    affine function of them and the N x N system is solved directly (the
+    affine trick of SPEC 3: all N components share the same coefficients).
+    Policy iteration: the greedy policy at the solution is checked from the
+    stored affine margins; if it changed, sweep again.
+
+Max-n with three or more players may not settle (SPEC 1.5). The rule: at most
+``max_sweeps`` sweeps per score tuple (or tie iterates); if the policy has not
+settled then, the iterate with the smallest Bellman residual is kept, and the
+tuple is counted in ``stats[4]`` with its residual folded into ``stats[0]``.
+
+Every goal up to the solved one is answered: shifting all scores by the same
+amount changes no comparison, so the game to goal ``g`` from scores ``K`` is
+the solved game from ``K + (goal - g)``, with the cap's margin above the goal
+unchanged.
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+
+
+def deck_cap(goal, good):
+    """The exact cap for a deck game: no score or tie-round gain can reach it."""
+    return goal + good
+
+
+@kernel
+def lin_solve(M, R, out):
+    """Solve ``M X = R`` (``M`` n x n, ``R`` n x r) by Gaussian elimination
+    with partial pivoting into ``out``; returns False if ``M`` is singular."""
+    n = M.shape[0]
+    r = R.shape[1]
+    A = M.copy()
+    Bm = R.copy()
+    for col in range(n):
+        piv = col
+        for row in range(col + 1, n):
+            if abs(A[row, col]) > abs(A[piv, col]):
+                piv = row
+        if abs(A[piv, col]) < 1e-300:
+            return False
+        if piv != col:
+            for k in range(n):
+                A[col, k], A[piv, k] = A[piv, k], A[col, k]
+            for k in range(r):
+                Bm[col, k], Bm[piv, k] = Bm[piv, k], Bm[col, k]
+        for row in range(col + 1, n):
+            f = A[row, col] / A[col, col]
+            if f != 0.0:
+                for k in range(col, n):
+                    A[row, k] -= f * A[col, k]
+                for k in range(r):
+                    Bm[row, k] -= f * Bm[col, k]
+    for row in range(n - 1, -1, -1):
+        for k in range(r):
+            s = Bm[row, k]
+            for c in range(row + 1, n):
+                s -= A[row, c] * out[c, k]
+            out[row, k] = s / A[row, row]
+    return True
+
+
+@kernel
+def rotations(S, G, rot):
+    """``rot[m]``: flat index of the scores ``S`` in seat order m, m+1, ...,
+    m-1 (the open table of seat m is stored in that order, so a hold of
+    ``t`` by seat m-1 is ``rot[m] + t``: consecutive along a turn)."""
+    N = S.shape[0]
+    for m in range(N):
+        v = 0
+        for q in range(N):
+            v = v * G + S[(m + q) % N]
+        rot[m] = v
+
+
+@kernel
+def rot_stride(N, G, m, a):
+    """Step of seat ``a``'s score in seat m's open table."""
+    e = 1
+    for _ in range(N - 1 - (a - m) % N):
+        e *= G
+    return e
+
+
+@kernel
+def popcount(x):
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@kernel
+def final_offsets(N, G, C):
+    """Start of each seat's block in the flat ``final`` table (index ``m``).
+
+    The last seat's block is indexed by ``(T, d)`` with ``d = B - s`` in
+    ``1..C``: it holds as soon as it passes the bar, so only the distance
+    to the bar matters (and no cap). Earlier seats' blocks are indexed by
+    ``(B - goal, T, s_m, ..., s_{N-1})``.
+    """
+    ncap = C - G + 1
+    off = np.zeros(N + 1, dtype=np.int64)
+    for m in range(1, N):
+        if m == N - 1:
+            off[m + 1] = off[m] + (1 << m) * C
+        else:
+            off[m + 1] = off[m] + ncap * (1 << m) * G ** (N - m)
+    off[0] = off[N]  # total size, kept in slot 0 (seat 0 never moves in ``final``)
+    return off
+
+
+@kernel
+def fidx(off, N, G, m, Bg, Tm, tail):
+    """Flat index of ``final`` state (seat m, bar goal + Bg, mask Tm, scores
+    of seats m..N-1 as the base-G number ``tail``)."""
+    if m == N - 1:
+        # span of one mask in the last block: C distances (see final_offsets)
+        return off[m] + Tm * ((off[m + 1] - off[m]) >> m) + G + Bg - tail - 1
+    P = 1
+    for _ in range(N - m):
+        P *= G
+    return off[m] + (Bg * (1 << m) + Tm) * P + tail
+
+
+@kernel
+def tie_offsets(N, ncap):
+    """Start of block ``(t, p)`` in the flat ``tie`` table, shape (N+1, N+1)."""
+    off = np.zeros((N + 1, N + 1), dtype=np.int64)
+    tot = 0
+    for t in range(2, N + 1):
+        for p in range(t):
+            off[t, p] = tot
+            tot += ncap * (1 << p)
+    off[0, 0] = tot
+    return off
+
+
+@kernel
+def tidx(toff, t, p, Bg, Tm):
+    return toff[t, p] + Bg * (1 << p) + Tm
+
+
+@kernel
+def tie_value(toff, Vt, Lt, mask, w, c, out):
+    """Fill ``out`` with the value of a tie round among the seats (or
+    positions) in ``mask`` at deck state (w, c); returns its length."""
+    cnt = popcount(mask)
+    for r in range(out.shape[0]):
+        out[r] = 0.0
+    if cnt == 1:
+        for r in range(out.shape[0]):
+            if mask & (1 << r):
+                out[r] = 1.0
+        return 0.0
+    base = toff[cnt, 0]
+    rank = 0
+    for r in range(out.shape[0]):
+        if mask & (1 << r):
+            out[r] = Vt[base, w, c, rank]
+            rank += 1
+    return Lt[base, w, c]
+
+
+def open_order(N, G):
+    """All score tuples in ``[0, G)^N`` by decreasing sum.
+
+    Returns ``(flat, tuples, groups)``: the flat base-G index and the scores
+    of each tuple, and the bounds of the runs of equal sum (independent).
+    """
+    grids = np.indices((G,) * N).reshape(N, -1).T
+    s = grids.sum(axis=1)
+    order = np.argsort(-s, kind="stable")
+    ss = s[order]
+    groups = np.concatenate([[0], np.flatnonzero(np.diff(ss)) + 1, [len(ss)]])
+    return order.astype(np.int64), grids[order].astype(np.int64), groups.astype(np.int64)
+
+
+def table_bytes(N, G, C, deck_states, with_policy=True):
+    """Bytes of the value, length and policy tables (for the memory guard)."""
+    ncap = C - G + 1
+    nopen = G ** N * N
+    nfinal = sum(ncap * (1 << m) * G ** (N - m) for m in range(1, N - 1)) + (1 << (N - 1)) * C
+    ntie = sum(ncap * (1 << p) for t in range(2, N + 1) for p in range(t))
+    per = 8 * (N + 1) + (2 if with_policy else 0)
+    return (nopen + nfinal + ntie) * deck_states * per + G ** N * N * 8

@@ -1,0 +1,587 @@
+"""Rounds-ending kernels for deck games, N = 2..4 seats (SPEC 1.1, 1.6).
+
+See :mod:`designer.solve._rounds_common` for the state, the layers and the
+unsettled-position rule. Inside a turn that starts at deck state ``(w, c0)``
+the states are ``t = 0, 1, ...`` good draws, at deck ``(w, c0 + t)``; a bad
+draw passes the turn at ``(w + 1, c0 + t)`` (or a fresh deck after the last
+bad item). With ``p_g = c_rem / (w_rem + c_rem)``, ``H_t`` the value of
+holding after ``t`` good draws and ``U_t`` the value after a bust there:
+
+.. math::
+
+    D_t = p_g V_{t+1} + (1 - p_g) U_t, \\qquad
+    V_t = D_t \\ (t = 0), \\quad
+    V_t = H_t \\text{ if } D_t[m] \\le H_t[m] + \\text{tie, else } D_t
+
+(``m`` the mover; max-n). A forced hold (the cap, or the last seat of a
+final round once holding wins) ends the chain. Expected remaining actions
+``L`` follow the same chain: ``1 + p_g L_{t+1} + (1 - p_g) L(U_t)`` for a
+draw, ``1 + L(\\text{after the hold})`` for a hold.
+
+Tables (``W`` = values, ``L`` = lengths, ``P`` = first good draw after which
+the mover holds; larger than the goods left means "never holds"):
+``Wo[m, S_m, w, c, r]`` for open rounds (``S_m`` the flat base-G index of
+the scores in seat order m, m+1, ..., m-1: see ``rotations``),
+``Wf[idx, w, c, r]`` for final rounds, ``Wt[idx, w, c, r]`` for the generic
+tie rounds (indices from :mod:`designer.solve._rounds_common`).
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+from designer.solve._rounds_common import (fidx, lin_solve, popcount, rot_stride, rotations, tidx,
+                                           tie_value)
+
+
+@kernel
+def _chain(mover, N, nU, top, forced, pgs, HA, HL, BA, BB, BL, X, tie, record, mg, dec, outA,
+           outB):
+    """Backward pass over one turn's chain; returns ``(length, first_hold, lim)``.
+
+    ``HA[t], HL[t]``: value and length (hold included) of holding after t
+    good draws (constants); ``BA[t], BB[t], BL[t]``: affine value (constant,
+    coefficients on the ``nU`` unknowns) and length of the turn start that a
+    bust at ``t`` leads to. ``X[j, r]``: the unknowns' current estimate.
+    With ``record`` the affine margins (draw minus hold minus tie, own
+    component) go to ``mg[t]`` and the decisions to ``dec[t]``.
+    """
+    nA = np.zeros(N)
+    nB = np.zeros(nU)
+    nL = 0.0
+    first = top + 1
+    t = top
+    if forced:
+        for r in range(N):
+            nA[r] = HA[top, r]
+        nL = HL[top]
+        first = top
+        t = top - 1
+    lim = t
+    while t >= 0:
+        pg = pgs[t]
+        pb = 1.0 - pg
+        dL = 1.0 + pg * nL + pb * BL[t]
+        if t == 0:
+            draw = True
+        else:
+            m0 = pg * nA[mover] + pb * BA[t, mover] - HA[t, mover] - tie
+            m1 = m0
+            for j in range(nU):
+                cj = pg * nB[j] + pb * BB[t, j]
+                m1 += cj * X[j, mover]
+                if record:
+                    mg[t, 1 + j] = cj
+            draw = m1 > 0.0
+            if record:
+                mg[t, 0] = m0
+                dec[t] = draw
+        if draw:
+            for r in range(N):
+                nA[r] = pg * nA[r] + pb * BA[t, r]
+            for j in range(nU):
+                nB[j] = pg * nB[j] + pb * BB[t, j]
+            nL = dL
+        else:
+            for r in range(N):
+                nA[r] = HA[t, r]
+            for j in range(nU):
+                nB[j] = 0.0
+            nL = HL[t]
+            first = t
+        t -= 1
+    for r in range(N):
+        outA[r] = nA[r]
+    for j in range(nU):
+        outB[j] = nB[j]
+    return nL, first, lim
+
+
+@kernel
+def _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, f, w, c, out):
+    """Value (into ``out``) and length after position ``p`` of a generic
+    t-player tie round ends its turn with gain ``f`` at deck (w, c)."""
+    if f > Bg:
+        B2 = f
+        T2 = 1 << p
+    elif f == Bg:
+        B2 = Bg
+        T2 = Tm | (1 << p)
+    else:
+        B2 = Bg
+        T2 = Tm
+    if p < t - 1:
+        idx = tidx(toff, t, p + 1, B2, T2)
+        for r in range(out.shape[0]):
+            out[r] = Wt[idx, w, c, r]
+        return Lt[idx, w, c]
+    if popcount(T2) == t:  # everyone level again: the same round (the cycle)
+        for r in range(out.shape[0]):
+            out[r] = Y[w, c, r]
+        return YL[w, c]
+    return tie_value(toff, Wt, Lt, T2, w, c, out)
+
+
+@kernel
+def _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, w, c, out):
+    """Value and length after seat ``m`` of a final round ends at score ``f``."""
+    B = G + Bg
+    if f > B:
+        B2 = f
+        T2 = 1 << m
+    elif f == B:
+        B2 = B
+        T2 = Tm | (1 << m)
+    else:
+        B2 = B
+        T2 = Tm
+    if m < N - 1:
+        idx = fidx(off, N, G, m + 1, B2 - G, T2, rest)
+        for r in range(N):
+            out[r] = Wf[idx, w, c, r]
+        return Lf[idx, w, c]
+    return tie_value(toff, Wt, Lt, T2, w, c, out)
+
+
+@kernel
+def _pg_table(bad, good):
+    PG = np.empty((bad, good + 1))
+    for w in range(bad):
+        for c in range(good + 1):
+            PG[w, c] = (good - c) / (bad - w + good - c)
+    return PG
+
+
+@kernel
+def solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, tol, tie, max_iter, stats):
+    """Solve the generic tie rounds for t = 2..N by iterating on their starts."""
+    Cg = C - G
+    ncap = Cg + 1
+    PG = _pg_table(bad, good)
+    sp = good + 2
+    HA = np.zeros((sp, N))
+    HL = np.zeros(sp)
+    BA = np.zeros((sp, N))
+    BB = np.zeros((sp, 1))
+    BL = np.zeros(sp)
+    pgs = np.zeros(sp)
+    X = np.zeros((1, N))
+    mg = np.zeros((sp, 2))
+    dec = np.zeros(sp, dtype=np.bool_)
+    outA = np.zeros(N)
+    outB = np.zeros(1)
+    for t in range(2, N + 1):
+        Y = np.zeros((bad, good + 1, N))
+        YL = np.zeros((bad, good + 1))
+        for r in range(t):
+            Y[:, :, r] = 1.0 / t
+        s0 = tidx(toff, t, 0, 0, 0)
+        it = 0
+        while True:
+            for p in range(t - 1, -1, -1):
+                last = p == t - 1
+                nb = ncap if p > 0 else 1
+                for Bg in range(nb):
+                    tm0 = 1 if p > 0 else 0
+                    tm1 = (1 << p) if p > 0 else 1
+                    for Tm in range(tm0, tm1):
+                        idx = tidx(toff, t, p, Bg, Tm)
+                        lim_gain = Bg + 1 if last else Cg
+                        for w in range(bad - 1, -1, -1):
+                            for c0 in range(good + 1):
+                                left = good - c0
+                                forced = lim_gain <= left
+                                top = lim_gain if forced else left
+                                for tt in range(top + 1):
+                                    c = c0 + tt
+                                    pgs[tt] = PG[w, c]
+                                    if w + 1 < bad:
+                                        BL[tt] = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0,
+                                                            w + 1, c, BA[tt])
+                                    else:
+                                        BL[tt] = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0,
+                                                            0, 0, BA[tt])
+                                    if tt >= 1:
+                                        HL[tt] = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg,
+                                                                  Tm, tt, w, c, HA[tt])
+                                ln, first, _ = _chain(p, N, 0, top, forced, pgs, HA, HL, BA, BB,
+                                                      BL, X, tie, False, mg, dec, outA, outB)
+                                for r in range(N):
+                                    Wt[idx, w, c0, r] = outA[r]
+                                Lt[idx, w, c0] = ln
+                                Pt[idx, w, c0] = first
+            it += 1
+            diff = 0.0
+            ldiff = 0.0
+            for w in range(bad):
+                for c in range(good + 1):
+                    for r in range(t):
+                        diff = max(diff, abs(Wt[s0, w, c, r] - Y[w, c, r]))
+                        Y[w, c, r] = Wt[s0, w, c, r]
+                    ldiff = max(ldiff, abs(Lt[s0, w, c] - YL[w, c]) / max(1.0, Lt[s0, w, c]))
+                    YL[w, c] = Lt[s0, w, c]
+            stats[6] += 1
+            if diff <= tol and ldiff <= 1e-12:
+                break
+            if it >= max_iter:
+                stats[4] += 1
+                stats[5] = max(stats[5], diff)
+                break
+
+
+@kernel
+def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
+    """Final rounds, seats N-1 down to 1: one sweep each (no cycle)."""
+    Cg = C - G
+    ncap = Cg + 1
+    PG = _pg_table(bad, good)
+    sp = good + 2
+    HA = np.zeros((sp, N))
+    HL = np.zeros(sp)
+    BA = np.zeros((sp, N))
+    BB = np.zeros((sp, 1))
+    BL = np.zeros(sp)
+    pgs = np.zeros(sp)
+    X = np.zeros((1, N))
+    mg = np.zeros((sp, 2))
+    dec = np.zeros(sp, dtype=np.bool_)
+    outA = np.zeros(N)
+    outB = np.zeros(1)
+    for m in range(N - 1, 0, -1):
+        last = m == N - 1
+        P = G ** (N - m - 1)
+        # the last seat only needs d = B - s in 1..C (one representative
+        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
+        nb = C if last else ncap
+        ntail = 1 if last else G ** (N - m)
+        for u in range(nb):
+            for Tm in range(1, 1 << m):
+                for v in range(ntail):
+                    if last:
+                        Bg = max(0, u + 1 - G)
+                        tail = G + Bg - (u + 1)
+                    else:
+                        Bg = u
+                        tail = v
+                    s = tail // P
+                    rest = tail % P
+                    idx = fidx(off, N, G, m, Bg, Tm, tail)
+                    lim_gain = (G + Bg + 1 - s) if last else (C - s)
+                    for w in range(bad - 1, -1, -1):
+                        for c0 in range(good + 1):
+                            left = good - c0
+                            forced = lim_gain <= left
+                            top = lim_gain if forced else left
+                            for tt in range(top + 1):
+                                c = c0 + tt
+                                pgs[tt] = PG[w, c]
+                                bw = w + 1 if w + 1 < bad else 0
+                                bc = c if w + 1 < bad else 0
+                                BL[tt] = _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm,
+                                                      rest, s, bw, bc, BA[tt])
+                                if tt >= 1:
+                                    HL[tt] = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m,
+                                                                Bg, Tm, rest, s + tt, w, c, HA[tt])
+                            ln, first, _ = _chain(m, N, 0, top, forced, pgs, HA, HL, BA, BB, BL, X,
+                                                  tie, False, mg, dec, outA, outB)
+                            for r in range(N):
+                                Wf[idx, w, c0, r] = outA[r]
+                            Lf[idx, w, c0] = ln
+                            Pf[idx, w, c0] = first
+
+
+@kernel
+def _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
+    """Value (into hA) and length of seat m holding after t good draws in an
+    open round with scores S (flat ``si``), at deck (w, c)."""
+    f = s + t
+    if m == N - 1:
+        if f >= G:  # the last seat's winning hold
+            for r in range(N):
+                hA[r] = 0.0
+            hA[m] = 1.0
+            return 1.0
+        for r in range(N):
+            hA[r] = Wo[0, rot[0] + t, w, c, r]
+        return 1.0 + Lo[0, rot[0] + t, w, c]
+    if f < G:
+        for r in range(N):
+            hA[r] = Wo[m + 1, rot[m + 1] + t, w, c, r]
+        return 1.0 + Lo[m + 1, rot[m + 1] + t, w, c]
+    idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
+    for r in range(N):
+        hA[r] = Wf[idx, w, c, r]
+    return 1.0 + Lf[idx, w, c]
+
+
+@kernel
+def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
+                mg, dec, lim, vec):
+    """One backward sweep over the N turns of score tuple ``S`` at estimate X.
+
+    Turn-start values land in ``cA`` (constants) and ``cB`` (coefficients on
+    the unknowns ``X[j]``, the turn start of seat j at a fresh deck), lengths
+    in ``cL``; ``mg``/``dec``/``lim`` keep the affine margins and decisions.
+    """
+    nA = vec[0]
+    nB = vec[1]
+    hA = vec[2]
+    dA = vec[3]
+    dB = vec[4]
+    for w in range(bad - 1, -1, -1):
+        resh = w + 1 == bad
+        for m in range(N - 1, -1, -1):
+            s = S[m]
+            m2 = (m + 1) % N
+            stride = 1
+            for _ in range(N - 1 - m):
+                stride *= G
+            rest = si % stride
+            lim_gain = (G - s) if m == N - 1 else (C - s)
+            for c0 in range(good + 1):
+                left = good - c0
+                forced = lim_gain <= left
+                top = lim_gain if forced else left
+                first = top + 1
+                t = top
+                for r in range(N):
+                    nA[r] = 0.0
+                    nB[r] = 0.0
+                nL = 0.0
+                if forced:
+                    nL = _load_hold(N, G, m, s, top, rot, rest, off, Wo, Lo, Wf, w, c0 + top,
+                                    Lf, nA)
+                    first = top
+                    t = top - 1
+                lim[m, w, c0] = t
+                while t >= 0:
+                    c = c0 + t
+                    pg = PG[w, c]
+                    pb = 1.0 - pg
+                    if resh:  # a reshuffle: seat m2 at a fresh deck, the unknown X[m2]
+                        for r in range(N):
+                            dA[r] = pg * nA[r]
+                            dB[r] = pg * nB[r]
+                        dB[m2] += pb
+                        dL = 1.0 + pg * nL
+                    else:  # seat m2 at the same scores, one bad item further
+                        for r in range(N):
+                            dA[r] = pg * nA[r] + pb * cA[m2, w + 1, c, r]
+                            dB[r] = pg * nB[r] + pb * cB[m2, w + 1, c, r]
+                        dL = 1.0 + pg * nL + pb * cL[m2, w + 1, c]
+                    draw = True
+                    if t > 0:
+                        # the mover's own component of holding (the vector
+                        # is loaded only when holding is chosen)
+                        f = s + t
+                        if m == N - 1:
+                            h = 1.0 if f >= G else Wo[0, rot[0] + t, w, c, m]
+                        elif f < G:
+                            h = Wo[m + 1, rot[m + 1] + t, w, c, m]
+                        else:
+                            h = Wf[fidx(off, N, G, m + 1, f - G, 1 << m, rest), w, c, m]
+                        m0 = dA[m] - h - tie
+                        v = m0
+                        for j in range(N):
+                            v += dB[j] * X[j, m]
+                            mg[m, w, c0, t, 1 + j] = dB[j]
+                        mg[m, w, c0, t, 0] = m0
+                        draw = v > 0.0
+                        dec[m, w, c0, t] = draw
+                    if draw:
+                        for r in range(N):
+                            nA[r] = dA[r]
+                            nB[r] = dB[r]
+                        nL = dL
+                    else:
+                        nL = _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf,
+                                        nA)
+                        for r in range(N):
+                            nB[r] = 0.0
+                        first = t
+                    t -= 1
+                for r in range(N):
+                    cA[m, w, c0, r] = nA[r]
+                    cB[m, w, c0, r] = nB[r]
+                cL[m, w, c0] = nL
+                cP[m, w, c0] = first
+
+
+@kernel
+def _policy_holds(N, bad, good, X, mg, dec, lim):
+    for m in range(N):
+        for w in range(bad):
+            for c0 in range(good + 1):
+                for t in range(1, lim[m, w, c0] + 1):
+                    v = mg[m, w, c0, t, 0]
+                    for j in range(N):
+                        v += mg[m, w, c0, t, 1 + j] * X[j, m]
+                    if (v > 0.0) != dec[m, w, c0, t]:
+                        return False
+    return True
+
+
+@kernel
+def _residual(N, cA, cB, X):
+    res = 0.0
+    for m in range(N):
+        for r in range(N):
+            v = cA[m, 0, 0, r]
+            for j in range(N):
+                v += cB[m, 0, 0, j] * X[j, r]
+            res = max(res, abs(v - X[m, r]))
+    return res
+
+
+@kernel
+def _guess(N, G, S, rot, Wo, X):
+    """Warm start for the N unknowns from solved tuples of larger sum.
+
+    Along the two seats ``a, b`` with the lowest scores, the least-squares
+    quadratic through seven neighbours (as the race kernels), else a bilinear
+    or a one-step guess, else 1/N. With a good guess the first sweep's policy
+    is usually already optimal, so one sweep (and a policy check) suffices.
+    """
+    a = 0
+    for q in range(N):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(N):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    for m in range(N):
+        si = rot[m]
+        ea = rot_stride(N, G, m, a)
+        eb = rot_stride(N, G, m, b)
+        for r in range(N):
+            if S[a] + 2 < G and S[b] + 2 < G:
+                g = (1.5 * (Wo[m, si + ea, 0, 0, r] + Wo[m, si + eb, 0, 0, r])
+                     - 2.0 * Wo[m, si + ea + eb, 0, 0, r]
+                     - 0.5 * (Wo[m, si + 2 * ea, 0, 0, r] + Wo[m, si + 2 * eb, 0, 0, r])
+                     + 0.5 * (Wo[m, si + 2 * ea + eb, 0, 0, r] + Wo[m, si + ea + 2 * eb, 0, 0, r]))
+            elif S[a] + 1 < G and S[b] + 1 < G:
+                g = (Wo[m, si + ea, 0, 0, r] + Wo[m, si + eb, 0, 0, r]
+                     - Wo[m, si + ea + eb, 0, 0, r])
+            elif S[a] + 1 < G:
+                g = Wo[m, si + ea, 0, 0, r]
+            else:
+                g = 1.0 / N
+            X[m, r] = min(1.0, max(0.0, g))
+
+
+@kernel
+def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps, cA, cB,
+                 cL, cP, mg, dec, lim, vec, mats, rot, st):
+    """Policy iteration on one open score tuple; writes its turn starts.
+
+    ``st`` (out): residual, sweeps, unsettled (0/1), singular (0/1).
+    """
+    X = mats[0]
+    Xn = mats[1]
+    best = mats[2]
+    M = mats[3]
+    R = mats[4]
+    LX = mats[5, :, :1]
+    RL = mats[6, :, :1]
+    rotations(S, G, rot)
+    _guess(N, G, S, rot, Wo, X)
+    sweeps = 0
+    best_res = np.inf
+    res = 0.0
+    st[2] = 0.0
+    st[3] = 0.0
+    while True:
+        _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
+                    mg, dec, lim, vec)
+        sweeps += 1
+        for m in range(N):
+            for j in range(N):
+                M[m, j] = -cB[m, 0, 0, j]
+                R[m, j] = cA[m, 0, 0, j]
+            M[m, m] += 1.0
+        if not lin_solve(M, R, Xn):
+            st[3] = 1.0
+            return
+        r0 = _residual(N, cA, cB, X)
+        if r0 < best_res:
+            best_res = r0
+            best[:, :] = X
+        if _policy_holds(N, bad, good, Xn, mg, dec, lim):
+            X[:, :] = Xn
+            res = _residual(N, cA, cB, X)
+            break
+        if sweeps >= max_sweeps:
+            # unsettled (max-n with 3+ seats): keep the iterate of least residual
+            X[:, :] = best
+            _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL,
+                        cP, mg, dec, lim, vec)
+            sweeps += 1
+            res = _residual(N, cA, cB, X)
+            st[2] = 1.0
+            for m in range(N):
+                for j in range(N):
+                    M[m, j] = -cB[m, 0, 0, j]
+                M[m, m] += 1.0
+            break
+        X[:, :] = Xn
+    st[0] = res
+    st[1] = sweeps
+    for m in range(N):
+        RL[m, 0] = cL[m, 0, 0]
+    if not lin_solve(M, RL, LX):
+        st[3] = 1.0
+        return
+    for m in range(N):
+        for w in range(bad):
+            for c in range(good + 1):
+                for r in range(N):
+                    v = cA[m, w, c, r]
+                    for j in range(N):
+                        v += cB[m, w, c, j] * X[j, r]
+                    Wo[m, rot[m], w, c, r] = v
+                v = cL[m, w, c]
+                for j in range(N):
+                    v += cB[m, w, c, j] * LX[j, 0]
+                Lo[m, rot[m], w, c] = v
+                Po[m, rot[m], w, c] = cP[m, w, c]
+
+
+@kernel
+def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, tie,
+               max_sweeps, nt, stats):
+    """Open rounds: score tuples by decreasing sum.
+
+    The tuples of one sum (``groups``) are independent (a hold raises the
+    sum), so they could run side by side with ``prange`` and ``nt`` sets of
+    scratch arrays; this kernel runs them in one thread (``nt = 1``) because
+    numba's parallel compilation of it costs about a minute on a cold cache
+    and measured no gain on the shared two-core machine.
+    """
+    PG = _pg_table(bad, good)
+    sp = good + 2
+    cA = np.zeros((nt, N, bad, good + 1, N))
+    cB = np.zeros((nt, N, bad, good + 1, N))
+    cL = np.zeros((nt, N, bad, good + 1))
+    cP = np.zeros((nt, N, bad, good + 1), dtype=np.int16)
+    mg = np.zeros((nt, N, bad, good + 1, sp, N + 1))
+    dec = np.zeros((nt, N, bad, good + 1, sp), dtype=np.bool_)
+    lim = np.zeros((nt, N, bad, good + 1), dtype=np.int64)
+    vec = np.zeros((nt, 5, N))
+    mats = np.zeros((nt, 7, N, N))
+    rot = np.zeros((nt, N), dtype=np.int64)
+    st = np.zeros((flat.shape[0], 4))
+    for g in range(groups.shape[0] - 1):
+        for o in range(groups[g], groups[g + 1]):
+            tid = 0
+            _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
+                         max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
+                         lim[tid], vec[tid], mats[tid], rot[tid], st[o])
+    for o in range(flat.shape[0]):
+        stats[0] = max(stats[0], st[o, 0])
+        stats[1] += st[o, 1]
+        stats[2] = max(stats[2], st[o, 1])
+        if st[o, 2] > 0.0:
+            stats[4] += 1
+            stats[5] = max(stats[5], st[o, 0])
+        if st[o, 3] > 0.0:
+            stats[3] = 2.0

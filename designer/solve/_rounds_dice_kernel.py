@@ -1,0 +1,406 @@
+"""Rounds-ending kernels for dice games, N = 2..4 seats (SPEC 1.2, 1.6).
+
+See :mod:`designer.solve._rounds_common` for the state, the layers and the
+unsettled-position rule. A turn is the chain of turn totals ``k < k_f``
+(``k_f`` the forced end: the cap, or the first total at which the last seat
+of a round wins by holding; a roll past it stops there). With ``p_b`` the
+bust chance, ``p_f = 1/faces`` per scoring face and ``U`` the turn start a
+bust (or a pass, holding at ``k = 0``) leads to:
+
+.. math::
+
+    R_k = p_b U + \\sum_f p_f V_{\\min(k + f, k_f)}, \\qquad
+    V_k = R_k \\text{ if } R_k[m] > H_k[m] + \\text{tie, else } H_k.
+
+Tables have the deck tables' layout with a single deck state ``(0, 0)``.
+In an open score tuple the only unknown is seat 1's turn start ``X``: the
+seats are swept from last to first, each bust leading to the next seat's
+turn start (already affine in ``X``), the last seat's to ``X`` itself.
+"""
+
+import numpy as np
+
+from designer._jit import kernel
+from designer.solve._rounds_common import fidx, popcount, rot_stride, rotations, tidx, tie_value
+
+
+@kernel
+def _chain(m, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, UB, UL, X, tie, vA, vB, vL, roll, mgA,
+           mgB):
+    """Backward pass over totals ``kmax - 1 .. 0``; the turn start lands in
+    ``vA[0], vB[0], vL[0]``. ``HA[k], HL[k]`` hold at ``k >= 1``; ``FA, FL``
+    the forced end; ``UA + UB X, UL`` the bust/pass successor."""
+    for k in range(kmax - 1, -1, -1):
+        rB = pb * UB
+        rL = 1.0 + pb * UL
+        for r in range(N):
+            vA[k, r] = pb * UA[r]  # scratch: filled with R first
+        for f in range(pips.shape[0]):
+            kk = k + pips[f]
+            if kk >= kmax:
+                for r in range(N):
+                    vA[k, r] += pf * FA[r]
+                rL += pf * FL
+            else:
+                for r in range(N):
+                    vA[k, r] += pf * vA[kk, r]
+                rB += pf * vB[kk]
+                rL += pf * vL[kk]
+        if k == 0:
+            hm = UA[m]
+            hB = UB
+        else:
+            hm = HA[k, m]
+            hB = 0.0
+        a = vA[k, m] - hm - tie
+        b = rB - hB
+        go = a + b * X[m] > 0.0
+        mgA[k] = a
+        mgB[k] = b
+        roll[k] = go
+        if go:
+            vB[k] = rB
+            vL[k] = rL
+        elif k == 0:
+            for r in range(N):
+                vA[k, r] = UA[r]
+            vB[k] = UB
+            vL[k] = 1.0 + UL
+        else:
+            for r in range(N):
+                vA[k, r] = HA[k, r]
+            vB[k] = 0.0
+            vL[k] = HL[k]
+
+
+@kernel
+def _first_hold(kmax, roll):
+    for k in range(kmax):
+        if not roll[k]:
+            return k
+    return kmax
+
+
+@kernel
+def _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, f, out):
+    if f > Bg:
+        B2 = f
+        T2 = 1 << p
+    elif f == Bg:
+        B2 = Bg
+        T2 = Tm | (1 << p)
+    else:
+        B2 = Bg
+        T2 = Tm
+    if p < t - 1:
+        idx = tidx(toff, t, p + 1, B2, T2)
+        for r in range(out.shape[0]):
+            out[r] = Wt[idx, 0, 0, r]
+        return Lt[idx, 0, 0]
+    if popcount(T2) == t:
+        for r in range(out.shape[0]):
+            out[r] = Y[r]
+        return YL
+    return tie_value(toff, Wt, Lt, T2, 0, 0, out)
+
+
+@kernel
+def _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, out):
+    B = G + Bg
+    if f > B:
+        B2 = f
+        T2 = 1 << m
+    elif f == B:
+        B2 = B
+        T2 = Tm | (1 << m)
+    else:
+        B2 = B
+        T2 = Tm
+    if m < N - 1:
+        idx = fidx(off, N, G, m + 1, B2 - G, T2, rest)
+        for r in range(N):
+            out[r] = Wf[idx, 0, 0, r]
+        return Lf[idx, 0, 0]
+    return tie_value(toff, Wt, Lt, T2, 0, 0, out)
+
+
+@kernel
+def solve_ties(N, G, C, faces, pips, toff, Wt, Lt, tol, tie, max_iter, stats):
+    """Generic tie rounds t = 2..N, iterating on the round's start value."""
+    Cg = C - G
+    ncap = Cg + 1
+    pf = 1.0 / faces
+    pb = (faces - pips.shape[0]) / faces
+    sp = C + 2
+    HA = np.zeros((sp, N))
+    HL = np.zeros(sp)
+    FA = np.zeros(N)
+    UA = np.zeros(N)
+    X = np.zeros(N)
+    vA = np.zeros((sp, N))
+    vB = np.zeros(sp)
+    vL = np.zeros(sp)
+    roll = np.zeros(sp, dtype=np.bool_)
+    mgA = np.zeros(sp)
+    mgB = np.zeros(sp)
+    for t in range(2, N + 1):
+        Y = np.zeros(N)
+        for r in range(t):
+            Y[r] = 1.0 / t
+        YL = 0.0
+        s0 = tidx(toff, t, 0, 0, 0)
+        it = 0
+        while True:
+            for p in range(t - 1, -1, -1):
+                last = p == t - 1
+                nb = ncap if p > 0 else 1
+                for Bg in range(nb):
+                    tm0 = 1 if p > 0 else 0
+                    tm1 = (1 << p) if p > 0 else 1
+                    for Tm in range(tm0, tm1):
+                        idx = tidx(toff, t, p, Bg, Tm)
+                        kmax = Bg + 1 if last else Cg
+                        for k in range(1, kmax):
+                            HL[k] = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, k, HA[k])
+                        FL = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, kmax, FA)
+                        UL = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0, UA)
+                        _chain(p, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA,
+                               vB, vL, roll, mgA, mgB)
+                        for r in range(N):
+                            Wt[idx, 0, 0, r] = vA[0, r]
+                        Lt[idx, 0, 0] = vL[0]
+            it += 1
+            diff = 0.0
+            for r in range(t):
+                diff = max(diff, abs(Wt[s0, 0, 0, r] - Y[r]))
+                Y[r] = Wt[s0, 0, 0, r]
+            ldiff = abs(Lt[s0, 0, 0] - YL) / max(1.0, Lt[s0, 0, 0])
+            YL = Lt[s0, 0, 0]
+            stats[6] += 1
+            if diff <= tol and ldiff <= 1e-12:
+                break
+            if it >= max_iter:
+                stats[4] += 1
+                stats[5] = max(stats[5], diff)
+                break
+
+
+@kernel
+def solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, tie):
+    """Final rounds, seats N-1 down to 1, one sweep each."""
+    Cg = C - G
+    ncap = Cg + 1
+    pf = 1.0 / faces
+    pb = (faces - pips.shape[0]) / faces
+    sp = C + 2
+    HA = np.zeros((sp, N))
+    HL = np.zeros(sp)
+    FA = np.zeros(N)
+    UA = np.zeros(N)
+    X = np.zeros(N)
+    vA = np.zeros((sp, N))
+    vB = np.zeros(sp)
+    vL = np.zeros(sp)
+    roll = np.zeros(sp, dtype=np.bool_)
+    mgA = np.zeros(sp)
+    mgB = np.zeros(sp)
+    for m in range(N - 1, 0, -1):
+        last = m == N - 1
+        P = G ** (N - m - 1)
+        # the last seat only needs d = B - s in 1..C (one representative
+        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
+        nb = C if last else ncap
+        ntail = 1 if last else G ** (N - m)
+        for u in range(nb):
+            for Tm in range(1, 1 << m):
+                for v in range(ntail):
+                    if last:
+                        Bg = max(0, u + 1 - G)
+                        tail = G + Bg - (u + 1)
+                    else:
+                        Bg = u
+                        tail = v
+                    s = tail // P
+                    rest = tail % P
+                    idx = fidx(off, N, G, m, Bg, Tm, tail)
+                    kmax = (G + Bg + 1 - s) if last else (C - s)
+                    for k in range(1, kmax):
+                        HL[k] = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm,
+                                                   rest, s + k, HA[k])
+                    FL = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest,
+                                            s + kmax, FA)
+                    UL = _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, s, UA)
+                    _chain(m, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA, vB,
+                           vL, roll, mgA, mgB)
+                    for r in range(N):
+                        Wf[idx, 0, 0, r] = vA[0, r]
+                    Lf[idx, 0, 0] = vL[0]
+
+
+@kernel
+def _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA, vA, vB,
+                vL, sA, sB, sL, roll, mgA, mgB, kmx, first):
+    for m in range(N - 1, -1, -1):
+        s = S[m]
+        last = m == N - 1
+        stride = rot_stride(N, G, 0, m)
+        rest = si % stride
+        kmax = (G - s) if last else (C - s)
+        kmx[m] = kmax
+        for k in range(1, kmax + 1):
+            f = s + k
+            if k == kmax:
+                out = FA
+            else:
+                out = HA[k]
+            if last:
+                if f >= G:
+                    for r in range(N):
+                        out[r] = 0.0
+                    out[m] = 1.0
+                    ln = 1.0
+                else:
+                    for r in range(N):
+                        out[r] = Wo[0, rot[0] + k, 0, 0, r]
+                    ln = 1.0 + Lo[0, rot[0] + k, 0, 0]
+            elif f < G:
+                for r in range(N):
+                    out[r] = Wo[m + 1, rot[m + 1] + k, 0, 0, r]
+                ln = 1.0 + Lo[m + 1, rot[m + 1] + k, 0, 0]
+            else:
+                idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
+                for r in range(N):
+                    out[r] = Wf[idx, 0, 0, r]
+                ln = 1.0 + Lf[idx, 0, 0]
+            if k == kmax:
+                FL = ln
+            else:
+                HL[k] = ln
+        if last:
+            for r in range(N):
+                UA[r] = 0.0
+            UB = 1.0
+            UL = 0.0
+        else:
+            for r in range(N):
+                UA[r] = sA[m + 1, r]
+            UB = sB[m + 1]
+            UL = sL[m + 1]
+        _chain(m, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, UB, UL, X, tie, vA, vB, vL, roll[m],
+               mgA[m], mgB[m])
+        for r in range(N):
+            sA[m, r] = vA[0, r]
+        sB[m] = vB[0]
+        sL[m] = vL[0]
+        first[m] = _first_hold(kmax, roll[m])
+
+
+@kernel
+def _guess(N, G, S, si, Wo, X):
+    """Warm start for seat 1's turn start from solved tuples of larger sum:
+    the quadratic (else bilinear, one-step, 1/N) guess of the deck kernel
+    along the two seats with the lowest scores."""
+    a = 0
+    for q in range(N):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(N):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    ea = rot_stride(N, G, 0, a)
+    eb = rot_stride(N, G, 0, b)
+    for r in range(N):
+        if S[a] + 2 < G and S[b] + 2 < G:
+            g = (1.5 * (Wo[0, si + ea, 0, 0, r] + Wo[0, si + eb, 0, 0, r])
+                 - 2.0 * Wo[0, si + ea + eb, 0, 0, r]
+                 - 0.5 * (Wo[0, si + 2 * ea, 0, 0, r] + Wo[0, si + 2 * eb, 0, 0, r])
+                 + 0.5 * (Wo[0, si + 2 * ea + eb, 0, 0, r] + Wo[0, si + ea + 2 * eb, 0, 0, r]))
+        elif S[a] + 1 < G and S[b] + 1 < G:
+            g = Wo[0, si + ea, 0, 0, r] + Wo[0, si + eb, 0, 0, r] - Wo[0, si + ea + eb, 0, 0, r]
+        elif S[a] + 1 < G:
+            g = Wo[0, si + ea, 0, 0, r]
+        else:
+            g = 1.0 / N
+        X[r] = min(1.0, max(0.0, g))
+
+
+@kernel
+def solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie, max_sweeps,
+               stats):
+    """Open rounds by decreasing score sum; one unknown (seat 1's turn start)."""
+    pf = 1.0 / faces
+    pb = (faces - pips.shape[0]) / faces
+    sp = C + 2
+    HA = np.zeros((sp, N))
+    HL = np.zeros(sp)
+    FA = np.zeros(N)
+    UA = np.zeros(N)
+    vA = np.zeros((sp, N))
+    vB = np.zeros(sp)
+    vL = np.zeros(sp)
+    sA = np.zeros((N, N))
+    sB = np.zeros(N)
+    sL = np.zeros(N)
+    roll = np.zeros((N, sp), dtype=np.bool_)
+    mgA = np.zeros((N, sp))
+    mgB = np.zeros((N, sp))
+    kmx = np.zeros(N, dtype=np.int64)
+    first = np.zeros(N, dtype=np.int64)
+    X = np.zeros(N)
+    Xn = np.zeros(N)
+    best = np.zeros(N)
+    rot = np.zeros(N, dtype=np.int64)
+    for o in range(tuples.shape[0]):
+        S = tuples[o]
+        si = flat[o]
+        rotations(S, G, rot)
+        _guess(N, G, S, si, Wo, X)
+        sweeps = 0
+        best_res = np.inf
+        res = 0.0
+        while True:
+            _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA, UA,
+                        vA, vB, vL, sA, sB, sL, roll, mgA, mgB, kmx, first)
+            sweeps += 1
+            den = 1.0 - sB[0]
+            if den <= 1e-300:
+                stats[3] = 2.0
+                return
+            r0 = 0.0
+            for r in range(N):
+                Xn[r] = sA[0, r] / den
+                r0 = max(r0, abs(sA[0, r] + sB[0] * X[r] - X[r]))
+            if r0 < best_res:
+                best_res = r0
+                best[:] = X
+            ok = True
+            for m in range(N):
+                for k in range(kmx[m]):
+                    if (mgA[m, k] + mgB[m, k] * Xn[m] > 0.0) != roll[m, k]:
+                        ok = False
+            if ok:
+                X[:] = Xn
+                res = 0.0
+                for r in range(N):
+                    res = max(res, abs(sA[0, r] + sB[0] * X[r] - X[r]))
+                break
+            if sweeps >= max_sweeps:
+                X[:] = best
+                _open_sweep(N, G, C, pf, pb, pips, S, si, rot, off, Wo, Lo, Wf, Lf, X, tie, HA, HL, FA,
+                            UA, vA, vB, vL, sA, sB, sL, roll, mgA, mgB, kmx, first)
+                sweeps += 1
+                res = best_res
+                stats[4] += 1
+                stats[5] = max(stats[5], res)
+                break
+            X[:] = Xn
+        stats[0] = max(stats[0], res)
+        stats[1] += sweeps
+        stats[2] = max(stats[2], sweeps)
+        LX = sL[0] / (1.0 - sB[0])
+        for m in range(N):
+            for r in range(N):
+                Wo[m, rot[m], 0, 0, r] = sA[m, r] + sB[m] * X[r]
+            Lo[m, rot[m], 0, 0] = sL[m] + sB[m] * LX
+            Ho[m, rot[m], 0, 0] = first[m]

@@ -1,0 +1,383 @@
+"""The rounds (equal-turns) ending, SPEC 1.6: validate, allocate, solve, wrap.
+
+:func:`solve_rounds_deck` and :func:`solve_rounds_dice` take plain integers
+(the rules objects only add validation and names) and return a
+:class:`RoundsSolution`. The state, the layers and the cap are described in
+:mod:`designer.solve._rounds_common`.
+"""
+
+import time
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+import pandas as pd
+
+from designer._jit import TIE, TOL
+from designer.errors import ConvergenceError, ParameterError
+from designer.games._validate import check_int
+from designer.solve import _rounds_deck_kernel as dk
+from designer.solve import _rounds_dice_kernel as ik
+from designer.solve._rounds_common import (deck_cap, final_offsets, open_order, table_bytes,
+                                           tie_offsets)
+
+#: Sweeps per score tuple before a max-n position counts as unsettled.
+MAX_SWEEPS = 50
+#: Iterates of a tie round's start values before it counts as unsettled.
+MAX_TIE_ITER = 5000
+#: Largest set of tables (bytes) a rounds solve may allocate.
+MAX_BYTES = 6 * 2 ** 30
+#: Default margin of the dice cap above the goal (a test shows it is enough
+#: for the printed digits; ``cap`` may be raised).
+DICE_CAP_MARGIN = 60
+
+
+def _check_common(players, goal, cap):
+    players = check_int("players", players, 2, 4)
+    goal = check_int("goal", goal, 1, 1000)
+    cap = check_int("cap", cap, goal + 1, goal + 2000)
+    return players, goal, cap
+
+
+def _guard(players, goal, cap, deck_states):
+    need = table_bytes(players, goal, cap, deck_states)
+    if need > MAX_BYTES:
+        raise ParameterError(
+            "goal", goal, f"a rounds solve of at most {MAX_BYTES / 2**30:.0f} GiB "
+            f"(this one needs {need / 2**30:.1f} GiB)")
+
+
+def _stats_check(stats, what):
+    if stats[3] == 2.0:
+        raise ConvergenceError(f"{what}: the game can go on forever under this policy")
+
+
+def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
+    """Solve a deck game under the rounds ending for every goal <= ``goal``.
+
+    Parameters
+    ----------
+    bad, good, goal : int
+        The deck and the goal (SPEC 1.1).
+    players : int
+        Seats, 2..4.
+    cap : int, optional
+        Score cap; default ``goal + good``, which is exact for decks (a turn
+        never gains more than ``good``).
+    game : object, optional
+        The rules object to attach to the solution.
+
+    Returns
+    -------
+    RoundsSolution
+    """
+    bad = check_int("bad", bad, 1, 60)
+    good = check_int("good", good, 1, 400)
+    cap = deck_cap(goal, good) if cap is None else cap
+    N, G, C = _check_common(players, goal, cap)
+    nd = bad * (good + 1)
+    _guard(N, G, C, nd)
+    ncap = C - G + 1
+    off = final_offsets(N, G, C)
+    toff = tie_offsets(N, ncap)
+    Wt = np.zeros((toff[0, 0], bad, good + 1, N))
+    Lt = np.zeros(Wt.shape[:3])
+    Pt = np.zeros(Wt.shape[:3], dtype=np.int16)
+    Wf = np.zeros((max(off[0], 1), bad, good + 1, N))
+    Lf = np.zeros(Wf.shape[:3])
+    Pf = np.zeros(Wf.shape[:3], dtype=np.int16)
+    Wo = np.zeros((N, G ** N, bad, good + 1, N))
+    Lo = np.zeros(Wo.shape[:4])
+    Po = np.zeros(Wo.shape[:4], dtype=np.int16)
+    flat, tuples, groups = open_order(N, G)
+    stats = np.zeros(7)
+    t0 = time.perf_counter()
+    dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TOL, TIE, MAX_TIE_ITER, stats)
+    dk.solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, TIE)
+    dk.solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, TIE,
+                  MAX_SWEEPS, 1, stats)
+    seconds = time.perf_counter() - t0
+    _stats_check(stats, f"deck {bad}/{good} rounds")
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
+                          (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
+                          int(stats[4]), float(stats[5]), int(stats[6]), seconds)
+
+
+def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
+    """Solve a dice game under the rounds ending for every goal <= ``goal``.
+
+    Parameters
+    ----------
+    faces : int
+        Faces of the die.
+    pips : sequence of int
+        The pip values of the faces that do not bust (Pig: 2..6).
+    goal, players : int
+    cap : int, optional
+        Score cap; default ``goal + DICE_CAP_MARGIN``.
+    game : object, optional
+        The rules object to attach to the solution.
+    """
+    faces = check_int("faces", faces, 2, 100)
+    pips = np.asarray(pips, dtype=np.int64)
+    cap = goal + DICE_CAP_MARGIN if cap is None else cap
+    N, G, C = _check_common(players, goal, cap)
+    _guard(N, G, C, 1)
+    ncap = C - G + 1
+    off = final_offsets(N, G, C)
+    toff = tie_offsets(N, ncap)
+    Wt = np.zeros((toff[0, 0], 1, 1, N))
+    Lt = np.zeros(Wt.shape[:3])
+    Wf = np.zeros((max(off[0], 1), 1, 1, N))
+    Lf = np.zeros(Wf.shape[:3])
+    Wo = np.zeros((N, G ** N, 1, 1, N))
+    Lo = np.zeros(Wo.shape[:4])
+    Ho = np.zeros(Wo.shape[:4], dtype=np.int16)
+    flat, tuples, groups = open_order(N, G)
+    stats = np.zeros(7)
+    t0 = time.perf_counter()
+    ik.solve_ties(N, G, C, faces, pips, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
+    ik.solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, TIE)
+    ik.solve_open(N, G, C, faces, pips, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, TIE, MAX_SWEEPS,
+                  stats)
+    seconds = time.perf_counter() - t0
+    _stats_check(stats, f"dice d{faces} rounds")
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Ho,
+                          (Wf, Lf, None), (Wt, Lt, None), float(stats[0]), int(stats[1]),
+                          int(stats[4]), float(stats[5]), int(stats[6]), seconds)
+
+
+@dataclass(frozen=True, eq=False)
+class RoundsSolution:
+    """Exact optimal (max-n) play under the rounds ending, every goal and komi.
+
+    Attributes
+    ----------
+    game : object or None
+        The rules object, if one was given.
+    players, goal, cap : int
+        Seats, the solved goal (the largest answered) and the score cap.
+    start_win : ndarray, shape (goal ** players, players)
+        Win probability of every seat at the start of a round, fresh deck,
+        indexed by the flat base-``goal`` score tuple (seat 1 most
+        significant).
+    start_actions : ndarray, shape (goal ** players,)
+        Expected remaining actions there.
+    win, actions : ndarray
+        Open-round turn starts ``[m, S_m, w, c, r]`` / ``[m, S_m, w, c]``:
+        seat m to move, ``S_m`` the flat index of the scores in seat order
+        m, m+1, ..., m-1 (for m = 0 the natural order).
+    policy : ndarray
+        Decks: int16 good draws after which the mover holds at each open
+        turn start (above the goods left: never). Dice: the smallest turn
+        total at which the mover holds.
+    final, tie : tuple
+        The final-round and generic tie-round tables (see
+        :mod:`designer.solve._rounds_common`).
+    residual : float
+        Largest Bellman residual at an accepted score tuple.
+    sweeps : int
+        Backward sweeps over open score tuples.
+    unsettled : int
+        Score tuples (and tie rounds) whose max-n policy did not settle.
+    unsettled_residual : float
+        Largest residual among them (0 when none).
+    tie_sweeps : int
+        Sweeps spent on the tie rounds.
+    seconds : float
+        Wall time of the kernels.
+    """
+
+    game: object
+    players: int
+    goal: int
+    cap: int
+    start_win: np.ndarray = field(repr=False)
+    start_actions: np.ndarray = field(repr=False)
+    win: np.ndarray = field(repr=False)
+    actions: np.ndarray = field(repr=False)
+    policy: np.ndarray = field(repr=False)
+    final: tuple = field(repr=False)
+    tie: tuple = field(repr=False)
+    residual: float
+    sweeps: int
+    unsettled: int
+    unsettled_residual: float
+    tie_sweeps: int
+    seconds: float
+
+    ending = "rounds"
+
+    def _komi_vector(self, komi, goal):
+        N = self.players
+        if np.ndim(komi) == 0:
+            # one number: m >= 0 for every seat after the first, m < 0 for seat 1
+            k = check_int("komi", komi, -(goal - 1), goal - 1)
+            return [0] + [k] * (N - 1) if k >= 0 else [-k] + [0] * (N - 1)
+        vec = [int(v) for v in komi]
+        if len(vec) != N:
+            raise ParameterError("komi", komi, f"one entry per seat ({N})")
+        for v in vec:
+            check_int("komi", v, 0, goal - 1)
+        return vec
+
+    def _index(self, goal, komi):
+        G = self.goal
+        goal = G if goal is None else check_int("goal", goal, 1, G)
+        vec = self._komi_vector(komi, goal)
+        o = G - goal
+        si = 0
+        for v in vec:
+            si = si * G + o + v
+        return si
+
+    def seat_win(self, goal=None, komi=0):
+        """Each seat's win probability at the start of the game.
+
+        Parameters
+        ----------
+        goal : int, optional
+            Any goal ``1 <= goal <= self.goal``.
+        komi : int or sequence of int
+            Two players: points for seat 2 (negative: for seat 1). A list:
+            the starting points of every seat, seat 1 first.
+
+        Returns
+        -------
+        list of float
+        """
+        return [float(v) for v in self.start_win[self._index(goal, komi)]]
+
+    def first_player_win(self, goal=None, komi=0):
+        """Seat 1's win probability (the first entry of :meth:`seat_win`)."""
+        return self.seat_win(goal, komi)[0]
+
+    def expected_actions(self, goal=None, komi=0):
+        """Expected number of actions (draws/rolls and holds) under optimal play."""
+        return float(self.start_actions[self._index(goal, komi)])
+
+    def fairness(self, goal=None, komi=0):
+        """``max_s |P_s - 1/N|`` (SPEC 2)."""
+        p = np.array(self.seat_win(goal, komi))
+        return float(np.max(np.abs(p - 1.0 / self.players)))
+
+    def _plane(self, goal):
+        """Every komi vector with one entry 0 (shifting all entries is another
+        goal), and the seat probabilities there."""
+        G, N = self.goal, self.players
+        goal = G if goal is None else check_int("goal", goal, 1, G)
+        o = G - goal
+        vecs = np.array([v for v in product(range(goal), repeat=N) if min(v) == 0],
+                        dtype=np.int64)
+        si = np.zeros(len(vecs), dtype=np.int64)
+        for s in range(N):
+            si = si * G + o + vecs[:, s]
+        return goal, vecs, self.start_win[si], self.start_actions[si]
+
+    def fair_komi(self, goal=None):
+        """The fairest komi: an int for two players (negative: seat 1 gets the
+        points), else the vector (seat 1 first) with the smallest fairness.
+
+        Ties go to the smallest total komi, then to the first in seat order.
+        """
+        _, vecs, p, _ = self._plane(goal)
+        fair = np.max(np.abs(p - 1.0 / self.players), axis=1)
+        key = np.lexsort((np.arange(len(vecs)), vecs.sum(axis=1), np.round(fair, 15)))
+        best = vecs[key[0]]
+        if self.players == 2:
+            return int(best[1] - best[0])
+        return [int(v) for v in best]
+
+    def to_frame(self):
+        """Every (goal, komi vector) design the solve answers, one row each.
+
+        Columns: ``goal``, ``komi`` (two players: an int, negative for seat 1;
+        otherwise a tuple), ``seat_1..seat_N`` win probabilities,
+        ``expected_actions``, ``fairness``.
+        """
+        rows = []
+        N = self.players
+        for g in range(1, self.goal + 1):
+            _, vecs, p, act = self._plane(g)
+            df = pd.DataFrame(p, columns=[f"seat_{s + 1}" for s in range(N)])
+            if N == 2:
+                df.insert(0, "komi", vecs[:, 1] - vecs[:, 0])
+            else:
+                df.insert(0, "komi", [tuple(int(x) for x in v) for v in vecs])
+            df.insert(0, "goal", g)
+            df["expected_actions"] = act
+            df["fairness"] = np.max(np.abs(p - 1.0 / N), axis=1)
+            rows.append(df)
+        return pd.concat(rows, ignore_index=True)
+
+    def komi_table(self, goal=None, max_komi=10):
+        """Seat win probabilities for one-number komis ``-max_komi..max_komi``
+        (two players) or ``0..max_komi`` for every seat after the first.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``komi``, ``first_player_win``, ``seat_win`` (a list;
+            three or more players only), ``expected_actions``.
+        """
+        g = self.goal if goal is None else check_int("goal", goal, 1, self.goal)
+        top = min(check_int("max_komi", max_komi, 0), g - 1)
+        lo = -top if self.players == 2 else 0
+        rows = []
+        for k in range(lo, top + 1):
+            p = self.seat_win(g, k)
+            row = {"komi": k, "first_player_win": p[0]}
+            if self.players > 2:
+                row["seat_win"] = p
+            row["expected_actions"] = self.expected_actions(g, k)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def summary(self, max_komi=10):
+        """The headline figures at the game's own goal and komi, as a dict.
+
+        The keys of :meth:`designer.solve.solution.Solution.summary` plus
+        ``players``, ``ending``, ``seat_win``, ``fairness``, ``cap``,
+        ``unsettled_positions`` and ``unsettled_residual``.
+        """
+        g = self.game
+        komi = list(g.start_scores) if g is not None else [0] * self.players
+        fk = self.fair_komi()
+        table = self.komi_table(max_komi=max_komi)
+        seat = self.seat_win(komi=komi)
+        return {
+            "game": {"name": g.name, **g.params} if g is not None else {},
+            "players": self.players,
+            "ending": "rounds",
+            "first_player_win": seat[0],
+            "seat_win": seat,
+            "fairness": self.fairness(komi=komi),
+            "expected_actions": self.expected_actions(komi=komi),
+            "fair_komi": fk,
+            "fair_komi_first_player_win": self.first_player_win(komi=fk),
+            "komi_table": [
+                {k: (float(v) if k != "komi" and np.ndim(v) == 0 else
+                     int(v) if k == "komi" else [float(x) for x in v]) for k, v in r.items()}
+                for r in table.to_dict("records")
+            ],
+            "states": int(self.start_win.shape[0]),
+            "cap": self.cap,
+            "residual": float(self.residual),
+            "unsettled_positions": int(self.unsettled),
+            "unsettled_residual": float(self.unsettled_residual),
+            "sweeps": int(self.sweeps),
+            "seconds": float(self.seconds),
+        }
+
+
+def solve_rounds(game):
+    """Solve a :class:`DeckGame` or :class:`DiceGame` whose ``ending`` is
+    ``"rounds"`` (for every goal up to ``game.goal`` and every komi)."""
+    if game.family == "deck":
+        return solve_rounds_deck(game.bad, game.good, game.goal, game.players, game=game)
+    if game.family == "dice":
+        from designer.solve.api import scoring_pips
+
+        return solve_rounds_dice(game.faces, scoring_pips(game), game.goal, game.players,
+                                 game=game)
+    raise ParameterError("ending", "rounds", f"deck or dice games (not {game.family})")
