@@ -4,7 +4,8 @@ Public entry points are re-exported here; submodules hold the details.
 """
 
 from designer.errors import ConvergenceError, DesignError, ParameterError
-from designer.games import DeckGame, DiceGame, WagerGame, ZombieGame, load_game, preset_names
+from designer.games import (DeckGame, DiceGame, WagerGame, ZombieDiceGame, ZombieGame, load_game,
+                            preset_names)
 
 __all__ = [
     "ConvergenceError",
@@ -13,6 +14,7 @@ __all__ = [
     "DiceGame",
     "ParameterError",
     "WagerGame",
+    "ZombieDiceGame",
     "ZombieGame",
     "load_game",
     "preset_names",

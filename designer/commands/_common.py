@@ -2,7 +2,7 @@
 
 from designer.errors import DesignError
 
-GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow) or family (deck, dice, "
+GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow, zombie-dice) or family (deck, dice, "
              "zombie); family parameters below override a preset's")
 
 
@@ -28,6 +28,12 @@ def add_game_args(p, optional=False):
                    help="shotguns in one turn that bust it, 1..20 (default 3)")
     g.add_argument("--cap", type=int,
                    help="largest score represented, goal < cap <= 400 (default goal + 50)")
+    g = p.add_argument_group("full zombie dice parameters (any of these: three colours)")
+    for colour, n, faces in (("green", 6, "3,1,2"), ("yellow", 4, "2,2,2"), ("red", 3, "1,3,2")):
+        g.add_argument(f"--{colour}", type=int,
+                       help=f"{colour} dice in the cup, 0..20 (zombie-dice {n}; 0 if left out)")
+        g.add_argument(f"--{colour}-faces",
+                       help=f"brain,shotgun,footprint faces of a {colour} die (default {faces})")
     g = p.add_argument_group("common parameters")
     g.add_argument("--goal", type=int, help="points needed to win")
     g.add_argument("--komi",
@@ -44,6 +50,18 @@ def _faces(text):
         return tuple(int(x) for x in text.split(","))
     except ValueError:
         raise DesignError(f"invalid --bust-faces={text!r}: allowed comma-separated integers") from None
+
+
+def _triple(flag, text):
+    """Parse ``brain,shotgun,footprint`` (here, not in argparse, so that a bad
+    value is one line on stderr)."""
+    if text is None:
+        return None
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise DesignError(f"invalid {flag}={text!r}: allowed three comma-separated "
+                          "integers brain,shotgun,footprint") from None
 
 
 def _komi(text):
@@ -68,4 +86,7 @@ def game_from_args(args):
                      footprints=args.footprints, dice=args.dice,
                      bust_shotguns=args.bust_shotguns, cap=args.cap, goal=args.goal,
                      komi=_komi(args.komi), players=getattr(args, "players", None),
-                     ending=getattr(args, "ending", None))
+                     ending=getattr(args, "ending", None), green=args.green, yellow=args.yellow,
+                     red=args.red, green_faces=_triple("--green-faces", args.green_faces),
+                     yellow_faces=_triple("--yellow-faces", args.yellow_faces),
+                     red_faces=_triple("--red-faces", args.red_faces))

@@ -10,7 +10,7 @@ from designer.errors import DesignError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
 from designer.games.wager import WagerGame
-from designer.games.zombie import ZombieGame
+from designer.games.zombie import ZombieDiceGame, ZombieGame
 
 #: Named presets: name -> (constructor, default parameters).
 PRESETS = {
@@ -22,7 +22,12 @@ PRESETS = {
     "zombie-yellow": (ZombieGame, dict(brains=2, shotguns=2, footprints=2, dice=3,
                                        bust_shotguns=3, goal=13, komi=0,
                                        name="Zombie Dice (all yellow)")),
+    "zombie-dice": (ZombieDiceGame, dict(green=6, yellow=4, red=3, dice=3, bust_shotguns=3,
+                                         goal=13, komi=0, name="Zombie Dice")),
 }
+
+#: Parameters that make the ``zombie`` family the full game (SPEC 1.7).
+ZOMBIE_COLOUR_PARAMS = ("green", "yellow", "red", "green_faces", "yellow_faces", "red_faces")
 
 #: Families that take all their parameters from the caller.
 FAMILIES = {"deck": DeckGame, "dice": DiceGame, "wager": WagerGame, "zombie": ZombieGame}
@@ -40,8 +45,10 @@ def load_game(name, **params):
     ----------
     name : str
         A preset (``"fowl-play"``, ``"red-light"``, ``"pig"``,
-        ``"persian-monarchs"``, ``"zombie-yellow"``) or a family (``"deck"``, ``"dice"``,
-        ``"wager"``, ``"zombie"``).
+        ``"persian-monarchs"``, ``"zombie-yellow"``, ``"zombie-dice"``) or a family (``"deck"``, ``"dice"``,
+        ``"wager"``, ``"zombie"``; with any of ``green``, ``yellow``, ``red``
+        or their ``*_faces`` the zombie family is the full three-colour game,
+        colours left out counting 0 dice).
     **params
         Parameters of the family; ``None`` values are ignored so that
         command-line defaults pass through.
@@ -57,6 +64,10 @@ def load_game(name, **params):
     if name in PRESETS:
         cls, defaults = PRESETS[name]
         merged = {**defaults, **params}
+    elif name == "zombie" and any(k in params for k in ZOMBIE_COLOUR_PARAMS):
+        # colour counts or faces ask for the full game (unset colours count 0)
+        cls = ZombieDiceGame
+        merged = {"green": 0, "yellow": 0, "red": 0, **params}
     elif name in FAMILIES:
         cls, merged = FAMILIES[name], params
     else:

@@ -124,3 +124,137 @@ class ZombieGame:
     def components(self):
         """Number of physical components (the dice thrown together)."""
         return self.dice
+
+
+#: Faces (brain, shotgun, footprint) of the three colours of Zombie Dice.
+GREEN = (3, 1, 2)
+YELLOW = (2, 2, 2)
+RED = (1, 3, 2)
+MAX_COLOUR = 20
+#: Default distance of the full game's cap above the goal (shown not to matter
+#: in ``tests/test_zombie_dice.py``; smaller than the all-yellow default
+#: because the policy table holds every dice configuration).
+DICE_CAP_MARGIN = 30
+
+
+def _check_faces(name, value):
+    try:
+        faces = tuple(value)
+    except TypeError:
+        raise ParameterError(name, value, "three face counts (brain, shotgun, footprint)") from None
+    if len(faces) != 3:
+        raise ParameterError(name, value, "three face counts (brain, shotgun, footprint)")
+    faces = tuple(check_int(name, f, 0, MAX_FACES) for f in faces)
+    if sum(faces) == 0:
+        raise ParameterError(name, value, "at least one face")
+    return faces
+
+
+@dataclass(frozen=True)
+class ZombieDiceGame:
+    """Rules of full Zombie Dice (SPEC 1.7): dice of three colours in a cup.
+
+    Each roll throws ``dice`` dice: the footprint dice kept from the last
+    roll plus dice drawn at random from the cup. Brains and shotguns are set
+    aside; ``bust_shotguns`` shotguns end the turn with nothing banked. If the
+    cup holds fewer dice than a roll needs, the brain dice set aside go back
+    into it (the turn total is kept). Rounds to ``goal`` with tie rounds as in
+    :class:`ZombieGame`; the second player starts with ``komi`` points.
+
+    Parameters
+    ----------
+    green, yellow, red : int
+        Dice of each colour, ``0..20`` each; together at least
+        ``dice + bust_shotguns - 1`` (so that the cup, with the brains
+        returned, can always supply a roll) and at most 20.
+    green_faces, yellow_faces, red_faces : tuple of 3 int
+        (brain, shotgun, footprint) faces of each colour, ``0..20`` each;
+        defaults (3, 1, 2), (2, 2, 2), (1, 3, 2).
+    dice, bust_shotguns, goal, komi : int
+        As in :class:`ZombieGame`.
+    cap : int, optional
+        Largest score represented, ``goal < cap <= 200``; default
+        ``goal + 30``.
+    name : str
+    """
+
+    green: int = 6
+    yellow: int = 4
+    red: int = 3
+    green_faces: tuple = GREEN
+    yellow_faces: tuple = YELLOW
+    red_faces: tuple = RED
+    dice: int = 3
+    bust_shotguns: int = 3
+    goal: int = 13
+    komi: int = 0
+    cap: int = None
+    name: str = ""
+
+    family = "zombie"
+
+    def __post_init__(self):
+        setv = object.__setattr__
+        for c in ("green", "yellow", "red"):
+            setv(self, c, check_int(c, getattr(self, c), 0, MAX_COLOUR))
+            setv(self, f"{c}_faces", _check_faces(f"{c}_faces", getattr(self, f"{c}_faces")))
+        setv(self, "dice", check_int("dice", self.dice, 1, MAX_DICE))
+        setv(self, "bust_shotguns", check_int("bust_shotguns", self.bust_shotguns, 1, MAX_BUST))
+        need = self.dice + self.bust_shotguns - 1
+        total = self.green + self.yellow + self.red
+        if not need <= total <= MAX_COLOUR:
+            raise ParameterError(
+                "green + yellow + red", total,
+                f"{need} <= green + yellow + red <= {MAX_COLOUR} (dice + bust_shotguns - 1 "
+                "so that the cup can always supply a roll)")
+        used = [f for n, f in zip(self.counts, self.faces, strict=True) if n]
+        if not any(f[0] for f in used):
+            raise ParameterError("faces", self.faces, "a brain face on some die in the cup")
+        if not any(f[1] for f in used):
+            raise ParameterError("faces", self.faces, "a shotgun face on some die in the cup")
+        setv(self, "goal", check_int("goal", self.goal, 1, MAX_GOAL))
+        setv(self, "komi", check_int("komi", self.komi, 0, self.goal - 1))
+        cap = self.goal + DICE_CAP_MARGIN if self.cap is None else self.cap
+        setv(self, "cap", check_int("cap", cap, self.goal + 1, 200))
+        if not self.name:
+            setv(self, "name", f"zombie dice {self.green}g/{self.yellow}y/{self.red}r")
+
+    @property
+    def counts(self):
+        """Dice of each colour (green, yellow, red)."""
+        return (self.green, self.yellow, self.red)
+
+    @property
+    def faces(self):
+        """(brain, shotgun, footprint) faces of each colour."""
+        return (self.green_faces, self.yellow_faces, self.red_faces)
+
+    def with_goal(self, goal, komi=None):
+        """The same dice with another goal (and komi), cap as far above it."""
+        return ZombieDiceGame(*self.counts, *self.faces, self.dice, self.bust_shotguns, goal,
+                              self.komi if komi is None else komi,
+                              goal + self.cap - self.goal, self.name)
+
+    @property
+    def params(self):
+        """The design parameters as a dict (for tables and JSON)."""
+        return {"family": "zombie", "green": self.green, "yellow": self.yellow,
+                "red": self.red, "green_faces": list(self.green_faces),
+                "yellow_faces": list(self.yellow_faces), "red_faces": list(self.red_faces),
+                "dice": self.dice, "bust_shotguns": self.bust_shotguns, "goal": self.goal,
+                "komi": self.komi, "cap": self.cap}
+
+    def describe(self):
+        """One line a person can read."""
+        return (f"{self.name}: {self.green} green, {self.yellow} yellow, {self.red} red dice "
+                f"(brain/shotgun/footprint faces {'/'.join(map(str, self.green_faces))}, "
+                f"{'/'.join(map(str, self.yellow_faces))}, "
+                f"{'/'.join(map(str, self.red_faces))}), {self.dice} per roll, "
+                f"{self.bust_shotguns} shotguns bust, rounds to {self.goal}, second player "
+                f"starts with {self.komi} point{'s' if self.komi != 1 else ''} "
+                f"(score cap {self.cap})")
+
+    @property
+    def components(self):
+        """Number of physical components (the dice in the cup)."""
+        return self.green + self.yellow + self.red

@@ -9,11 +9,12 @@ import numpy as np
 
 from designer._jit import MAX_SWEEPS, TIE, TOL
 from designer.errors import ConvergenceError, DesignError
-from designer.games import DeckGame, DiceGame, ZombieGame
+from designer.games import DeckGame, DiceGame, ZombieDiceGame, ZombieGame
 from designer.solve._deck_kernel import solve_deck, solve_deck_threads
 from designer.solve._dice_kernel import solve_dice, solve_dice_threads
 from designer.solve.solution import DeckSolution, DiceSolution
 from designer.solve.zombie import solve_zombie_game
+from designer.solve.zombie_dice import solve_zombie_dice_game
 
 
 def _warm():
@@ -96,11 +97,11 @@ def solve(game):
 
     Parameters
     ----------
-    game : DeckGame, DiceGame or ZombieGame
+    game : DeckGame, DiceGame, ZombieGame or ZombieDiceGame
 
     Returns
     -------
-    DeckSolution, DiceSolution, SeatSolution or ZombieSolution
+    DeckSolution, DiceSolution, SeatSolution, ZombieSolution or ZombieDiceSolution
         Win probabilities, expected actions and the optimal policy for every
         goal up to ``game.goal`` and every komi. Three or four players
         (``game.players``) give a :class:`SeatSolution` (max-n play,
@@ -115,7 +116,9 @@ def solve(game):
     """
     if isinstance(game, (DeckGame, DiceGame)):
         if game.ending == "rounds":
-            from designer.solve.rounds import solve_rounds  # the equal-turns ending, SPEC 1.6
+            from designer.solve.rounds import (
+                solve_rounds,  # the equal-turns ending, SPEC 1.6
+            )
 
             return solve_rounds(game)
         if game.players > 2:
@@ -128,6 +131,8 @@ def solve(game):
         return solve_dice_game(game)
     if isinstance(game, ZombieGame):
         return solve_zombie_game(game)
+    if isinstance(game, ZombieDiceGame):
+        return solve_zombie_dice_game(game)
     if getattr(game, "family", None) == "wager":
         raise DesignError(f"no exact solver for {game.name} (a wagering game): "
                           "use `designer simulate` instead")
