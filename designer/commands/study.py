@@ -2,6 +2,7 @@
 
 import time
 
+from designer.commands._common import int_in
 from designer.errors import DesignError
 
 
@@ -25,12 +26,12 @@ def register(sub):
         q = ss.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:]
                           + "." + details)
         q.add_argument("file", help="study file (TOML)")
-        q.add_argument("--workers", type=int, help="parallel workers (default: the file's)")
+        q.add_argument("--workers", type=int_in(1, 256), help="parallel workers (default: the file's)")
         q.add_argument("--backend", choices=("loky", "dask"), default="loky",
                        help="loky: processes on this machine (default); dask: an existing "
                             "Dask cluster (grid method), see --scheduler")
         q.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
-        q.add_argument("--top", type=int, default=5, help="designs to show at the end (default 5)")
+        q.add_argument("--top", type=int_in(1, 10_000), default=5, help="designs to show at the end (default 5)")
         q.set_defaults(func=run, resume=(name == "resume"))
 
     q = ss.add_parser("status", help="done / pending / failed units and an ETA")
@@ -40,7 +41,7 @@ def register(sub):
 
     q = ss.add_parser("top", help="the best designs by the study's objectives")
     q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--n", type=int, default=10, help="how many designs (default 10)")
+    q.add_argument("--n", type=int_in(1, 10**6), default=10, help="how many designs (default 10)")
     q.add_argument("--json", action="store_true", help="print a JSON list")
     q.set_defaults(func=show_top)
 
@@ -68,6 +69,10 @@ def run(args):
         raise DesignError("--backend dask needs --scheduler tcp://HOST:PORT")
     if args.scheduler and args.backend != "dask":
         raise DesignError("--scheduler goes with --backend dask")
+    if args.scheduler:
+        from designer.search.distributed import check_address
+
+        check_address(args.scheduler)
     spec, store = _load(args, must_exist=args.resume)
     t0 = time.perf_counter()
     interrupted = False
@@ -177,6 +182,12 @@ def do_export(args):
     from designer.report import terminal
     from designer.search import export
 
+    if args.format not in ("parquet", "csv"):
+        raise DesignError(f"invalid --format={args.format!r}: allowed parquet | csv")
+    if args.out is not None:
+        from designer.paths import output_file
+
+        output_file(args.out)
     spec, store = _load(args, must_exist=True)
     path = export(spec, store, args.format, args.out)
     terminal.console.print(f"wrote {len(store.rows())} rows to {path}")

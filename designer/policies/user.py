@@ -90,10 +90,13 @@ def _dice_table(f, faces, goal, out):
 
 
 def _compile(func):
+    import inspect
+
     if isinstance(func, CPUDispatcher):
         return func
-    if not callable(func):
-        raise DesignError(f"a policy function must be callable, not {type(func).__name__}")
+    if not inspect.isfunction(func):
+        raise DesignError(f"a policy must be a Python function (def or lambda), not "
+                          f"{type(func).__name__} {getattr(func, '__name__', func)!r}")
     return numba.njit(nogil=True)(func)
 
 
@@ -129,12 +132,15 @@ class FunctionPolicy(Policy):
         self.func = _compile(func)
         try:  # compile (and type-check) now, with the game's argument types
             if game.family == "deck":
-                self.func(0, 0, 1, 0, 1, game.bad, game.good, game.goal)
+                answer = self.func(0, 0, 1, 0, 1, game.bad, game.good, game.goal)
             else:
-                self.func(0, 0, 0, game.faces, game.goal)
+                answer = self.func(0, 0, 0, game.faces, game.goal)
         except Exception as exc:  # numba typing errors, errors raised by f
             raise DesignError(f"policy function {self.name!r} failed for {game.family} "
                               f"games: {_short(exc)}") from None
+        if not isinstance(answer, (bool, np.bool_)):
+            raise DesignError(f"policy function {self.name!r} returned {answer!r} "
+                              f"({type(answer).__name__}): allowed True (draw) or False (hold)")
 
     def _run(self, kernel, *args):
         try:

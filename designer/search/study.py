@@ -55,8 +55,12 @@ def export(spec, store, fmt, out=None):
 
     if fmt not in ("parquet", "csv"):
         raise StudyError(f"invalid --format={fmt!r}: allowed parquet | csv")
-    path = Path(out) if out else spec.results_dir / f"{spec.name}.{fmt}"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if out:
+        from designer.paths import output_file
+
+        path = output_file(out)  # the user's own path: its folder must exist
+    else:
+        path = spec.results_dir / f"{spec.name}.{fmt}"  # the store's folder exists
     df = store.rows()
     if fmt == "parquet":
         df.to_parquet(path, index=False)
