@@ -31,6 +31,8 @@ def register(sub):
                        help="loky: processes on this machine (default); dask: an existing "
                             "Dask cluster (grid method), see --scheduler")
         q.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+        q.add_argument("--retry-failed", action="store_true",
+                       help="also run again the units that failed before (see `study status`)")
         q.add_argument("--top", type=int_in(1, 10_000), default=5, help="designs to show at the end (default 5)")
         q.set_defaults(func=run, resume=(name == "resume"))
 
@@ -98,6 +100,10 @@ def run(args):
     terminal.console.print(
         f"{spec.name}: {summary} in {time.perf_counter() - t0:.1f} s; "
         f"{st['done']} of {st['units']} units done, {st['failed']} failed")
+    if st["failed"]:
+        terminal.err_console.print(
+            f"{st['failed']} units failed (see `designer study status {args.file}`); run them "
+            f"again with `designer study resume {args.file} --retry-failed`")
     df = store.rows()
     if len(df):
         _print_top(spec, df, args.top)
@@ -118,7 +124,7 @@ def _run_grid(spec, store, args):
     from designer.report.terminal import unit_progress
     from designer.search.grid import plan, run_grid
 
-    p = plan(spec, store)
+    p = plan(spec, store, args.retry_failed)
     client = None
     if args.backend == "dask":
         from designer.search.distributed import connect
@@ -129,7 +135,7 @@ def _run_grid(spec, store, args):
         with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
                            args.backend) as advance:
             out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
-                           on_result=advance)
+                           on_result=advance, retry_failed=args.retry_failed)
     finally:
         if client is not None:
             client.close()

@@ -95,7 +95,7 @@ def _compile(func):
     if isinstance(func, CPUDispatcher):
         return func
     if not inspect.isfunction(func):
-        raise DesignError(f"a policy must be a Python function (def or lambda), not "
+        raise DesignError(f"a policy must be a callable Python function (def or lambda), not "
                           f"{type(func).__name__} {getattr(func, '__name__', func)!r}")
     return numba.njit(nogil=True)(func)
 

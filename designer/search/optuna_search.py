@@ -17,7 +17,8 @@ shared storage the heartbeat marks them stale after ``GRACE`` seconds and
 import threading
 
 from designer.errors import DesignError
-from designer.search.families import evaluate_unit, family, unit_key, warm, within
+from designer.search.failures import evaluate_safely
+from designer.search.families import family, unit_key, warm, within
 
 HEARTBEAT = 5
 GRACE = 20
@@ -114,7 +115,7 @@ def make_objective(spec, store, solved_here):
         with lock:
             known = key in store.done()
         if not known:
-            result = evaluate_unit(spec.family, unit, args)
+            result = evaluate_safely(spec.family, unit, args)
             with lock:
                 if result["error"] is not None:
                     store.mark_failed(result)
