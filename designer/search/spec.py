@@ -32,6 +32,8 @@ A study file has these tables (unknown keys are errors)::
     trials = 200
     seed = 0
     storage = "sqlite:///..."     # any optuna storage URL (default: the store)
+    grace = 20                    # shared storages: seconds without a heartbeat
+                                  # after which a dead process's trial is retried
 
     [simulation]                  # simulated families (wager) only
     games = 20000                 # games per pairing and design
@@ -165,6 +167,7 @@ class _Optuna(_Table):
     trials: int = Field(100, ge=1, le=1_000_000)
     seed: int = Field(0, ge=0, lt=2**32)
     storage: Annotated[str, AfterValidator(_storage_url)] = ""
+    grace: int = Field(20, ge=2, le=3600)
 
 
 class _Simulation(_Table):
@@ -263,6 +266,7 @@ ALLOWED = {
     ("optuna", "trials"): "an integer from 1 to 1000000",
     ("optuna", "seed"): "an integer from 0 to 2**32 - 1",
     ("optuna", "storage"): "an optuna storage URL",
+    ("optuna", "grace"): "an integer number of seconds from 2 to 3600",
     ("simulation", "games"): "an integer from 100 to 100000000",
     ("simulation", "seed"): "an integer from 0 to 2**64 - 1",
 }
@@ -349,6 +353,7 @@ class StudySpec:
     trials: int = 100
     seed: int = 0
     optuna_storage: str = ""
+    optuna_grace: int = 20
     games: int = 0
     sim_seed: int = 0
 
@@ -469,5 +474,6 @@ def load_study(path):
     return StudySpec(path=path, name=name, description=st.description, family=family,
                      method=st.method, workers=st.workers, results_dir=results_dir, space=space,
                      fixed=fixed, constraints=cons, objectives=tuple(objectives),
-                     trials=op.trials, seed=op.seed, optuna_storage=op.storage, games=games,
+                     trials=op.trials, seed=op.seed, optuna_storage=op.storage,
+                     optuna_grace=op.grace, games=games,
                      sim_seed=sim_seed)

@@ -51,7 +51,6 @@ def status(spec, store):
 
 def export(spec, store, fmt, out=None):
     """Write every stored row to parquet or CSV; returns the path."""
-    from pathlib import Path
 
     if fmt not in ("parquet", "csv"):
         raise StudyError(f"invalid --format={fmt!r}: allowed parquet | csv")
