@@ -94,7 +94,7 @@ def test_huge_space_refused_with_the_count(tmp_path):
     text = text.replace("goal = 8", "goal = {min = 10, max = 1000}").replace(
         "bad = {min = 1, max = 2}", "bad = {min = 1, max = 60}")
     (tmp_path / "h.toml").write_text(text)
-    with pytest.raises(StudyError, match="the space holds 47,568,000 designs: allowed at most 10,000,000"):
+    with pytest.raises(StudyError, match="the space holds 47,568,000 designs: allowed at most 1,000,000"):
         load_study(tmp_path / "h.toml")
 
 
@@ -125,3 +125,14 @@ def test_one_line_in_a_real_process_and_traceback_on_request(tmp_path):
     assert r.returncode != 0
     assert "Traceback" in r.stderr and "StudyError" in r.stderr
     assert not list(tmp_path.glob("*.results"))
+
+
+def test_too_many_compositions_refused_with_the_count(tmp_path):
+    from designer.search import StudyError, load_study
+
+    (tmp_path / "z.toml").write_text(
+        '[study]\nfamily = "zombie"\n\n[space]\nbrains = {min = 1, max = 20}\n'
+        "shotguns = {min = 1, max = 20}\nfootprints = {min = 0, max = 20}\n"
+        "dice = {min = 1, max = 10}\nbust_shotguns = [2, 3]\ngoal = 13\nkomi = 0\n")
+    with pytest.raises(StudyError, match="168,000 compositions .one solve each.: allowed at most"):
+        load_study(tmp_path / "z.toml")

@@ -64,7 +64,10 @@ from designer.search.families import FAMILIES
 MAX_VALUES = 10_000
 #: Largest number of designs (every combination of the space's values) a
 #: study may hold; counted before anything is enumerated.
-MAX_DESIGNS = 10_000_000
+MAX_DESIGNS = 1_000_000
+#: Largest number of units (compositions: one solve each) before the
+#: components constraint; counted before anything is enumerated.
+MAX_UNITS = 100_000
 #: A study name: a plain word, so stores and reports named after it stay in
 #: their folders.
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -443,6 +446,11 @@ def load_study(path):
     if designs > MAX_DESIGNS:
         raise StudyError(f"{where} [space]: the space holds {designs:,} designs: allowed at "
                          f"most {MAX_DESIGNS:,}; narrow the ranges or split the study")
+    n_units = math.prod(_values(raw[p]) for p in fam.unit_params())
+    if n_units > MAX_UNITS:
+        raise StudyError(f"{where} [space]: the space holds {n_units:,} compositions (one solve "
+                         f"each): allowed at most {MAX_UNITS:,}; narrow the ranges or split "
+                         "the study")
     space = {p: _to_range(r) for p, r in raw.items()}
     fixed = {p: sp[p] if sp[p] is not None else
              (tuple(d) if isinstance(d, (list, tuple)) else (d,))
