@@ -1,5 +1,7 @@
 """``designer policy``: build policies (for now: train the neural policy)."""
 
+import os
+
 from designer.commands._common import add_game_args, float_in, game_from_args, int_in
 from designer.errors import DesignError
 
@@ -49,6 +51,9 @@ def run_train(args):
                           games=games, stake=DEFAULT_STAKE if args.stake is None else args.stake,
                           solution=solution, callback=callback)
     try:
+        from designer.paths import make_dirs
+
+        make_dirs(os.path.dirname(os.path.abspath(args.out)))  # checked above: under cwd
         result.network.save(args.out)
     except OSError as exc:
         raise DesignError(f"cannot write {args.out}: {exc}") from None

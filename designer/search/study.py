@@ -55,9 +55,10 @@ def export(spec, store, fmt, out=None):
     if fmt not in ("parquet", "csv"):
         raise StudyError(f"invalid --format={fmt!r}: allowed parquet | csv")
     if out:
-        from designer.paths import output_file
+        from designer.paths import make_dirs, output_file
 
-        path = output_file(out)  # the user's own path: its folder must exist
+        path = output_file(out)  # the user's own path (a missing folder only under cwd)
+        make_dirs(path.parent)
     else:
         path = spec.results_dir / f"{spec.name}.{fmt}"  # the store's folder exists
     df = store.rows()
