@@ -71,24 +71,33 @@ def run(args):
         raise DesignError("--backend dask needs --scheduler tcp://HOST:PORT")
     if args.scheduler and args.backend != "dask":
         raise DesignError("--scheduler goes with --backend dask")
+    from designer.search import load_study
+
+    spec = load_study(args.file)  # validated before anything is written
+    if args.backend == "dask" and spec.method != "grid":
+        raise DesignError("the dask backend runs grid studies; for optuna studies run "
+                          "`designer study run` on each machine with a shared storage URL")
+    client = None
     if args.scheduler:
-        from designer.search.distributed import check_address
+        from designer.search.distributed import check_address, connect
 
         check_address(args.scheduler)
-    spec, store = _load(args, must_exist=args.resume)
-    t0 = time.perf_counter()
-    interrupted = False
-    with StudyLock(spec):
-        try:
-            if spec.method == "grid":
-                summary = _run_grid(spec, store, args)
-            else:
-                if args.backend == "dask":
-                    raise DesignError("the dask backend runs grid studies; for optuna studies run "
-                                      "`designer study run` on each machine with a shared storage URL")
-                summary = _run_optuna(spec, store, args)
-        except KeyboardInterrupt:
-            interrupted = True
+        client = connect(args.scheduler)  # an unreachable or broken cluster writes nothing
+    try:
+        _, store = _load(args, must_exist=args.resume)
+        t0 = time.perf_counter()
+        interrupted = False
+        with StudyLock(spec):
+            try:
+                if spec.method == "grid":
+                    summary = _run_grid(spec, store, args, client)
+                else:
+                    summary = _run_optuna(spec, store, args)
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        if client is not None:
+            client.close()
     from designer.search import status
 
     st = status(spec, store)
@@ -120,25 +129,16 @@ def _print_top(spec, rows, n):
                           f"{', '.join(o.label for o in spec.objectives)}")
 
 
-def _run_grid(spec, store, args):
+def _run_grid(spec, store, args, client=None):
     from designer.report.terminal import unit_progress
     from designer.search.grid import plan, run_grid
 
     p = plan(spec, store, args.retry_failed)
-    client = None
-    if args.backend == "dask":
-        from designer.search.distributed import connect
-
-        client = connect(args.scheduler)
     workers = args.workers or spec.workers
-    try:
-        with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
-                           args.backend) as advance:
-            out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
-                           on_result=advance, retry_failed=args.retry_failed)
-    finally:
-        if client is not None:
-            client.close()
+    with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
+                       args.backend) as advance:
+        out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
+                       on_result=advance, retry_failed=args.retry_failed)
     return f"computed {out['computed']} units" + (f", {out['failed']} failed" if out["failed"] else "")
 
 
