@@ -16,6 +16,7 @@ seconds (default :data:`GRACE`) and
 """
 
 import threading
+import time
 
 from designer.errors import DesignError
 from designer.search.failures import evaluate_safely
@@ -42,12 +43,22 @@ def _storage(spec):
     # killed trials recoverable on shared storages, so we use them knowingly.
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     warnings.filterwarnings("ignore", message="Heartbeat of storage is supposed")
-    try:
-        return optuna.storages.RDBStorage(
-            url, heartbeat_interval=max(1, grace // 4), grace_period=grace,
-            heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(3))
-    except Exception as exc:  # bad URL, missing driver, unreachable server
-        raise DesignError(f"cannot open the optuna storage {url!r}: {exc}") from None
+    # Several machines starting at once on a fresh database race to create
+    # optuna's tables; the loser gets a unique-key violation. The tables
+    # exist by then, so opening again succeeds: retry a few times.
+    for attempt in range(4):
+        try:
+            return optuna.storages.RDBStorage(
+                url, heartbeat_interval=max(1, grace // 4), grace_period=grace,
+                heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(3))
+        except Exception as exc:  # noqa: BLE001 - bad URL, missing driver, unreachable server
+            error = exc
+            if attempt < 3 and "already exists" in str(exc):
+                time.sleep(0.5 * (attempt + 1))
+                continue
+            break
+    raise DesignError(f"cannot open the optuna storage {url!r}: "
+                      f"{' '.join(str(error).split())[:300]}") from None
 
 
 def load(spec):
