@@ -1,20 +1,35 @@
 """The ``designer`` command line: argparse in, rich out, no logic of its own.
 
 Sub-commands live in :mod:`designer.commands`. Every user error is a
-:class:`designer.errors.DesignError`; it is printed as one line and the
-process exits with status 2 (as argparse does for bad usage).
+:class:`designer.errors.DesignError`; it is printed as ONE line on stderr and
+the process exits with status 2 (as argparse does for bad usage, whose
+messages are shortened to one line too). Nothing is written when a command
+fails on its input: commands validate everything before they write.
+
+``DESIGNER_DEBUG=1`` in the environment re-raises instead, so bug reports
+carry the traceback. A closed output pipe (``designer solve red-light --json
+| head -c 10``) ends the command quietly, as the Python documentation
+recommends for SIGPIPE.
 """
 
 import argparse
 import importlib
+import os
 import sys
 
 from designer.commands import COMMANDS
 from designer.errors import DesignError
 
 
+class DesignerParser(argparse.ArgumentParser):
+    """argparse with one-line errors (the usage block is left to --help)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = DesignerParser(
         prog="designer",
         description="Find the rules that make a push-your-luck game fair: exact optimal play, "
                     "first-player win probability, fair komi, game length, design studies "
@@ -25,17 +40,53 @@ def build_parser():
     return parser
 
 
+def _one_line(text):
+    return " ".join(str(text).split())
+
+
+def _fail(message, status=2):
+    print(f"designer: error: {_one_line(message)}", file=sys.stderr)
+    return status
+
+
+def _debug():
+    return os.environ.get("DESIGNER_DEBUG", "") not in ("", "0")
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
-    except DesignError as exc:
-        print(f"designer: error: {exc}", file=sys.stderr)
-        return 2
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit
+        return status
+    except BrokenPipeError:
+        # Python docs, "Note on SIGPIPE": point stdout at devnull so the
+        # interpreter's final flush does not raise again, then exit quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except KeyboardInterrupt:
         print("designer: interrupted", file=sys.stderr)
         return 130
+    except DesignError as exc:
+        if _debug():
+            raise
+        return _fail(exc)
+    except OSError as exc:  # a file the user named: missing, a directory, unwritable
+        if _debug():
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}")
+    except MemoryError:
+        if _debug():
+            raise
+        return _fail("out of memory: choose a smaller game or design space")
+    except Exception as exc:  # a bug: still one line, the traceback on request
+        if _debug():
+            raise
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); run again with "
+                     "DESIGNER_DEBUG=1 for the traceback and report it", status=1)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,55 @@
-"""Argument groups shared by several commands."""
+"""Argument groups and argument types shared by several commands."""
+
+import argparse
+import math
 
 from designer.errors import DesignError
+
+#: Seeds are fed to numpy's SeedSequence: any integer from 0 to 2**64 - 1.
+SEED_MAX = 2**64 - 1
+
+
+def int_in(lo=None, hi=None, what="an integer"):
+    """An argparse type: an integer within ``[lo, hi]`` (either may be None)."""
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or (lo is not None and v < lo) or (hi is not None and v > hi):
+            rng = (f"from {lo} to {hi}" if lo is not None and hi is not None
+                   else f">= {lo}" if lo is not None else f"<= {hi}" if hi is not None else "")
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: allowed {what} {rng}".strip())
+        return v
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_in(lo=None, hi=None, lo_open=False, hi_open=False):
+    """An argparse type: a finite number within the given bounds."""
+    def parse(text):
+        try:
+            v = float(text)
+        except ValueError:
+            v = math.nan
+        bad = (not math.isfinite(v)
+               or (lo is not None and (v <= lo if lo_open else v < lo))
+               or (hi is not None and (v >= hi if hi_open else v > hi)))
+        if bad:
+            parts = []
+            if lo is not None:
+                parts.append(f"{'>' if lo_open else '>='} {lo}")
+            if hi is not None:
+                parts.append(f"{'<' if hi_open else '<='} {hi}")
+            raise argparse.ArgumentTypeError(
+                f"invalid value {text!r}: allowed a finite number {' and '.join(parts)}".strip())
+        return v
+    parse.__name__ = "number"
+    return parse
+
+
+#: ``--seed``: 0 .. 2**64 - 1.
+seed_arg = int_in(0, SEED_MAX, "an integer")
 
 GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow, zombie-dice) or family (deck, dice, "
              "zombie); family parameters below override a preset's")

@@ -7,7 +7,7 @@ draws.
 
 import sys
 
-from designer.commands._common import add_game_args, game_from_args
+from designer.commands._common import add_game_args, game_from_args, seed_arg
 from designer.errors import DesignError
 
 
@@ -33,7 +33,7 @@ def register(sub):
     p.add_argument("--first", choices=("human", "computer", "random"), default="human",
                    help="who moves first; the second player starts with the komi (default human)")
     p.add_argument("--no-pause", action="store_true", help="no pauses between the computer's moves")
-    p.add_argument("--seed", type=int, help="seed of the shuffles (and of --first random)")
+    p.add_argument("--seed", type=seed_arg, help="seed of the shuffles (and of --first random)")
     p.add_argument("--test-mode", action="store_true",
                    help="draw from a real deck (roll a real die) and type each item for both "
                         "players: g = good, b = bad (dice: the face); not added to statistics")

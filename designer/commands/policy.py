@@ -1,6 +1,8 @@
 """``designer policy``: build policies (for now: train the neural policy)."""
 
-from designer.commands._common import add_game_args, game_from_args
+import os
+
+from designer.commands._common import add_game_args, float_in, game_from_args, int_in
 from designer.errors import DesignError
 
 
@@ -17,13 +19,13 @@ def register(sub):
         epilog="example: designer policy train-nn fowl-play --out fowl_nn.npz --minutes 9")
     add_game_args(t)
     t.add_argument("--out", required=True, help="output file (.npz)")
-    t.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    t.add_argument("--minutes", type=float, default=None,
+    t.add_argument("--seed", type=int_in(0, 2**31 - 1), default=0, help="random seed (default 0)")
+    t.add_argument("--minutes", type=float_in(0, 10**5, lo_open=True), default=None,
                    help="time budget in minutes (default 9 unless --epochs is given)")
-    t.add_argument("--epochs", type=int, default=None, help="stop after this many epochs")
-    t.add_argument("--games", type=int, default=None,
+    t.add_argument("--epochs", type=int_in(1, 10**6), default=None, help="stop after this many epochs")
+    t.add_argument("--games", type=int_in(1, 10**7), default=None,
                    help="optimal self-play games per epoch (default: the library's)")
-    t.add_argument("--stake", type=float, default=None,
+    t.add_argument("--stake", type=float_in(0, 1, hi_open=True), default=None,
                    help="thin visited states whose win probability at stake is below this "
                         "(default 0.01; 0 keeps all)")
     t.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -38,8 +40,9 @@ def run_train(args):
     game = game_from_args(args)
     if game.family != "deck":
         raise DesignError(f"train-nn is for deck games; {game.name} is a {game.family} game")
-    if args.out.strip() == "":
-        raise DesignError("invalid --out: an output file name is needed")
+    from designer.paths import output_file
+
+    output_file(args.out)  # before training: a run that cannot save fails at once
     minutes = args.minutes if args.minutes is not None or args.epochs is not None else 9.0
     games = args.games if args.games is not None else DEFAULT_GAMES
     solution = solve(game)
@@ -48,6 +51,9 @@ def run_train(args):
                           games=games, stake=DEFAULT_STAKE if args.stake is None else args.stake,
                           solution=solution, callback=callback)
     try:
+        from designer.paths import make_dirs
+
+        make_dirs(os.path.dirname(os.path.abspath(args.out)))  # checked above: under cwd
         result.network.save(args.out)
     except OSError as exc:
         raise DesignError(f"cannot write {args.out}: {exc}") from None

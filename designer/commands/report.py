@@ -18,6 +18,10 @@ def run(args):
     from designer.report.study_report import write_report
     from designer.report.terminal import console
 
+    if args.out is not None:
+        from designer.paths import output_dir
+
+        output_dir(args.out)
     index, st = write_report(args.file, args.out)
     console.print(f"wrote {index.parent}/ ({st['done']} of {st['units']} units)")
     if args.open:

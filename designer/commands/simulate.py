@@ -1,5 +1,6 @@
 """``designer simulate``: evaluate a wagering game by simulation."""
 
+from designer.commands._common import seed_arg
 from designer.errors import DesignError
 
 #: Runs with at least this many games in all show a progress bar (on a terminal).
@@ -34,7 +35,7 @@ def register(sub):
     s.add_argument("--opponent",
                    help=f"the opponent's strategy: {STRATEGY_HELP} (default: each in turn)")
     s.add_argument("--games", type=int, default=10_000, help="games per pairing (default 10000)")
-    s.add_argument("--seed", type=int, default=0, help="seed, >= 0 (default 0)")
+    s.add_argument("--seed", type=seed_arg, default=0, help="seed, 0 <= seed < 2**64 (default 0)")
     s.add_argument("--jobs", type=int, default=1,
                    help="worker threads, -1 for all cores; results do not depend on it (default 1)")
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per pairing")
@@ -52,8 +53,8 @@ def run(args):
     if not isinstance(game, WagerGame):
         raise DesignError(f"{args.game} is a {game.family} game: simulate takes a wagering game "
                           "(persian-monarchs, wager); use `designer solve` for it")
-    player = args.player or "counting"
-    opponents = [args.opponent] if args.opponent else list(STRATEGIES)
+    player = "counting" if args.player is None else args.player
+    opponents = list(STRATEGIES) if args.opponent is None else [args.opponent]
     pairings = [(player, opp) for opp in opponents]
     if args.jobs == 0 or args.jobs < -1:
         raise DesignError(f"invalid --jobs={args.jobs}: allowed -1 (all cores) or 1 <= jobs <= 64")

@@ -1,6 +1,6 @@
 """``designer solve``: exact optimal play of one game."""
 
-from designer.commands._common import add_game_args, game_from_args
+from designer.commands._common import add_game_args, game_from_args, int_in
 from designer.errors import DesignError
 
 
@@ -16,7 +16,7 @@ def register(sub):
                "designer solve dice --faces 8 --goal 60 | designer solve zombie-yellow --json | "
                "designer solve zombie --footprints 1 --goal 15")
     add_game_args(p)
-    p.add_argument("--max-komi", type=int, default=10, help="last komi of the table (default 10)")
+    p.add_argument("--max-komi", type=int_in(0, 1000), default=10, help="last komi of the table (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=run)
 

@@ -2,6 +2,7 @@
 
 import time
 
+from designer.commands._common import int_in
 from designer.errors import DesignError
 
 
@@ -25,12 +26,14 @@ def register(sub):
         q = ss.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:]
                           + "." + details)
         q.add_argument("file", help="study file (TOML)")
-        q.add_argument("--workers", type=int, help="parallel workers (default: the file's)")
+        q.add_argument("--workers", type=int_in(1, 256), help="parallel workers (default: the file's)")
         q.add_argument("--backend", choices=("loky", "dask"), default="loky",
                        help="loky: processes on this machine (default); dask: an existing "
                             "Dask cluster (grid method), see --scheduler")
         q.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
-        q.add_argument("--top", type=int, default=5, help="designs to show at the end (default 5)")
+        q.add_argument("--retry-failed", action="store_true",
+                       help="also run again the units that failed before (see `study status`)")
+        q.add_argument("--top", type=int_in(1, 10_000), default=5, help="designs to show at the end (default 5)")
         q.set_defaults(func=run, resume=(name == "resume"))
 
     q = ss.add_parser("status", help="done / pending / failed units and an ETA")
@@ -40,7 +43,7 @@ def register(sub):
 
     q = ss.add_parser("top", help="the best designs by the study's objectives")
     q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--n", type=int, default=10, help="how many designs (default 10)")
+    q.add_argument("--n", type=int_in(1, 10**6), default=10, help="how many designs (default 10)")
     q.add_argument("--json", action="store_true", help="print a JSON list")
     q.set_defaults(func=show_top)
 
@@ -68,20 +71,33 @@ def run(args):
         raise DesignError("--backend dask needs --scheduler tcp://HOST:PORT")
     if args.scheduler and args.backend != "dask":
         raise DesignError("--scheduler goes with --backend dask")
-    spec, store = _load(args, must_exist=args.resume)
-    t0 = time.perf_counter()
-    interrupted = False
-    with StudyLock(spec):
-        try:
-            if spec.method == "grid":
-                summary = _run_grid(spec, store, args)
-            else:
-                if args.backend == "dask":
-                    raise DesignError("the dask backend runs grid studies; for optuna studies run "
-                                      "`designer study run` on each machine with a shared storage URL")
-                summary = _run_optuna(spec, store, args)
-        except KeyboardInterrupt:
-            interrupted = True
+    from designer.search import load_study
+
+    spec = load_study(args.file)  # validated before anything is written
+    if args.backend == "dask" and spec.method != "grid":
+        raise DesignError("the dask backend runs grid studies; for optuna studies run "
+                          "`designer study run` on each machine with a shared storage URL")
+    client = None
+    if args.scheduler:
+        from designer.search.distributed import check_address, connect
+
+        check_address(args.scheduler)
+        client = connect(args.scheduler)  # an unreachable or broken cluster writes nothing
+    try:
+        _, store = _load(args, must_exist=args.resume)
+        t0 = time.perf_counter()
+        interrupted = False
+        with StudyLock(spec):
+            try:
+                if spec.method == "grid":
+                    summary = _run_grid(spec, store, args, client)
+                else:
+                    summary = _run_optuna(spec, store, args)
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        if client is not None:
+            client.close()
     from designer.search import status
 
     st = status(spec, store)
@@ -93,6 +109,10 @@ def run(args):
     terminal.console.print(
         f"{spec.name}: {summary} in {time.perf_counter() - t0:.1f} s; "
         f"{st['done']} of {st['units']} units done, {st['failed']} failed")
+    if st["failed"]:
+        terminal.err_console.print(
+            f"{st['failed']} units failed (see `designer study status {args.file}`); run them "
+            f"again with `designer study resume {args.file} --retry-failed`")
     df = store.rows()
     if len(df):
         _print_top(spec, df, args.top)
@@ -109,25 +129,16 @@ def _print_top(spec, rows, n):
                           f"{', '.join(o.label for o in spec.objectives)}")
 
 
-def _run_grid(spec, store, args):
+def _run_grid(spec, store, args, client=None):
     from designer.report.terminal import unit_progress
     from designer.search.grid import plan, run_grid
 
-    p = plan(spec, store)
-    client = None
-    if args.backend == "dask":
-        from designer.search.distributed import connect
-
-        client = connect(args.scheduler)
+    p = plan(spec, store, args.retry_failed)
     workers = args.workers or spec.workers
-    try:
-        with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
-                           args.backend) as advance:
-            out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
-                           on_result=advance)
-    finally:
-        if client is not None:
-            client.close()
+    with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
+                       args.backend) as advance:
+        out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
+                       on_result=advance, retry_failed=args.retry_failed)
     return f"computed {out['computed']} units" + (f", {out['failed']} failed" if out["failed"] else "")
 
 
@@ -177,6 +188,12 @@ def do_export(args):
     from designer.report import terminal
     from designer.search import export
 
+    if args.format not in ("parquet", "csv"):
+        raise DesignError(f"invalid --format={args.format!r}: allowed parquet | csv")
+    if args.out is not None:
+        from designer.paths import output_file
+
+        output_file(args.out)
     spec, store = _load(args, must_exist=True)
     path = export(spec, store, args.format, args.out)
     terminal.console.print(f"wrote {len(store.rows())} rows to {path}")

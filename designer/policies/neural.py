@@ -128,10 +128,15 @@ class Network:
                 info = {k[5:]: z[k].item() for k in z.files if k.startswith("info_")}
                 return cls(z["W1"], z["b1"], z["W2"], float(z["b2"]), z["lo"], z["hi"], game,
                            info)
-        except DesignError:
-            raise
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise DesignError(f"cannot read a network from {path}: {exc}") from None
+        except DesignError as exc:
+            raise DesignError(f"cannot use the network {path}: {exc}") from None
+        except IsADirectoryError:
+            raise DesignError(f"cannot read a network from {path}: it is a folder") from None
+        except Exception as exc:  # noqa: BLE001 - truncated zip, bad member, wrong dtype ...
+            # np.load raises whatever its zip and format readers raise on a
+            # damaged file (BadZipFile, EOFError, ValueError, TypeError ...)
+            raise DesignError(f"cannot read a network from {path}: not an intact network "
+                              f"file ({type(exc).__name__}: {exc})") from None
 
 
 class NeuralPolicy(Policy):

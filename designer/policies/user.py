@@ -111,10 +111,13 @@ _FIRST_CALL = {
 
 
 def _compile(func):
+    import inspect
+
     if isinstance(func, CPUDispatcher):
         return func
-    if not callable(func):
-        raise DesignError(f"a policy function must be callable, not {type(func).__name__}")
+    if not inspect.isfunction(func):
+        raise DesignError(f"a policy must be a callable Python function (def or lambda), not "
+                          f"{type(func).__name__} {getattr(func, '__name__', func)!r}")
     return numba.njit(nogil=True)(func)
 
 
@@ -152,10 +155,13 @@ class FunctionPolicy(Policy):
         super().__init__(game, name or getattr(func, "__name__", "user"))
         self.func = _compile(func)
         try:  # compile (and type-check) now, with the game's argument types
-            self.func(*_FIRST_CALL[game.family](game))
+            answer = self.func(*_FIRST_CALL[game.family](game))
         except Exception as exc:  # numba typing errors, errors raised by f
             raise DesignError(f"policy function {self.name!r} failed for {game.family} "
                               f"games: {_short(exc)}") from None
+        if not isinstance(answer, (bool, np.bool_)):
+            raise DesignError(f"policy function {self.name!r} returned {answer!r} "
+                              f"({type(answer).__name__}): allowed True (draw) or False (hold)")
 
     def _run(self, kernel, *args):
         try:

@@ -10,16 +10,20 @@ plane committed, so repeated configurations are never solved again.
 Trials left RUNNING by a killed process: on a local SQLite storage the run
 lock (:mod:`designer.search.lock`) proves no other process is running the
 study, so they are failed and their parameters re-enqueued at once; on a
-shared storage the heartbeat marks them stale after ``GRACE`` seconds and
+shared storage the heartbeat marks them stale after ``[optuna] grace``
+seconds (default :data:`GRACE`) and
 :class:`optuna.storages.RetryHeartbeatStaleTrialCallback` retries them.
 """
 
 import threading
+import time
 
 from designer.errors import DesignError
-from designer.search.families import evaluate_unit, family, unit_key, warm, within
+from designer.search.failures import evaluate_safely
+from designer.search.families import family, unit_key, warm, within
 
-HEARTBEAT = 5
+#: Default seconds without a heartbeat before a trial counts as dead (a
+#: study file may set ``[optuna] grace``); heartbeats come every grace / 4 s.
 GRACE = 20
 
 
@@ -34,16 +38,27 @@ def _storage(spec):
     import optuna
 
     url = storage_url(spec)
+    grace = getattr(spec, "optuna_grace", GRACE)
     # Heartbeats are "experimental" in optuna's terms; they are what makes
     # killed trials recoverable on shared storages, so we use them knowingly.
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
     warnings.filterwarnings("ignore", message="Heartbeat of storage is supposed")
-    try:
-        return optuna.storages.RDBStorage(
-            url, heartbeat_interval=HEARTBEAT, grace_period=GRACE,
-            heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(3))
-    except Exception as exc:  # bad URL, missing driver, unreachable server
-        raise DesignError(f"cannot open the optuna storage {url!r}: {exc}") from None
+    # Several machines starting at once on a fresh database race to create
+    # optuna's tables; the loser gets a unique-key violation. The tables
+    # exist by then, so opening again succeeds: retry a few times.
+    for attempt in range(4):
+        try:
+            return optuna.storages.RDBStorage(
+                url, heartbeat_interval=max(1, grace // 4), grace_period=grace,
+                heartbeat_stale_trial_callback=optuna.storages.RetryHeartbeatStaleTrialCallback(3))
+        except Exception as exc:  # noqa: BLE001 - bad URL, missing driver, unreachable server
+            error = exc
+            if attempt < 3 and "already exists" in str(exc):
+                time.sleep(0.5 * (attempt + 1))
+                continue
+            break
+    raise DesignError(f"cannot open the optuna storage {url!r}: "
+                      f"{' '.join(str(error).split())[:300]}") from None
 
 
 def load(spec):
@@ -114,7 +129,7 @@ def make_objective(spec, store, solved_here):
         with lock:
             known = key in store.done()
         if not known:
-            result = evaluate_unit(spec.family, unit, args)
+            result = evaluate_safely(spec.family, unit, args)
             with lock:
                 if result["error"] is not None:
                     store.mark_failed(result)
@@ -157,12 +172,19 @@ def run_optuna(spec, store, *, workers=None, local=True, on_trial=None):
     warm(spec.family)
     study = load(spec)
     recovered = recover(study, local)
-    remaining = spec.trials - counted(study)
+    # trials enqueued for retry (of a killed process) are run even when the
+    # budget is met, so no trial is lost
+    from optuna.trial import TrialState
+
+    waiting = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
+    remaining = max(spec.trials - counted(study), waiting)
     solved = []
     if remaining <= 0:
         return {"computed": 0, "trials": 0, "recovered": recovered}
-    callbacks = [optuna.study.MaxTrialsCallback(
-        spec.trials, states=(optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))]
+    callbacks = []
+    if counted(study) < spec.trials:  # (only retries left: n_trials bounds the run)
+        callbacks.append(optuna.study.MaxTrialsCallback(
+            spec.trials, states=(optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)))
     if on_trial is not None:
         callbacks.append(lambda st, tr: on_trial(tr))
     before = len(study.trials)

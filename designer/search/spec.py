@@ -32,6 +32,8 @@ A study file has these tables (unknown keys are errors)::
     trials = 200
     seed = 0
     storage = "sqlite:///..."     # any optuna storage URL (default: the store)
+    grace = 20                    # shared storages: seconds without a heartbeat
+                                  # after which a dead process's trial is retried
 
     [simulation]                  # simulated families (wager) only
     games = 20000                 # games per pairing and design
@@ -45,13 +47,30 @@ each family, and the metrics it can rank by, are those of
 
 import hashlib
 import json
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from designer.errors import DesignError, ParameterError
 from designer.search.families import FAMILIES
 
+#: Largest number of values one parameter may take (checked before any list
+#: of values is built).
+MAX_VALUES = 10_000
+#: Largest number of designs (every combination of the space's values) a
+#: study may hold; counted before anything is enumerated.
+MAX_DESIGNS = 1_000_000
+#: Largest number of units (compositions: one solve each) before the
+#: components constraint; counted before anything is enumerated.
+MAX_UNITS = 100_000
+#: A study name: a plain word, so stores and reports named after it stay in
+#: their folders.
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class StudyError(DesignError):
@@ -91,49 +110,221 @@ class IntRange:
         return ", ".join(map(str, v))
 
 
-def _int(where, key, v):
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise _err(where, key, v, "an integer")
+# -- the schema (pydantic) ------------------------------------------------------
+#
+# The file is validated in two passes: the tables and their types first
+# (`_File`), then the family's own [space] and [constraints] keys (models made
+# from the family's parameter and metric names). pydantic's messages are
+# rewritten into the one-line form "FILE [table]: invalid KEY = VALUE: allowed
+# WHAT" by `_study_error`.
+
+class _Table(BaseModel):
+    # strict: no silent conversion ("3" is not 3, 3.0 is not 3, true is not 1)
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _plain_name(v):
+    if not NAME_RE.fullmatch(v):
+        raise ValueError("a plain word of 1 to 64 letters, digits, - and _")
     return v
 
 
-def _parse_range(where, key, raw):
-    if isinstance(raw, dict):
-        unknown = set(raw) - {"min", "max"}
-        if unknown or set(raw) != {"min", "max"}:
-            raise _err(where, key, raw, "{min = INT, max = INT}, a single integer, or a list of integers")
-        lo, hi = _int(where, key + ".min", raw["min"]), _int(where, key + ".max", raw["max"])
-        if lo > hi:
-            raise _err(where, key, raw, "min <= max")
-        return IntRange(tuple(range(lo, hi + 1)))
-    if isinstance(raw, list):
-        if not raw:
-            raise _err(where, key, raw, "a non-empty list")
-        return IntRange(tuple(sorted({_int(where, key, v) for v in raw})))
-    return IntRange((_int(where, key, raw),))
+def _inside(v):
+    p = Path(v)
+    if not v or p.is_absolute() or ".." in p.parts or "\x00" in v:
+        raise ValueError("a folder path relative to the study file, without '..' "
+                         "(results stay beside the study)")
+    return v
 
 
-def _parse_bounds(where, key, raw):
-    if not isinstance(raw, dict) or not raw or set(raw) - {"min", "max"}:
-        raise _err(where, key, raw, "{min = NUMBER, max = NUMBER} (either may be left out)")
-    out = {}
-    for b, v in raw.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise _err(where, f"{key}.{b}", v, "a number")
-        out[b] = float(v)
-    if "min" in out and "max" in out and out["min"] > out["max"]:
-        raise _err(where, key, raw, "min <= max")
-    return out
+def _storage_url(v):
+    if not v:
+        return v
+    from sqlalchemy.engine import make_url
+
+    try:
+        make_url(v).get_dialect()
+    except Exception:  # noqa: BLE001 - any parse or plugin error means "not a URL we can use"
+        raise ValueError("an SQLAlchemy database URL optuna can use, e.g. "
+                         "postgresql+psycopg://user@host/db or sqlite:///file.db") from None
+    return v
 
 
-def _check_keys(where, table, allowed):
-    if not isinstance(table, dict):
-        raise StudyError(f"{where}: expected a table, got {table!r}")
-    unknown = sorted(set(table) - set(allowed))
-    if unknown:
-        raise StudyError(f"{where}: unknown key{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(unknown)}: allowed keys are {', '.join(allowed)}")
+FiniteNumber = Annotated[float, Field(allow_inf_nan=False)]
 
+
+class _Study(_Table):
+    name: Annotated[str, AfterValidator(_plain_name)] | None = None
+    description: str = ""
+    family: Literal[tuple(FAMILIES)]
+    method: Literal["grid", "optuna"] = "grid"
+    workers: int = Field(2, ge=1, le=256)
+    results: Annotated[str, AfterValidator(_inside)] | None = None
+
+
+class _Objectives(_Table):
+    rank: list[str] = Field(min_length=1, max_length=20)
+
+
+class _Optuna(_Table):
+    trials: int = Field(100, ge=1, le=1_000_000)
+    seed: int = Field(0, ge=0, lt=2**32)
+    storage: Annotated[str, AfterValidator(_storage_url)] = ""
+    grace: int = Field(20, ge=2, le=3600)
+
+
+class _Simulation(_Table):
+    games: int = Field(20_000, ge=100, le=10**8)
+    seed: int = Field(0, ge=0, lt=2**64)
+
+
+class _File(_Table):
+    study: _Study
+    space: dict[str, Any]
+    constraints: dict[str, Any] = {}
+    objectives: _Objectives | None = None
+    optuna: _Optuna = _Optuna()
+    simulation: _Simulation | None = None
+
+
+class _Bounds(_Table):
+    min: FiniteNumber | None = None
+    max: FiniteNumber | None = None
+
+
+RANGE_FORMS = "an integer, a non-empty list of integers, or {min = INT, max = INT}"
+INT_LIMIT = 2**31  # no parameter of any family comes near it
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool) and -INT_LIMIT < v < INT_LIMIT
+
+
+def _space_value(v):
+    """``{min, max}``, an integer or a list -> ``("range", lo, hi)`` or
+    ``("list", values)``; nothing is expanded here (see MAX_VALUES)."""
+    if isinstance(v, dict):
+        if set(v) != {"min", "max"} or not all(_is_int(x) for x in v.values()):
+            raise ValueError(RANGE_FORMS)
+        if v["min"] > v["max"]:
+            raise ValueError("min <= max")
+        if v["max"] - v["min"] + 1 > MAX_VALUES:
+            raise ValueError(f"at most {MAX_VALUES} values per parameter "
+                             f"(this range has {v['max'] - v['min'] + 1})")
+        return ("range", v["min"], v["max"])
+    if isinstance(v, list):
+        if not v or not all(_is_int(x) for x in v):
+            raise ValueError(RANGE_FORMS)
+        if len(v) > MAX_VALUES:
+            raise ValueError(f"at most {MAX_VALUES} values per parameter")
+        return ("list", tuple(sorted(set(v))))
+    if not _is_int(v):
+        raise ValueError(RANGE_FORMS)
+    return ("list", (v,))
+
+
+def _fixed_value(v):
+    """An optional (set-valued) parameter: an integer or a list of them."""
+    if isinstance(v, list) and v and len(v) <= 100 and all(_is_int(x) for x in v):
+        return tuple(v)
+    if _is_int(v):
+        return (v,)
+    raise ValueError("an integer or a non-empty list of integers")
+
+
+def _bounds(v):
+    if not isinstance(v, dict) or not v or set(v) - {"min", "max"}:
+        raise ValueError("{min = NUMBER, max = NUMBER} (either may be left out)")
+    b = _Bounds.model_validate(v)
+    if b.min is not None and b.max is not None and b.min > b.max:
+        raise ValueError("min <= max")
+    return {k: float(x) for k, x in (("min", b.min), ("max", b.max)) if x is not None}
+
+
+SpaceValue = Annotated[Any, AfterValidator(_space_value)]
+FixedValue = Annotated[Any, AfterValidator(_fixed_value)]
+BoundsValue = Annotated[Any, AfterValidator(_bounds)]
+
+
+def _family_models(fam):
+    """The [space] and [constraints] models of a family."""
+    space = {p: (SpaceValue, None if p in fam.defaults else ...) for p in fam.space_params}
+    space.update({p: (FixedValue, None) for p in fam.optional})
+    metrics = dict.fromkeys(("components",) + tuple(fam.metrics))
+    cons = {m: (BoundsValue, None) for m in metrics}
+    config = ConfigDict(extra="forbid", strict=True)
+    return (create_model(f"{fam.name}_space", __config__=config, **space),
+            create_model(f"{fam.name}_constraints", __config__=config, **cons))
+
+
+#: What is allowed, for errors pydantic describes in its own words.
+ALLOWED = {
+    ("study", "family"): " | ".join(FAMILIES),
+    ("study", "method"): "grid | optuna",
+    ("study", "workers"): "an integer from 1 to 256",
+    ("study", "name"): "a plain word of 1 to 64 letters, digits, - and _",
+    ("study", "description"): "a string",
+    ("study", "results"): "a folder path relative to the study file",
+    ("objectives", "rank"): "a non-empty list of metric names",
+    ("optuna", "trials"): "an integer from 1 to 1000000",
+    ("optuna", "seed"): "an integer from 0 to 2**32 - 1",
+    ("optuna", "storage"): "an optuna storage URL",
+    ("optuna", "grace"): "an integer number of seconds from 2 to 3600",
+    ("simulation", "games"): "an integer from 100 to 100000000",
+    ("simulation", "seed"): "an integer from 0 to 2**64 - 1",
+}
+
+
+def _fields(model, loc):
+    """Field names of the model holding the key at ``loc`` (for 'unknown key')."""
+    for part in loc[:-1]:
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return ()
+        f = model.model_fields.get(part)
+        if f is None:
+            return ()
+        ann = f.annotation
+        args = [a for a in getattr(ann, "__args__", ()) if isinstance(a, type)]
+        model = ann if isinstance(ann, type) else next(
+            (a for a in args if issubclass(a, BaseModel)), None)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return tuple(model.model_fields)
+    return ()
+
+
+def _study_error(where, exc, model, prefix=()):
+    """One line from the first error of a pydantic ValidationError."""
+    e = exc.errors(include_url=False)[0]
+    loc = tuple(prefix) + tuple(e["loc"])
+    names = [str(x) for x in loc if isinstance(x, str)]
+    table = names[0] if names else ""
+    here = f"{where} [{table}]" if len(names) > 1 else where
+    key = ".".join(names[1:]) if len(names) > 1 else table
+    kind, value = e["type"], e.get("input")
+    if kind == "extra_forbidden":
+        allowed = _fields(model, tuple(e["loc"]))
+        what = "table" if len(names) == 1 else "key"
+        return StudyError(f"{here}: unknown {what} {key}"
+                          + (f": allowed {what}s are {', '.join(allowed)}" if allowed else ""))
+    if kind == "missing":
+        if len(names) == 1:
+            return StudyError(f"{where}: needs a [study] table and a [space] table")
+        return StudyError(f"{here}: missing {key}")
+    if kind in ("model_type", "dict_type") and len(names) == 1:
+        return StudyError(f"{where}: [{table}] must be a table, got {value!r}")
+    if kind == "value_error":
+        allowed = e["msg"].removeprefix("Value error, ")
+    else:
+        allowed = ALLOWED.get((table, names[-1])) or e["msg"].removeprefix("Input should be ")
+    return _err(here, key, value, allowed)
+
+
+def _values(raw):
+    return (raw[2] - raw[1] + 1) if raw[0] == "range" else len(raw[1])
+
+
+def _to_range(raw):
+    return IntRange(tuple(range(raw[1], raw[2] + 1)) if raw[0] == "range" else raw[1])
 
 @dataclass(frozen=True)
 class Objective:
@@ -165,6 +356,7 @@ class StudySpec:
     trials: int = 100
     seed: int = 0
     optuna_storage: str = ""
+    optuna_grace: int = 20
     games: int = 0
     sim_seed: int = 0
 
@@ -195,6 +387,13 @@ class StudySpec:
 def load_study(path):
     """Read and validate a study file.
 
+    The file must be UTF-8 TOML whose tables and keys are those of the module
+    docstring, with values of the right type (no conversions: ``"3"`` is not
+    an integer), bounds that are finite numbers, a plain-word ``name`` and a
+    ``results`` folder inside the study's folder. The number of designs (the
+    product of the numbers of values of the parameters) is counted before
+    anything is built and refused past :data:`MAX_DESIGNS`.
+
     Raises
     ------
     StudyError
@@ -202,102 +401,87 @@ def load_study(path):
     """
     path = Path(path)
     try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
+        data = path.read_bytes()
     except FileNotFoundError:
         raise StudyError(f"no study file at {path}") from None
+    except IsADirectoryError:
+        raise StudyError(f"{path} is a directory: give a study file (TOML)") from None
+    except OSError as exc:
+        raise StudyError(f"cannot read the study file {path}: {exc.strerror or exc}") from None
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise StudyError(f"{path}: not a UTF-8 text file (byte {exc.start}): "
+                         "study files are UTF-8 TOML") from None
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{path}: not valid TOML: {exc}") from None
     where = str(path)
-    _check_keys(where, doc, ("study", "space", "constraints", "objectives", "optuna", "simulation"))
-    if "study" not in doc or "space" not in doc:
-        raise StudyError(f"{where}: needs a [study] table and a [space] table")
+    try:
+        top = _File.model_validate(doc)
+    except ValidationError as exc:
+        raise _study_error(where, exc, _File) from None
+    st = top.study
+    fam = FAMILIES[st.family]
+    family = st.family
+    space_model, cons_model = _family_models(fam)
+    try:
+        sp = space_model.model_validate(top.space).model_dump()
+    except ValidationError as exc:
+        raise _study_error(where, exc, space_model, ("space",)) from None
+    try:
+        cons = cons_model.model_validate(top.constraints).model_dump(exclude_none=True)
+    except ValidationError as exc:
+        raise _study_error(where, exc, cons_model, ("constraints",)) from None
 
-    st = doc["study"]
-    _check_keys(f"{where} [study]", st, ("name", "description", "family", "method", "workers", "results"))
-    name = st.get("name", path.stem)
-    if not isinstance(name, str) or not name or any(c in name for c in "/\\ "):
-        raise _err(f"{where} [study]", "name", name, "a non-empty string without spaces or slashes")
-    family = st.get("family")
-    if family not in FAMILIES:
-        raise _err(f"{where} [study]", "family", family, " | ".join(FAMILIES))
-    fam = FAMILIES[family]
-    method = st.get("method", "grid")
-    if method not in ("grid", "optuna"):
-        raise _err(f"{where} [study]", "method", method, "grid | optuna")
-    workers = st.get("workers", 2)
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-        raise _err(f"{where} [study]", "workers", workers, "an integer from 1 to 256")
-    results = st.get("results", f"{path.stem}.results")
-    if not isinstance(results, str):
-        raise _err(f"{where} [study]", "results", results, "a folder path")
-    results_dir = (path.parent / results).resolve()
-    description = st.get("description", "")
+    name = st.name if st.name is not None else path.stem
+    if st.name is None and not NAME_RE.fullmatch(name):
+        raise _err(f"{where} [study]", "name", name,
+                   "a plain word of 1 to 64 letters, digits, - and _ (the file's stem is "
+                   "not one: set name in [study])")
+    results_dir = (path.parent / (st.results or f"{path.stem}.results")).resolve()
 
-    sp = doc["space"]
-    _check_keys(f"{where} [space]", sp, fam.space_params + tuple(fam.optional))
-    missing = [p for p in fam.space_params if p not in sp and p not in fam.defaults]
-    if missing:
-        raise StudyError(f"{where} [space]: missing {', '.join(missing)} "
-                         f"(a {family} study needs {', '.join(fam.space_params)})")
-    space = {p: (_parse_range(f"{where} [space]", p, sp[p]) if p in sp
-                 else IntRange((fam.defaults[p],))) for p in fam.space_params}
-    fixed = {}
-    for p, default in fam.optional.items():
-        v = sp.get(p, default)
-        if isinstance(v, (list, tuple)):
-            v = tuple(_int(f"{where} [space]", p, x) for x in v)
-        else:
-            v = (_int(f"{where} [space]", p, v),)
-        fixed[p] = v
+    raw = {p: sp[p] if sp[p] is not None else ("list", (fam.defaults[p],))
+           for p in fam.space_params}
+    designs = math.prod(_values(r) for r in raw.values())
+    if designs > MAX_DESIGNS:
+        raise StudyError(f"{where} [space]: the space holds {designs:,} designs: allowed at "
+                         f"most {MAX_DESIGNS:,}; narrow the ranges or split the study")
+    n_units = math.prod(_values(raw[p]) for p in fam.unit_params())
+    if n_units > MAX_UNITS:
+        raise StudyError(f"{where} [space]: the space holds {n_units:,} compositions (one solve "
+                         f"each): allowed at most {MAX_UNITS:,}; narrow the ranges or split "
+                         "the study")
+    space = {p: _to_range(r) for p, r in raw.items()}
+    fixed = {p: sp[p] if sp[p] is not None else
+             (tuple(d) if isinstance(d, (list, tuple)) else (d,))
+             for p, d in fam.optional.items()}
     try:
         fam.check_space(space, fixed)
     except ParameterError as exc:
         raise StudyError(f"{where} [space]: {exc}") from None
+    if "komi" in space and "goal" in space and space["komi"].hi >= space["goal"].hi:
+        raise _err(f"{where} [space]", "komi", space["komi"].describe(),
+                   f"komi below the largest goal ({space['goal'].hi})")
 
-    cons = doc.get("constraints", {})
-    _check_keys(f"{where} [constraints]", cons, tuple(dict.fromkeys(("components",) + tuple(fam.metrics))))
-    constraints = {k: _parse_bounds(f"{where} [constraints]", k, v) for k, v in cons.items()}
-
-    obj = doc.get("objectives", {"rank": list(fam.default_rank)})
-    _check_keys(f"{where} [objectives]", obj, ("rank",))
-    rank = obj.get("rank", list(fam.default_rank))
-    if not isinstance(rank, list) or not rank:
-        raise _err(f"{where} [objectives]", "rank", rank, "a non-empty list of metric names")
     objectives = []
-    for item in rank:
-        direction, _, metric = item.rpartition(":") if isinstance(item, str) else ("", "", item)
+    for item in (top.objectives.rank if top.objectives else list(fam.default_rank)):
+        direction, _, metric = item.rpartition(":")
         if metric not in fam.metrics or direction not in ("", "min", "max"):
             raise _err(f"{where} [objectives]", "rank", item,
                        f"one of {', '.join(fam.metrics)}, optionally prefixed by min: or max:")
         objectives.append(Objective(metric, direction or fam.metrics[metric]))
 
-    op = doc.get("optuna", {})
-    _check_keys(f"{where} [optuna]", op, ("trials", "seed", "storage"))
-    trials = op.get("trials", 100)
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise _err(f"{where} [optuna]", "trials", trials, "a positive integer")
-    seed = op.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _err(f"{where} [optuna]", "seed", seed, "an integer")
-    storage = op.get("storage", "")
-    if not isinstance(storage, str):
-        raise _err(f"{where} [optuna]", "storage", storage, "an optuna storage URL")
-
-    sim = doc.get("simulation", {})
-    _check_keys(f"{where} [simulation]", sim, ("games", "seed"))
+    op = top.optuna
     games, sim_seed = 0, 0
     if fam.se:  # a simulated family
-        games = sim.get("games", 20_000)
-        if isinstance(games, bool) or not isinstance(games, int) or not 100 <= games <= 10**8:
-            raise _err(f"{where} [simulation]", "games", games, "an integer from 100 to 100000000")
-        sim_seed = sim.get("seed", 0)
-        if isinstance(sim_seed, bool) or not isinstance(sim_seed, int) or sim_seed < 0:
-            raise _err(f"{where} [simulation]", "seed", sim_seed, "a non-negative integer")
-    elif sim:
+        sim = top.simulation or _Simulation()
+        games, sim_seed = sim.games, sim.seed
+    elif top.simulation is not None:
         raise StudyError(f"{where} [simulation]: only simulated families (wager) take it")
 
-    return StudySpec(path=path, name=name, description=description, family=family, method=method,
-                     workers=workers, results_dir=results_dir, space=space, fixed=fixed,
-                     constraints=constraints, objectives=tuple(objectives), trials=trials,
-                     seed=seed, optuna_storage=storage, games=games, sim_seed=sim_seed)
+    return StudySpec(path=path, name=name, description=st.description, family=family,
+                     method=st.method, workers=st.workers, results_dir=results_dir, space=space,
+                     fixed=fixed, constraints=cons, objectives=tuple(objectives),
+                     trials=op.trials, seed=op.seed, optuna_storage=op.storage,
+                     optuna_grace=op.grace, games=games,
+                     sim_seed=sim_seed)

@@ -51,12 +51,16 @@ def status(spec, store):
 
 def export(spec, store, fmt, out=None):
     """Write every stored row to parquet or CSV; returns the path."""
-    from pathlib import Path
 
     if fmt not in ("parquet", "csv"):
         raise StudyError(f"invalid --format={fmt!r}: allowed parquet | csv")
-    path = Path(out) if out else spec.results_dir / f"{spec.name}.{fmt}"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if out:
+        from designer.paths import make_dirs, output_file
+
+        path = output_file(out)  # the user's own path (a missing folder only under cwd)
+        make_dirs(path.parent)
+    else:
+        path = spec.results_dir / f"{spec.name}.{fmt}"  # the store's folder exists
     df = store.rows()
     if fmt == "parquet":
         df.to_parquet(path, index=False)

@@ -64,8 +64,15 @@ class CompactPolicy:
             with np.load(path, allow_pickle=False) as z:
                 game = DeckGame(int(z["bad"]), int(z["good"]), int(z["goal"]), int(z["komi"]),
                                 str(z["game_name"]))
-                return cls(game, z["table"].astype(np.int16), str(z["name"]))
-        except (OSError, KeyError, ValueError) as exc:
-            if isinstance(exc, DesignError):
-                raise
-            raise DesignError(f"cannot read a policy from {path}: {exc}") from exc
+                table = z["table"]
+                if table.dtype.kind not in "iu" or table.size and (
+                        table.min() < 0 or table.max() > game.goal):
+                    raise DesignError("the table holds values outside 0..goal")
+                return cls(game, table.astype(np.int16), str(z["name"]))
+        except DesignError as exc:
+            raise DesignError(f"cannot use the policy table {path}: {exc}") from None
+        except IsADirectoryError:
+            raise DesignError(f"cannot read a policy from {path}: it is a folder") from None
+        except Exception as exc:  # noqa: BLE001 - truncated zip, bad member, wrong dtype ...
+            raise DesignError(f"cannot read a policy from {path}: not an intact policy file "
+                              f"({type(exc).__name__}: {exc})") from None
