@@ -7,7 +7,6 @@ import math
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from designer import ConvergenceError, DeckGame, DesignError, load_game

@@ -46,7 +46,9 @@ def max_score(i, j, k, w, c, bad, good, goal):
 @pytest.mark.parametrize("game", [SMALL, DeckGame(1, 4, 9), DeckGame(4, 24, 12)])
 def test_max_score_deck_matches_direct_rule(game):
     pol = MaxScorePolicy(game)
-    rule = lambda i, j, k, w, c: max_score(i, j, k, w, c, game.bad, game.good, game.goal)
+    def rule(i, j, k, w, c):
+        return max_score(i, j, k, w, c, game.bad, game.good, game.goal)
+
     for i, j, k, w, c in deck_states(game):
         assert pol.block(i)[j, w, c, k] == rule(i, j, k, w, c)
     assert np.array_equal(pol.table(), compact_from_rule(game, rule))
@@ -142,7 +144,9 @@ def test_user_function_deck():
     game = DeckGame(3, 9, 20)
     pol = from_function(game, catch_up)
     assert isinstance(pol, FunctionPolicy) and pol.name == "catch_up"
-    rule = lambda i, j, k, w, c: catch_up(i, j, k, w, c, game.bad, game.good, game.goal)
+    def rule(i, j, k, w, c):
+        return catch_up(i, j, k, w, c, game.bad, game.good, game.goal)
+
     for i, j, k, w, c in deck_states(game):
         assert pol.block(i)[j, w, c, k] == rule(i, j, k, w, c)
     assert np.array_equal(pol.table(), compact_from_rule(game, rule))

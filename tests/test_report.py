@@ -4,7 +4,6 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest

@@ -86,7 +86,7 @@ def ranked_table(ranked, spec, n=10):
     # parameters the study holds fixed are said once in the summary, not per row
     keys = [c for c in fam.design_columns + fam.plane
             if not (c in spec.space and len(spec.space[c].values) == 1)
-            and not (c in spec.fixed)]
+            and c not in spec.fixed]
     se_cols = set(fam.se.values())
     metrics = [c for c in fam.stored if c not in se_cols and c not in (
         "fair_first_player_win", "games", "nondealer_advantage", "nondealer_advantage_se")]

@@ -51,7 +51,6 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
     carried only ``with_l``: they are needed once, under the final policy.
     """
     for w in range(bad - 1, -1, -1):
-        w_rem = bad - w
         for side in range(2):
             if side == 0:
                 mi = i

@@ -324,7 +324,6 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
     """
     nA = vec[0]
     nB = vec[1]
-    hA = vec[2]
     dA = vec[3]
     dB = vec[4]
     for w in range(bad - 1, -1, -1):
