@@ -113,3 +113,35 @@ def test_cli_three_players(capsys):
     assert {"fairness", "fair_komi", "unsettled_positions", "unsettled_residual"} <= set(out)
     assert main(["solve", "red-light", "--players", "3", "--goal", "8"]) == 0
     assert "seat 1" in capsys.readouterr().out
+
+
+_CACHE_PROBE = """
+import json
+from designer.games import DeckGame, DiceGame
+from designer.solve import solve
+from designer.solve import _deck_kernel, _dice_kernel, _race_deck_kernel, _race_dice_kernel
+for g in (DeckGame(2, 3, 4), DiceGame(4, 5), DeckGame(2, 3, 4, players=3), DiceGame(4, 5, players=3)):
+    solve(g)
+ks = [_deck_kernel.solve_deck_threads, _dice_kernel.solve_dice_threads,
+      _race_deck_kernel.solve_race_deck, _race_dice_kernel.solve_race_dice]
+print(json.dumps([[sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())] for k in ks]))
+"""
+
+
+def test_parallel_kernels_load_from_cache():
+    """cache=True with parallel=True: a second process compiles nothing."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    import designer
+
+    env = {**os.environ, "PYTHONPATH": str(Path(designer.__file__).resolve().parents[1])}
+    runs = [subprocess.run([sys.executable, "-c", _CACHE_PROBE], capture_output=True, text=True,
+                           env=env, timeout=600) for _ in range(2)]
+    assert runs[1].returncode == 0, runs[1].stderr
+    stats = json.loads(runs[1].stdout)
+    assert all(hits >= 1 and misses == 0 for hits, misses in stats), stats

@@ -135,7 +135,7 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
         def tasks(batch=pending, handed=handed):
             for u in batch:
                 handed.append(u)  # joblib pulls tasks as it dispatches them
-                yield delayed(evaluate_safely)(spec.family, u, args)
+                yield delayed(_one_thread_unit)(spec.family, u, args)
 
         config = (parallel_config(backend="dask", n_jobs=-1) if backend == "dask"
                   else parallel_config(backend="loky", n_jobs=n_jobs))
@@ -157,3 +157,12 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
                 isolator.close()
             pending = [u for u in pending if unit_key(u) not in started]
     return counts
+
+
+def _one_thread_unit(family_name, unit, args):
+    """:func:`evaluate_safely` in a pool worker: numba kernels on one thread
+    there, so that ``workers`` processes do not oversubscribe the cores."""
+    from designer._jit import single_thread
+
+    single_thread()
+    return evaluate_safely(family_name, unit, args)
