@@ -149,3 +149,49 @@ def test_wager_and_zombie_reports(tmp_path):
         assert "Recommended:" in md and needle in md
         html = index.read_text()
         assert html.count("data:image/png;base64,") >= 1
+
+
+def _markdown_tables(md):
+    """Every table a CommonMark + GFM-tables renderer finds in ``md``, as
+    ``(header cells, [row cells, ...])``."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(md)
+    tables, cur, row, where = [], None, None, None
+    for t in tokens:
+        if t.type == "table_open":
+            cur = {"head": [], "rows": []}
+        elif t.type in ("thead_open", "tbody_open"):
+            where = t.type[:5]
+        elif t.type == "tr_open":
+            row = []
+        elif t.type == "inline" and row is not None:
+            row.append(t.content)
+        elif t.type == "tr_close":
+            if where == "thead":
+                cur["head"] = row
+            else:
+                cur["rows"].append(row)
+            row = None
+        elif t.type == "table_close":
+            tables.append(cur)
+    return tables
+
+
+def test_markdown_tables_keep_their_columns(deck_report):
+    """Each table of report.md renders as one table with the columns of its
+    data file, headers like ``|P1 - 50%|`` included (a ``|`` must not split
+    a cell)."""
+    index, spec, st = deck_report
+    out = index.parent
+    md = (out / "report.md").read_text()
+    names = re.findall(r"^### .*\n\n(?:.*\n)*?Data: \[CSV\]\(data/([^)]+)\.csv\)", md, re.M)
+    tables = _markdown_tables(md)
+    assert len(names) >= 1 and len(tables) == len(names)
+    for name, table in zip(names, tables):
+        n = len(pd.read_csv(out / "data" / f"{name}.csv").columns)
+        shown = len(table["head"])
+        assert shown >= 1 and all(len(r) == shown for r in table["rows"]), name
+        assert shown <= n, (name, shown, n)
+    ranked = tables[0]["head"]
+    assert any("|" in h for h in ranked), ranked  # the |P1 - 50%| header, whole

@@ -60,6 +60,25 @@ def _blocks_for_html(report):
     return {"title": report.title, "sections": out}
 
 
+def _markdown_escape(value):
+    """A table cell as Markdown text: ``|`` would end the cell, ``\\`` escape."""
+    if not isinstance(value, str):
+        return value
+    return value.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _markdown_table(frame):
+    """``frame`` as a pipe table whose cells and headers cannot split a column.
+
+    A ``|`` inside a header such as ``|P1 - 50%|`` or a cell would otherwise
+    start a new column, and a header row with more cells than the delimiter
+    row is no table at all to a Markdown renderer.
+    """
+    shown = frame.rename(columns=lambda c: _markdown_escape(str(c)))
+    shown = shown.apply(lambda col: col.map(_markdown_escape)) if len(shown) else shown
+    return shown.to_markdown(index=False)
+
+
 def to_markdown(report):
     """The report as Markdown (figures linked from ``figures/``)."""
     lines = [f"# {report.title}", ""]
@@ -69,7 +88,7 @@ def to_markdown(report):
             if isinstance(b, Text):
                 lines += [f"**{b.text}**" if b.strong else b.text, ""]
             elif isinstance(b, Table):
-                lines += [f"### {b.title}", "", b.shown.to_markdown(index=False), "",
+                lines += [f"### {b.title}", "", _markdown_table(b.shown), "",
                           f"Data: [CSV](data/{b.name}.csv), [parquet](data/{b.name}.parquet)", ""]
             else:
                 cap = f"{b.title}. {b.caption}" if b.caption else b.title
