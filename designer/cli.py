@@ -15,6 +15,7 @@ recommends for SIGPIPE.
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from designer.commands import COMMANDS
@@ -53,9 +54,24 @@ def _debug():
     return os.environ.get("DESIGNER_DEBUG", "") not in ("", "0")
 
 
+_KOMI_LIST = re.compile(r"-\d+(,-?\d+)*|-?\d+(,-?\d+)+")
+
+
+def _join_komi(argv):
+    """``--komi -1,0,0`` as ``--komi=-1,0,0``: argparse takes a value that
+    starts with ``-`` and is not a plain number for an option."""
+    out, rest = [], list(argv)
+    while rest:
+        a = rest.pop(0)
+        if a == "--komi" and rest and _KOMI_LIST.fullmatch(rest[0]):
+            a = f"--komi={rest.pop(0)}"
+        out.append(a)
+    return out
+
+
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_komi(sys.argv[1:] if argv is None else argv))
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows up here, not at exit

@@ -248,6 +248,37 @@ def cli_cases(root):
               ["play", "red-light", "--nn", str(r / "notnpz.npz")],
               ["play", "red-light", "--nn", str(r / "truncated.npz")],
               ["play", "red-light", "--level", "hard", "--nn", str(r / "adir")]]
+    # seats and endings (SPEC 1.5, 1.6)
+    for v in BAD_INTS + ["0", "1", "5"]:
+        cases.append(["solve", "pig", "--players", v])
+    for v in ["", "sudden", "RACE", "race,rounds"]:
+        cases.append(["solve", "pig", "--ending", v])
+    for komi, more in [("0,1", ["--players", "3"]), ("0,1,2", []), ("0,1,2,3,4", ["--players", "4"]),
+                       ("a,b,c", ["--players", "3"]), ("1.5", []), ("1,,2", ["--players", "3"]),
+                       ("1,2", []), ("-1,0,0", ["--players", "3"]), ("0,999,0", ["--players", "3"]),
+                       ("-1", ["--players", "3"])]:
+        cases.append(["solve", "pig", "--komi", komi, *more])
+    cases += [["solve", "fowl-play", "--players", "4", "--goal", "400"],
+              ["solve", "zombie-dice", "--players", "3"],
+              ["solve", "red-light", "--players", "3", "--ending", "rounds", "--goal", "400"]]
+    # full Zombie Dice colours (SPEC 1.7)
+    for flag in ["--green", "--yellow", "--red"]:
+        cases += [["solve", "zombie", flag, v] for v in BAD_INTS + ["100"]]
+    cases += [["solve", "zombie", "--green", "1", "--yellow", "0", "--red", "0"],
+              ["compare", "zombie-dice", "--policy", "neller"]]
+    # strategy cards (SPEC 5)
+    cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
+    cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
+    cases += [["strategy", "pig", "--players", "3"], ["strategy", "pig", "--ending", "rounds"],
+              ["strategy", "pig", "--trials", "0"], ["strategy", "pig", "--jobs", "0"],
+              ["strategy", "pig", "--out", str(r / "missing_parent" / "rule.toml")],
+              ["strategy", "pig", "--out", str(r / "adir.toml")],
+              ["strategy", "pig", "--cache", str(r / "missing_parent" / "c.jsonl")],
+              ["strategy", "pig", "--cache", str(r / "adir")]]
+    for f in ["missing.toml", "adir", "latin1.toml", "binary.toml", "empty.toml", "tiny.toml",
+              "notnpz.npz"]:
+        cases.append(["compare", "pig", "--policy", f"rule:{r / f}"])
+    cases.append(["compare", "pig", "--policy", "rule:"])
     return cases
 
 

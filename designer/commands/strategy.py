@@ -55,7 +55,8 @@ def run(args):
     )
 
     from designer.report.terminal import err_console, print_json
-    from designer.strategy.card import MAX_SIZE, strategy_card
+    from designer.paths import output_dir, output_file
+    from designer.strategy.card import MAX_SIZE, check_game, strategy_card
 
     if not 0 <= args.max_size <= MAX_SIZE:
         raise DesignError(f"invalid --max-size={args.max_size}: allowed 0..{MAX_SIZE}")
@@ -64,9 +65,15 @@ def run(args):
     if args.trials < 1:
         raise DesignError(f"invalid --trials={args.trials}: allowed 1 or more")
     game = game_from_args(args)
+    check_game(game)  # before the progress bar, so a refusal is one line
     out = Path(args.out) if args.out else None
     if out is not None and out.suffix != ".toml" and out.exists() and not out.is_dir():
         raise DesignError(f"invalid --out={args.out!r}: a .toml file or a directory")
+    # every path is checked before the search, not after minutes of work
+    if out is not None:
+        (output_file if out.suffix == ".toml" else output_dir)(args.out)
+    if args.cache:
+        output_file(args.cache, "--cache")
     bar = Progress(TextColumn("strategy search"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), console=err_console, transient=True,
                    disable=args.quiet or args.json)

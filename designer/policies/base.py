@@ -61,8 +61,12 @@ class Policy:
 
     def __init__(self, game, name):
         if not isinstance(game, (DeckGame, DiceGame, ZombieGame)):
-            raise DesignError(f"policies play deck, dice and zombie games, "
-                              f"not {type(game).__name__}")
+            what = getattr(game, "name", type(game).__name__)
+            if getattr(game, "family", None) == "zombie":  # the three-colour game
+                raise DesignError(f"policies do not play {what} (three dice colours) yet: "
+                                  "allowed deck, dice and all-yellow zombie games")
+            raise DesignError(f"policies play deck, dice and all-yellow zombie games, "
+                              f"not {what}")
         if game.family not in self.families:
             raise DesignError(f"the {name} policy plays {' and '.join(self.families)} games, "
                               f"not {game.family} games")

@@ -74,6 +74,28 @@ def _row(size, found, ev, base):
                    (found.win_average - base) / (0.5 - base) if base < 0.5 else 0.0)
 
 
+def check_game(game):
+    """Refuse, in one line, a game the rule search cannot score exactly.
+
+    Raises
+    ------
+    DesignError
+        Wagering games, full three-colour Zombie Dice, more than two players
+        or the rounds ending.
+    """
+    from designer.games import DeckGame, DiceGame, ZombieGame
+
+    if game.family not in ("deck", "dice", "zombie"):
+        raise DesignError(f"strategy needs a deck, dice or zombie game, not {game.family} "
+                          f"({game.name})")
+    if not isinstance(game, (DeckGame, DiceGame, ZombieGame)):
+        raise DesignError(f"strategy does not cover {game.name} (three dice colours) yet: "
+                          "allowed deck, dice and all-yellow zombie games")
+    if getattr(game, "players", 2) != 2 or getattr(game, "ending", "race") != "race":
+        raise DesignError(f"strategy is for two-player games with the race ending, not "
+                          f"{game.describe()}")
+
+
 def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, progress=None,
                   evaluator=None):
     """Search and measure the best rules of ``game`` up to ``max_size``.
@@ -90,12 +112,7 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
         A game with no exact solver (wagering games), or ``max_size`` out of
         ``0..MAX_SIZE``.
     """
-    if game.family not in ("deck", "dice", "zombie"):
-        raise DesignError(f"strategy needs a deck, dice or zombie game, not {game.family} "
-                          f"({game.name})")
-    if getattr(game, "players", 2) != 2 or getattr(game, "ending", "race") != "race":
-        raise DesignError(f"strategy is for two-player games with the race ending, not "
-                          f"{game.describe()}")
+    check_game(game)
     if isinstance(max_size, bool) or not isinstance(max_size, int) or not (
             0 <= max_size <= MAX_SIZE):
         raise ParameterError("--max-size", max_size, f"an integer 0..{MAX_SIZE}")
