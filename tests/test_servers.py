@@ -246,14 +246,23 @@ def test_postgres_two_processes_one_killed(postgres, tmp_path):
         p.write_text(PG_STUDY.format(trials=trials, seed=3, url=postgres))
         paths.append(p)
     specs = [load_study(p) for p in paths]
+    # every evaluation takes 0.3 s longer, so the kill below lands inside a
+    # running trial, not in the few milliseconds between two
+    slow = {**_env(), "DESIGNER_INJECT_FAILURE": "slow:"}
     procs = [subprocess.Popen([sys.executable, "-m", "designer", "study", "run", str(p)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=_env(), start_new_session=True) for p in paths]
+                              env=slow, start_new_session=True) for p in paths]
     try:
         deadline = time.monotonic() + 120
         while _done(specs[0].store_path) < 3 and procs[0].poll() is None:
             assert time.monotonic() < deadline, "machine a made no progress"
             time.sleep(0.05)
+        # both machines inside a trial: then machine a's trial is running
+        storage = optuna.storages.RDBStorage(postgres)
+        sid = storage.get_study_id_from_name("pgkill")
+        while procs[0].poll() is None and time.monotonic() < deadline and len(
+                storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,))) < 2:
+            time.sleep(0.02)
         assert procs[0].poll() is None, "machine a finished before it could be killed"
         os.killpg(procs[0].pid, signal.SIGKILL)
         procs[0].wait()

@@ -19,7 +19,11 @@ whose parameters match every ``PARAM=VALUE`` fails as KIND says:
 * ``memory``: raises :class:`MemoryError`;
 * ``numba``: raises a numba error (as a kernel that fails to compile would);
 * ``kill``: the worker process kills itself with SIGKILL (never in the
-  study's own process: there the unit fails with a RuntimeError instead).
+  study's own process: there the unit fails with a RuntimeError instead);
+* ``slow``: no failure: the unit takes 0.3 s longer, so that a test's
+  SIGKILL lands inside a running unit rather than between two.
+
+An entry with no condition (``slow:``) matches every unit.
 
 Example: ``DESIGNER_INJECT_FAILURE="memory:bad=2,good=3;kill:bad=1,good=2"``.
 Nobody sets it outside the tests; unset, it costs one dictionary lookup.
@@ -48,7 +52,8 @@ def _injected(unit):
     for entry in spec.split(";"):
         kind, _, cond = entry.strip().partition(":")
         pairs = [c.split("=", 1) for c in cond.split(",") if "=" in c]
-        if pairs and all(str(unit.get(k.strip())) == v.strip() for k, v in pairs):
+        if not cond.strip() or (
+                pairs and all(str(unit.get(k.strip())) == v.strip() for k, v in pairs)):
             return kind.strip()
     return None
 
@@ -64,7 +69,10 @@ def _inject(kind):
         if multiprocessing.parent_process() is None:
             raise RuntimeError("injected kill (not done in the study's own process)")
         os.kill(os.getpid(), signal.SIGKILL)
-    raise ValueError(f"{ENV}: unknown failure kind {kind!r}: allowed memory, numba, kill")
+    if kind == "slow":
+        time.sleep(0.3)
+        return
+    raise ValueError(f"{ENV}: unknown failure kind {kind!r}: allowed memory, numba, kill, slow")
 
 
 def evaluate_safely(family_name, unit, args):
