@@ -25,12 +25,14 @@ parallel_kernel = njit(cache=True, nogil=True, parallel=True)
 #: exact ties, which rounding turns into near-ties, resolve to "hold" (SPEC 2).
 TIE = 1e-13
 
-#: Stopping rule: a class is solved when one more Bellman sweep moves its
-#: unknown turn-start values by no more than this.
+#: Largest Bellman residual accepted at a settled estimate (the rule is in
+#: :mod:`designer.solve._classes`: the residual there is a rounding error),
+#: and the tolerance of the rounds ending's tie-round iteration.
 TOL = 1e-13
 
-#: Sweeps allowed per two-player score pair before the solve is declared
-#: non-convergent (it always settles in a few; this only guards bugs).
+#: Sweeps allowed per two-player score pair (or Zombie Dice round) before
+#: the solve is declared non-convergent (it always settles in a few; this
+#: only guards bugs).
 MAX_SWEEPS = 200
 
 #: Policy-iteration rounds allowed per N-player rotation class (N >= 3)

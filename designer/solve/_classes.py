@@ -49,9 +49,17 @@ Convergence rule (every layered kernel)
 Policy iteration on the unknowns: sweep at the estimate choosing greedily
 (the mover compares its own component; ties within :data:`~designer._jit.TIE`
 go to hold), solve the linear system for that policy, and accept the new
-estimate when every decision of the sweep is still greedy there (checked on
-stored affine margins, without another sweep). The Bellman residual at the
-accepted estimate is reported. With two players this always settles. With
+estimate when every decision of the sweep is still greedy there. Decks and
+dice check this on stored affine margins, without another sweep; Zombie
+Dice, whose tie round holds too many turn states to keep a margin for each,
+checks it with the next sweep (no decision changes). The Bellman residual at
+the accepted estimate is reported and must not exceed
+:data:`~designer._jit.TOL` (it is a rounding error: the estimate is the
+exact fixed point of the accepted policy). Two-player kernels report
+``(residual, sweeps, largest sweeps, status)`` per score pair, reduced by
+:func:`reduce_pair_stats` and checked by :func:`check_pair_stats`; N-player
+kernels report :data:`CLASS_COLUMNS` per class, reduced by
+:func:`class_report`. With two players this always settles. With
 three or more, max-n can have two mutual best responses at a class, or none
 in pure strategies, and the iteration cycles: after
 :data:`~designer._jit.MAX_ROUNDS` rounds the class is declared *unsettled*
@@ -62,7 +70,8 @@ largest residual there (:func:`class_report`).
 
 import numpy as np
 
-from designer._jit import kernel
+from designer._jit import MAX_SWEEPS, kernel
+from designer.errors import ConvergenceError
 
 #: Per-class report columns written by the N-player kernels.
 CLASS_RESIDUAL = 0   # Bellman residual of the kept estimate
@@ -209,6 +218,27 @@ def reduce_pair_stats(out, stats):
             stats[0] = out[m, 0]
         if stats[3] == 0.0:
             stats[0] = max(stats[0], out[m, 0])
+
+
+def check_pair_stats(stats, name, unit="a score pair"):
+    """Raise for a failed two-player solve, else return ``stats``.
+
+    ``stats`` as reduced by :func:`reduce_pair_stats`; ``unit`` names what
+    failed in the message (``"a score pair"``, ``"a round"``).
+
+    Raises
+    ------
+    ConvergenceError
+        Status 1.0 (no convergence within :data:`~designer._jit.MAX_SWEEPS`
+        sweeps) or 2.0 (a policy under which the game never ends).
+    """
+    if stats[3] == 1.0:
+        raise ConvergenceError(
+            f"{name}: {unit} did not converge within {MAX_SWEEPS} sweeps "
+            f"(residual {stats[0]:.3g})")
+    if stats[3] == 2.0:
+        raise ConvergenceError(f"{name}: the game can go on forever under this policy")
+    return stats
 
 
 @kernel

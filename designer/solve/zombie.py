@@ -1,18 +1,22 @@
 """Zombie Dice: the Python layer over :mod:`designer.solve._zombie_kernel`.
 
 Validates nothing itself (the :class:`~designer.games.ZombieGame` did),
-allocates the tables, calls the kernel and wraps the result.
+builds the turn states' transition arrays, allocates the tables, runs the
+kernel's three steps (:func:`run_rounds`, shared with full Zombie Dice) and
+wraps the result.
 """
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from math import factorial
 
 import numpy as np
 
 from designer._jit import MAX_SWEEPS, TIE, TOL
-from designer.errors import ConvergenceError
-from designer.solve._zombie_kernel import solve_zombie
+from designer.solve._classes import check_pair_stats, reduce_pair_stats
+from designer.solve._zombie_kernel import chase_turns, round_pairs, tie_round
 
 
 def roll_outcomes(game):
@@ -70,8 +74,112 @@ def policy_shape(game):
     return (2, game.goal + 1, game.cap + 1, game.cap, game.bust_shotguns)
 
 
+def yellow_states(game):
+    """Transition arrays of the all-yellow game's turn states for the kernel.
+
+    The configuration of an all-yellow turn is the shotguns ``s`` taken
+    (every roll throws ``dice`` fresh dice, so the outcome probabilities do
+    not depend on it): ``NXT[s, o] = s + ds`` (``-1`` once ``s + ds`` busts),
+    ``GAIN[s, o] = db``, ``PROB[s, o] = q(db, ds)`` over the outcomes of
+    :func:`roll_outcomes`, ``INV[s] = 1 / (1 - q_0)`` (the all-footprint
+    roll is the self-loop), ``SHOT[s] = s`` and ``BMIN[s] = 0``.
+
+    Returns
+    -------
+    tuple
+        ``(NXT, GAIN, PROB, INV, SHOT, BMIN)`` as the kernel takes them.
+    """
+    OB, OS, OP, q0 = roll_outcomes(game)
+    K = game.bust_shotguns
+    s = np.arange(K, dtype=np.int64)[:, None]
+    nxt = s + OS[None, :]
+    nxt[nxt >= K] = -1
+    return (np.ascontiguousarray(nxt), np.repeat(OB[None, :], K, axis=0),
+            np.repeat(OP[None, :], K, axis=0), np.full(K, 1.0 / (1.0 - q0)),
+            np.arange(K, dtype=np.int64), np.zeros(K, dtype=np.int64))
+
+
+def default_workers():
+    """Threads for a solve: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_rounds(game, arrays, R, optimize, workers=1):
+    """Run the three steps of :mod:`designer.solve._zombie_kernel`.
+
+    Parameters
+    ----------
+    game : ZombieGame or ZombieDiceGame
+    arrays : tuple
+        The turn states' ``(NXT, GAIN, PROB, INV, SHOT, BMIN)``.
+    R : bool array, shape ``(2, goal + 1, cap + 1, cap, NC)``
+        Decisions: written when ``optimize``, read otherwise.
+    workers : int
+        Threads for steps 2 and 3 (cut into independent chunks); with 1 the
+        whole step runs in one kernel call.
+
+    Returns
+    -------
+    W, LW, T2, LT2 : ndarray
+        The kernel's tables (see :func:`~designer.solve._zombie_kernel.tie_round`).
+    stats : ndarray, shape (4,)
+        Largest residual, total sweeps, largest sweeps in one pair, status
+        (:func:`~designer.solve._classes.reduce_pair_stats`).
+
+    Raises
+    ------
+    ConvergenceError
+        A round that did not settle, or a policy under which the game
+        never ends.
+    """
+    G, cap = game.goal, game.cap
+    W = np.zeros((G + 1, G + 1))
+    LW = np.zeros((G + 1, G + 1))
+    T2 = np.zeros((G + 1, cap + 1))
+    LT2 = np.zeros((G + 1, cap + 1))
+    tables = (W, LW, T2, LT2, R, optimize)
+    outs = [np.zeros(4)]
+    tie_round(G, cap, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[0])
+    chase = np.array([(c, ap) for c in range(G) for ap in range(G, cap + 1)],
+                     dtype=np.int64).reshape(-1, 2)
+    if outs[0][3] == 0.0 and workers == 1:
+        outs.append(np.zeros(4))
+        chase_turns(G, cap, chase, *arrays, *tables, TIE, outs[-1])
+        rounds = np.array([(a, c) for a in range(G - 1, -1, -1) for c in range(G - 1, -1, -1)],
+                          dtype=np.int64).reshape(-1, 2)
+        round_pairs(G, cap, rounds, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[-1])
+    elif outs[0][3] == 0.0:
+        diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
+                              dtype=np.int64) for d in range(2 * G - 2, -1, -1)]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            # chunks interleaved so that long and short turns are spread evenly
+            parts = [np.ascontiguousarray(chase[w::workers]) for w in range(workers)]
+            res = [np.zeros(4) for _ in parts]
+            list(pool.map(lambda t: chase_turns(G, cap, t[0], *arrays, *tables, TIE, t[1]),
+                          zip(parts, res, strict=True)))
+            outs += res
+            for diag in diagonals:
+                parts = [np.ascontiguousarray(diag[w::workers])
+                         for w in range(min(workers, len(diag)))]
+                res = [np.zeros(4) for _ in parts]
+                list(pool.map(lambda t: round_pairs(G, cap, t[0], *arrays, *tables, TOL, TIE,
+                                                    MAX_SWEEPS, t[1]),
+                              zip(parts, res, strict=True)))
+                outs += res
+                if any(o[3] for o in res):
+                    break
+    stats = np.zeros(4)
+    reduce_pair_stats(np.array(outs), stats)
+    check_pair_stats(stats, game.name, "a round")
+    return W, LW, T2, LT2, stats
+
+
 def _warm():
-    if not solve_zombie.signatures:
+    """Load (or compile) the kernels before timing, so ``seconds`` is solve time."""
+    if not round_pairs.signatures:
         from designer.games import ZombieGame
 
         tiny = ZombieGame(dice=1, goal=1, cap=2)
@@ -79,22 +187,8 @@ def _warm():
 
 
 def _run(game, R, optimize):
-    G, cap = game.goal, game.cap
-    OB, OS, OP, q0 = roll_outcomes(game)
-    W = np.zeros((G + 1, G + 1))
-    LW = np.zeros((G + 1, G + 1))
-    T2 = np.zeros((G + 1, cap + 1))
-    LT2 = np.zeros((G + 1, cap + 1))
-    stats = np.zeros(4)
-    solve_zombie(G, cap, game.bust_shotguns, OB, OS, OP, q0, W, LW, T2, LT2, R, optimize, TOL,
-                 TIE, MAX_SWEEPS, stats)
-    if stats[3] == 1.0:
-        raise ConvergenceError(
-            f"{game.name}: a round did not converge within {MAX_SWEEPS} sweeps "
-            f"(residual {stats[0]:.3g})")
-    if stats[3] == 2.0:
-        raise ConvergenceError(f"{game.name}: the game can go on forever under this policy")
-    return W, LW, T2, LT2, stats
+    """Solve (or evaluate) the all-yellow ``game`` on one thread."""
+    return run_rounds(game, yellow_states(game), R, optimize, workers=1)
 
 
 def solve_zombie_game(game):

@@ -1,25 +1,23 @@
 """Full Zombie Dice (SPEC 1.7): the Python layer over
-:mod:`designer.solve._zombie_dice_kernel`.
+:mod:`designer.solve._zombie_kernel` (the kernel of every Zombie game).
 
 Enumerates the dice configurations once per dice set
-(:mod:`designer.solve.zombie_dice_states`, cached per process), allocates the
-tables, calls the kernel and wraps the result in a
-:class:`ZombieDiceSolution`.
+(:mod:`designer.solve.zombie_dice_states`, cached per process), runs the
+kernel through :func:`designer.solve.zombie.run_rounds` on several threads
+and wraps the result in a :class:`ZombieDiceSolution`.
 """
 
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, TIE, TOL
-from designer.errors import ConvergenceError, ParameterError
+from designer.errors import ParameterError
 from designer.games._validate import check_int
-from designer.solve._zombie_dice_kernel import chase_turns, round_pairs, tie_round
 from designer.solve.solution import Solution
+from designer.solve.zombie import _warm as _warm_kernels
+from designer.solve.zombie import default_workers, run_rounds
 from designer.solve.zombie_dice_states import enumerate_turn_states
 
 
@@ -67,62 +65,20 @@ def _arrays(ts):
 
 
 def _warm():
-    if not round_pairs.signatures:
-        from designer.games.zombie import ZombieDiceGame
-
-        tiny = ZombieDiceGame(0, 3, 0, dice=1, goal=2, cap=3)
-        _run(tiny, turn_states(tiny), np.zeros(policy_shape(tiny), dtype=np.bool_), True, 1)
-
-
-def default_workers():
-    """Threads for a solve: the cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    """Load (or compile) the kernels (shared with the all-yellow game)."""
+    _warm_kernels()
 
 
 def _run(game, ts, R, optimize, workers=None):
-    """Solve (or evaluate) on ``workers`` threads; returns the tables and stats.
-
-    Step order as :mod:`designer.solve._zombie_kernel`; steps 2 and 3 are cut
-    into independent chunks (see :mod:`designer.solve._zombie_dice_kernel`).
-    """
-    G, cap = game.goal, game.cap
+    """Solve (or evaluate) on ``workers`` threads (default: every core this
+    process may use); returns the tables and stats of
+    :func:`designer.solve.zombie.run_rounds`."""
     workers = default_workers() if workers is None else workers
-    W = np.zeros((G + 1, G + 1))
-    LW = np.zeros((G + 1, G + 1))
-    T2 = np.zeros((G + 1, cap + 1))
-    LT2 = np.zeros((G + 1, cap + 1))
-    arrays = _arrays(ts)
-    out = np.zeros(3)
-    tie_round(G, cap, *arrays, W, LW, T2, LT2, R, optimize, TOL, TIE, MAX_SWEEPS, out)
-    outs = [out]
-    chase = np.array([(c, ap) for c in range(G) for ap in range(G, cap + 1)],
-                     dtype=np.int64).reshape(-1, 2)
-    diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
-                          dtype=np.int64) for d in range(2 * G - 2, -1, -1)]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        # chunks interleaved so that long and short turns are spread evenly
-        list(pool.map(lambda part: chase_turns(G, cap, part, *arrays, W, LW, T2, LT2, R,
-                                               optimize, TIE),
-                      [np.ascontiguousarray(chase[w::workers]) for w in range(workers)]))
-        for diag in diagonals:
-            parts = [np.ascontiguousarray(diag[w::workers]) for w in range(min(workers, len(diag)))]
-            res = [np.zeros(3) for _ in parts]
-            list(pool.map(lambda t: round_pairs(G, cap, t[0], *arrays, W, LW, T2, LT2, R,
-                                                optimize, TOL, TIE, MAX_SWEEPS, t[1]),
-                          zip(parts, res, strict=True)))
-            outs += res
-    stats = np.array([max(o[0] for o in outs), sum(o[1] for o in outs) + len(chase), 0.0,
-                      max(o[2] for o in outs)])
-    if stats[3] == 1.0:
-        raise ConvergenceError(
-            f"{game.name}: a round did not converge within {MAX_SWEEPS} sweeps "
-            f"(residual {stats[0]:.3g})")
-    if stats[3] == 2.0:
-        raise ConvergenceError(f"{game.name}: the game can go on forever under this policy")
-    return W, LW, T2, LT2, stats
+    return run_rounds(game, _arrays(ts), R, optimize, workers)
+
+
+__all__ = ["default_workers", "evaluate_zombie_dice_match", "policy_shape",
+           "solve_zombie_dice_game", "turn_states", "zombie_dice_states", "ZombieDiceSolution"]
 
 
 def solve_zombie_dice_game(game, workers=None):
