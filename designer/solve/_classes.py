@@ -66,6 +66,26 @@ in pure strategies, and the iteration cycles: after
 and the iterate with the smallest Bellman residual is kept (values one greedy
 backup from it). Solvers report the number of unsettled positions and the
 largest residual there (:func:`class_report`).
+
+Shared pieces
+-------------
+Each family's kernel keeps only its turn-state sweep (and the check of its
+decisions); the rest is here, called as plain kernels (numba caches them
+with their callers; jitted functions passed as arguments would defeat
+``cache=True``):
+
+* two players: :func:`pair_plan` (pairs, groups, reports, state),
+  :func:`pair_side`, :func:`pair_begin` / :func:`pair_solve` /
+  :func:`pair_next` (one policy-iteration round on a pair),
+  :func:`reduce_pair_stats` and :func:`check_pair_stats` (the report);
+* N players: :func:`class_warm`, :func:`class_rows`, :func:`class_begin` /
+  :func:`class_round` / :func:`class_accept` (one round on a class, with the
+  unsettled fallback), :func:`class_value` / :func:`class_length` (values
+  from the affine form), :func:`class_scratch` and :func:`class_report`;
+* deck turn chains (race and rounds): :func:`deck_chances`,
+  :func:`chain_scratch`, :func:`store_start`, :func:`chains_hold`;
+* linear algebra: :func:`solve2`, :func:`solve_fixed_point`,
+  :func:`gauss_solve`.
 """
 
 import numpy as np
@@ -116,6 +136,78 @@ def affine_step(u, v, x, y):
 def affine_solve(u, v):
     """The fixed point ``(x, y, ok)`` of the affine system with rows ``u``, ``v``."""
     return solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+
+
+@kernel
+def pair_begin(st, x, y):
+    """Start policy iteration on a pair at the estimate ``(x, y)``.
+
+    ``st`` (float64, 6) carries the iteration between the family's sweeps:
+    the estimate ``x, y``, the sweeps so far, the state (1 going on, 0
+    accepted, -1 failed) and the fixed point ``nx, ny`` of the last sweep.
+    """
+    st[0] = x
+    st[1] = y
+    st[2] = 0.0
+    st[3] = 1.0
+
+
+@kernel
+def pair_solve(u, v, st):
+    """After a sweep with rows ``u, v``: count it and put the fixed point of
+    its policy in ``st[4], st[5]``; False when the system is singular."""
+    st[2] += 1.0
+    st[4], st[5], ok = solve2(u[0], u[1], u[2], v[0], v[1], v[2])
+    return ok
+
+
+@kernel
+def pair_residual(u, v, x, y):
+    """Bellman residual at ``(x, y)`` of the rows ``u, v`` of a sweep."""
+    return max(abs(u[0] + u[1] * x + u[2] * y - x), abs(v[0] + v[1] * x + v[2] * y - y))
+
+
+@kernel
+def pair_next(u, v, st, ok, holds, max_sweeps, tol, out):
+    """One policy-iteration decision on a pair (the rule in the module doc).
+
+    ``holds``: every decision of the sweep is greedy at the fixed point
+    ``st[4], st[5]`` (checked by the family). Then that fixed point is
+    accepted and its residual added to the pair's report ``out``
+    (``residual, sweeps, largest sweeps, status``); otherwise it is the next
+    estimate, until ``max_sweeps``. Sets ``st[3]`` (see :func:`pair_begin`).
+    """
+    if not ok:
+        out[3] = 2.0
+        st[3] = -1.0
+        return
+    if holds or st[2] >= max_sweeps:
+        if holds:
+            st[0] = st[4]
+            st[1] = st[5]
+        res = pair_residual(u, v, st[0], st[1])
+        out[1] += st[2]
+        out[2] = max(out[2], st[2])
+        if holds and res <= tol:
+            out[0] = max(out[0], res)
+            st[3] = 0.0
+        else:
+            out[0] = res
+            out[3] = 1.0
+            st[3] = -1.0
+        return
+    st[0] = st[4]
+    st[1] = st[5]
+
+
+@kernel
+def pair_side(side, i, j, p, q):
+    """Side ``side`` of pair ``(i, j)``: ``(mover's score, opponent's,
+    mover's table, opponent's table)``; side 0 is player ``p`` at
+    ``(i, j)``, side 1 player ``q`` at ``(j, i)``."""
+    if side == 0:
+        return i, j, p, q
+    return j, i, q, p
 
 
 @kernel
@@ -268,6 +360,16 @@ def solve_fixed_point(B, C, out):
             A[r, c] = (1.0 if r == c else 0.0) - B[r, c]
         for c in range(M):
             A[r, N + c] = C[r, c]
+    return gauss_solve(A, out)
+
+
+@kernel
+def gauss_solve(A, out):
+    """Solve the augmented system ``A = [M | R]`` (``M`` n x n) in place by
+    Gaussian elimination with partial pivoting; ``out`` (n x r) receives
+    ``M^-1 R``. Returns False when ``M`` is singular."""
+    N = A.shape[0]
+    M = A.shape[1] - N
     for col in range(N):
         piv = col
         for r in range(col + 1, N):
@@ -292,6 +394,222 @@ def solve_fixed_point(B, C, out):
                 s -= A[col, k] * out[k, c]
             out[col, c] = s / A[col, col]
     return True
+
+
+@kernel
+def set3(row, a, x, y):
+    """``row[:3] = (a, x, y)``: an affine triple (constant, weights on the
+    two unknowns of a pair)."""
+    row[0] = a
+    row[1] = x
+    row[2] = y
+
+
+@kernel
+def class_scratch(nt, N):
+    """Per-thread scratch of a class solve: two N-vectors, the estimate and
+    the best iterate, the rows ``Bm, Cm``, the solution and the iteration
+    state (:func:`class_begin`)."""
+    return (np.empty((nt, 2, N)), np.empty((nt, 2, N, N)), np.empty((nt, N, N)),
+            np.empty((nt, N, N + 1)), np.empty((nt, N, N + 1)), np.empty((nt, 3)))
+
+
+@kernel
+def pair_plan(goal, nt):
+    """The pairs in solving order with their equal-sum groups
+    (:func:`pair_groups`), a report row per pair and each thread's
+    iteration state (:func:`pair_begin`)."""
+    order, groups = pair_groups(goal)
+    return order, groups, np.zeros((order.shape[0], 4)), np.zeros((nt, 6))
+
+
+@kernel
+def deck_chances(bad, good):
+    """``PG[w, c]``: the chance of a good item after ``w`` bad and ``c``
+    good draws since the shuffle, ``c_rem / (w_rem + c_rem)``."""
+    PG = np.empty((bad, good + 1))
+    for w in range(bad):
+        for c in range(good + 1):
+            PG[w, c] = (good - c) / (bad - w + good - c)
+    return PG
+
+
+@kernel
+def chain_scratch(nt, N, bad, good, span):
+    """Per-thread tables of a deck sweep over N movers' turn chains: the
+    affine turn starts ``cV, cB, cL``, the holds ``cT``, and the margins,
+    decisions and last decisions of :func:`chains_hold`."""
+    return (np.zeros((nt, N, bad, good + 1, N)), np.zeros((nt, N, bad, good + 1, N)),
+            np.zeros((nt, N, bad, good + 1)), np.zeros((nt, N, bad, good + 1), dtype=np.int16),
+            np.zeros((nt, N, bad, good + 1, span, N + 1)),
+            np.zeros((nt, N, bad, good + 1, span), dtype=np.bool_),
+            np.zeros((nt, N, bad, good + 1), dtype=np.int64))
+
+
+@kernel
+def store_start(cV, cB, cL, cT, m, w, c0, nV, nB, nL, first):
+    """Store the affine turn start of mover ``m``'s chain from deck
+    ``(w, c0)``: value ``nV + nB X``, length ``nL``, good draws before the
+    hold ``first`` (deck sweeps of the N-player race and rounds)."""
+    for a in range(nV.shape[0]):
+        cV[m, w, c0, a] = nV[a]
+        cB[m, w, c0, a] = nB[a]
+    cL[m, w, c0] = nL
+    cT[m, w, c0] = first
+
+
+@kernel
+def chains_hold(X, mg, dec, lim):
+    """True if every decision of a deck sweep is still greedy at ``X``.
+
+    For the turn chains of decks (N-player race and rounds): decision ``t``
+    of the chain of mover ``m`` from deck ``(w, c0)`` has the affine margin
+    ``mg[m, w, c0, t, 0] + sum_r mg[m, w, c0, t, 1 + r] X[r, m]`` (draw minus
+    hold minus tie, the mover's own component) and was taken as
+    ``dec[m, w, c0, t]``; ``lim[m, w, c0]`` is the chain's last decision.
+    """
+    N, bad, nc = lim.shape
+    for m in range(N):
+        for w in range(bad):
+            for c0 in range(nc):
+                for t in range(1, lim[m, w, c0] + 1):
+                    v = mg[m, w, c0, t, 0]
+                    for r in range(N):
+                        v += mg[m, w, c0, t, 1 + r] * X[r, m]
+                    if (v > 0.0) != dec[m, w, c0, t]:
+                        return False
+    return True
+
+
+@kernel
+def class_rows(V0, B0, L0, Bm, Cm):
+    """The unknowns' own rows from the turn starts at the fresh state:
+    ``Bm[rho, r] = B0[rho, r]`` and ``Cm[rho] = (V0[rho], L0[rho])``."""
+    N = Bm.shape[0]
+    for rho in range(N):
+        for r in range(N):
+            Bm[rho, r] = B0[rho, r]
+            Cm[rho, r] = V0[rho, r]
+        Cm[rho, N] = L0[rho]
+
+
+@kernel
+def class_residual(Bm, Cm, X):
+    """Bellman residual ``max |C + B X - X|`` of the win values at ``X``."""
+    N = Bm.shape[0]
+    res = 0.0
+    for rho in range(N):
+        for a in range(N):
+            v = Cm[rho, a] - X[rho, a]
+            for r in range(N):
+                v += Bm[rho, r] * X[r, a]
+            res = max(res, abs(v))
+    return res
+
+
+@kernel
+def class_warm(canon, V0, goal, X):
+    """Warm start of a class from solved classes of larger sum.
+
+    Each rotation's value at the tuple one point up for the first seat
+    (from the mover on) that is not at ``goal - 1``; ``1/N`` if none.
+    ``V0[f, r]``: the value at the fresh state of flat tuple ``f``.
+    """
+    N = canon.shape[0]
+    for rho in range(N):
+        f = -1
+        for r in range(N):
+            if canon[(rho + r) % N] + 1 < goal:
+                f = flat_index(canon, rho, N, goal)
+                step = 1
+                for _ in range(N - 1 - r):
+                    step *= goal
+                f += step
+                break
+        for a in range(N):
+            X[rho, a] = V0[f, (a - rho) % N] if f >= 0 else 1.0 / N
+
+
+@kernel
+def class_value(cv, cb, X, a):
+    """Component ``a`` of the affine value ``cv + sum_r cb[r] X[r]``."""
+    v = cv[a]
+    for r in range(cb.shape[0]):
+        v += cb[r] * X[r, a]
+    return v
+
+
+@kernel
+def class_length(cl, cb, sol):
+    """The affine length ``cl + sum_r cb[r] Y[r]`` (``Y = sol[:, N]``)."""
+    N = cb.shape[0]
+    v = cl
+    for r in range(N):
+        v += cb[r] * sol[r, N]
+    return v
+
+
+@kernel
+def class_begin(st):
+    """Start policy iteration on a class. ``st`` (float64, 3): the
+    smallest residual seen, the sweeps so far and the state (1 going on,
+    2 the last backup sweep of an unsettled class, 0 done, -1 failed)."""
+    st[0] = np.inf
+    st[1] = 0.0
+    st[2] = 1.0
+
+
+@kernel
+def class_round(Bm, Cm, X, Xbest, sol, st, out):
+    """After a sweep at ``X`` with rows ``Bm, Cm``: count it, keep ``X`` if
+    its residual is the smallest so far, and solve the fixed point of the
+    sweep's policy into ``sol``. False (status 2.0 in ``out``) when the
+    policy never ends a round."""
+    st[1] += 1.0
+    if st[2] == 1.0:
+        res = class_residual(Bm, Cm, X)
+        if res < st[0]:
+            st[0] = res
+            Xbest[:, :] = X
+    if not solve_fixed_point(Bm, Cm, sol):
+        out[CLASS_STATUS] = 2.0
+        st[2] = -1.0
+        return False
+    return True
+
+
+@kernel
+def class_accept(Bm, Cm, X, Xbest, sol, st, holds, max_rounds, tol, out):
+    """One policy-iteration decision on a class (the rule in the module doc).
+
+    ``holds``: every decision of the sweep is greedy at ``sol`` (checked by
+    the family). Then ``X = sol`` is accepted; after ``max_rounds`` the
+    class is unsettled: ``X`` becomes the iterate of smallest residual and
+    one more sweep (state 2) gives the values one greedy backup from it.
+    Writes the class report ``out`` when done.
+    """
+    N = X.shape[0]
+    if st[2] == 1.0:
+        X[:, :] = sol[:, :N]
+        if holds:
+            res = class_residual(Bm, Cm, X)
+            if res <= tol:
+                class_done(st, res, 1.0, out)
+        if st[2] == 1.0 and st[1] >= max_rounds:
+            X[:, :] = Xbest
+            st[2] = 2.0
+        return
+    class_done(st, st[0], 0.0, out)
+
+
+@kernel
+def class_done(st, res, settled, out):
+    """Write the report of a class that is done (:data:`CLASS_COLUMNS`)."""
+    st[2] = 0.0
+    out[CLASS_RESIDUAL] = res
+    out[CLASS_SWEEPS] = st[1]
+    out[CLASS_SETTLED] = settled
+    out[CLASS_STATUS] = 0.0
 
 
 def class_report(cstats, positions_per_class):

@@ -32,7 +32,8 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel, threads
-from designer.solve._classes import affine_solve, affine_step, pair_groups, reduce_pair_stats
+from designer.solve._classes import (affine_solve, deck_chances, pair_begin, pair_next, pair_plan, pair_side, pair_solve,
+                                     reduce_pair_stats)
 
 
 @kernel
@@ -52,16 +53,7 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
     """
     for w in range(bad - 1, -1, -1):
         for side in range(2):
-            if side == 0:
-                mi = i
-                mj = j
-                me = p
-                opp = q
-            else:
-                mi = j
-                mj = i
-                me = q
-                opp = p
+            mi, mj, me, opp = pair_side(side, i, j, p, q)
             other = 1 - side
             need = goal - mi
             for c0 in range(good + 1):
@@ -199,61 +191,36 @@ def _guess(V, p, i, j, goal):
 
 @kernel
 def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, lim,
-                cP, cL, cP2, cT, out):
+                cP, cL, cP2, cT, st, out):
     """Solve score pair ``(i, j)`` (both tables when ``players == 2``).
 
-    ``out`` receives ``(residual, sweeps, largest sweeps, status)`` with
-    status 0.0 on success, 1.0 no convergence, 2.0 singular (endless) game.
+    Policy iteration by :func:`~designer.solve._classes.pair_next`; ``out``
+    receives the pair's report ``(residual, sweeps, largest sweeps,
+    status)`` with status 0.0 on success, 1.0 no convergence, 2.0 singular
+    (endless) game.
     """
     players = V.shape[0]
-    max_res = 0.0
-    total = 0
-    worst = 0
     for p in range(players):
         if players == 2 and i == j and p == 1:
             continue  # the (0 at (i,i), 1 at (i,i)) system already covered it
         q = players - 1 - p
         # Warm start from the neighbouring, already solved pair.
-        x = _guess(V, p, i, j, goal)
-        y = _guess(V, q, j, i, goal)
-        res = 0.0
-        sweeps = 0
-        done = False
-        while sweeps < max_sweeps:
-            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, not optimize, tie,
+        pair_begin(st, _guess(V, p, i, j, goal), _guess(V, q, j, i, goal))
+        while st[3] > 0.0:
+            _sweep(bad, good, goal, i, j, p, q, st[0], st[1], V, L, T, optimize, not optimize, tie,
                    PG, cP, cL, cT, mg, dec, lim)
-            sweeps += 1
-            nx, ny, _, ok = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)
-            if not ok:
-                out[3] = 2.0
-                return
-            # Policy iteration: the sweep's policy is exact at (nx, ny) if
-            # it is still greedy there; otherwise sweep again at (nx, ny).
-            if not optimize or _policy_holds(bad, good, nx, ny, mg, dec, lim):
-                x = nx
-                y = ny
-                # the Bellman residual at the accepted solution
-                res = affine_step(cP[0, 0, 0], cP[1, 0, 0], x, y)[2]
-                done = res <= tol
-                break
-            x = nx
-            y = ny
-        total += sweeps
-        worst = max(worst, sweeps)
-        max_res = max(max_res, res)
-        if not done:
-            out[0] = res
-            out[1] = total
-            out[2] = worst
-            out[3] = 1.0
+            ok = pair_solve(cP[0, 0, 0], cP[1, 0, 0], st)
+            holds = not optimize or _policy_holds(bad, good, st[4], st[5], mg, dec, lim)
+            pair_next(cP[0, 0, 0], cP[1, 0, 0], st, ok, holds, max_sweeps, tol, out)
+        if st[3] < 0.0:
             return
+        x = st[0]
+        y = st[1]
         if optimize:
             # Lengths under the final policy: one fixed-policy sweep that
             # reads the policy just found.
             for side in range(2):
-                me = p if side == 0 else q
-                mi = i if side == 0 else j
-                mj = j if side == 0 else i
+                mi, mj, me, _ = pair_side(side, i, j, p, q)
                 for w in range(bad):
                     for c in range(good + 1):
                         T[me, mi, mj, w, c] = cT[side, w, c]
@@ -264,32 +231,18 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
             out[3] = 2.0
             return
         for side in range(2):
-            if side == 0:
-                mi = i
-                mj = j
-                me = p
-            else:
-                mi = j
-                mj = i
-                me = q
+            mi, mj, me, _ = pair_side(side, i, j, p, q)
             for w in range(bad):
                 for c in range(good + 1):
                     V[me, mi, mj, w, c] = cP[side, w, c, 0] + cP[side, w, c, 1] * x + cP[side, w, c, 2] * y
                     L[me, mi, mj, w, c] = cL[side, w, c, 0] + cL[side, w, c, 1] * lx + cL[side, w, c, 2] * ly
-    out[0] = max_res
-    out[1] = total
-    out[2] = worst
-    out[3] = 0.0
 
 
 @parallel_kernel
 def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, nt, stats):
     """:func:`solve_deck` with the scratch of ``nt`` threads given explicitly."""
     # chance of a good item at deck state (w, c): c_rem / (w_rem + c_rem)
-    PG = np.empty((bad, good + 1))
-    for w in range(bad):
-        for c in range(good + 1):
-            PG[w, c] = (good - c) / (bad - w + good - c)
+    PG = deck_chances(bad, good)
     span = min(good, goal) + 1
     # scratch per thread: the pairs of one score sum run side by side
     mg = np.zeros((nt, 2, bad, good + 1, span, 3))
@@ -299,13 +252,13 @@ def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps,
     cL = np.zeros((nt, 2, bad, good + 1, 3))
     cP2 = np.zeros((nt, 2, bad, good + 1, 3))  # scratch for the lengths sweep
     cT = np.zeros((nt, 2, bad, good + 1), dtype=np.int16)
-    order, groups = pair_groups(goal)
-    out = np.zeros((order.shape[0], 4))
+    order, groups, out, st = pair_plan(goal, nt)
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(bad, good, goal, order[m, 0], order[m, 1], V, L, T, optimize, tol, tie,
-                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cP2[t], cT[t], out[m])
+                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cP2[t], cT[t], st[t],
+                        out[m])
     reduce_pair_stats(out, stats)
 
 

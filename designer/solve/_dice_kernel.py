@@ -19,28 +19,24 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel, threads
-from designer.solve._classes import affine_solve, affine_step, pair_groups, reduce_pair_stats
+from designer.solve._classes import (affine_solve, pair_begin, pair_next, pair_plan, pair_side, pair_solve,
+                                     reduce_pair_stats, set3)
 
 
 @kernel
-def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR):
+def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR, mg):
     """Backward sweep over both sides' turns; turn-start coefficients land in
-    ``bP[side, 0]`` and ``bL[side, 0]``, decisions in ``bR[side, k]``."""
+    ``bP[side, 0]`` and ``bL[side, 0]``, decisions in ``bR[side, k]`` and,
+    when optimising, their affine margins (roll minus hold minus tie) in
+    ``mg[side, k]``, to check the policy at new unknowns without a sweep."""
     pf = 1.0 / faces
     pb = (faces - pips.shape[0]) / faces
     for side in range(2):
+        mi, mj, me, opp = pair_side(side, i, j, p, q)
         if side == 0:
-            mi = i
-            mj = j
-            me = p
-            opp = q
             uA, uX, uY = 1.0, 0.0, -1.0  # 1 - y: the opponent at turn start
             vX, vY = 0.0, 1.0            # L of the opponent at turn start
         else:
-            mi = j
-            mj = i
-            me = q
-            opp = p
             uA, uX, uY = 1.0, -1.0, 0.0
             vX, vY = 1.0, 0.0
         need = goal - mi
@@ -74,74 +70,57 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
                 gX = 0.0
                 gY = 0.0
             if optimize:
+                mg[side, k, 0] = rA - hA - tie
+                mg[side, k, 1] = rX - hX
+                mg[side, k, 2] = rY - hY
                 roll = rA + rX * x + rY * y > hA + hX * x + hY * y + tie
             else:
                 roll = R[me, mi, mj, k]
             bR[side, k] = roll
             if roll:
-                bP[side, k, 0] = rA
-                bP[side, k, 1] = rX
-                bP[side, k, 2] = rY
-                bL[side, k, 0] = eA
-                bL[side, k, 1] = eX
-                bL[side, k, 2] = eY
+                set3(bP[side, k], rA, rX, rY)
+                set3(bL[side, k], eA, eX, eY)
             else:
-                bP[side, k, 0] = hA
-                bP[side, k, 1] = hX
-                bP[side, k, 2] = hY
-                bL[side, k, 0] = gA
-                bL[side, k, 1] = gX
-                bL[side, k, 2] = gY
+                set3(bP[side, k], hA, hX, hY)
+                set3(bL[side, k], gA, gX, gY)
 
 
 @kernel
-def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps, bP, bL, bR, out):
+def _policy_holds(goal, i, j, x, y, mg, bR):
+    """True if every decision of the last sweep is still greedy at (x, y)."""
+    for side in range(2):
+        for k in range(goal - (i if side == 0 else j)):
+            m = mg[side, k, 0] + mg[side, k, 1] * x + mg[side, k, 2] * y
+            if (m > 0.0) != bR[side, k]:
+                return False
+    return True
+
+
+@kernel
+def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps, bP, bL, bR, mg,
+                st, out):
     """Solve score pair ``(i, j)``; ``out`` as in :mod:`designer.solve._deck_kernel`."""
     players = V.shape[0]
-    max_res = 0.0
-    total = 0
-    worst = 0
     for p in range(players):
         if players == 2 and i == j and p == 1:
             continue
         q = players - 1 - p
         x = V[p, i + 1, j] if i + 1 < goal else 1.0
-        y = V[q, j + 1, i] if j + 1 < goal else 1.0
-        res = 0.0
-        sweeps = 0
-        done = False
-        while sweeps < max_sweeps:
-            _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR)
-            sweeps += 1
-            nx, ny, r, ok = affine_step(bP[0, 0], bP[1, 0], x, y)
-            if optimize:
-                res = r
-                if res <= tol:
-                    done = True
-                    break
-            if not ok:
-                out[3] = 2.0
-                return
-            x = nx
-            y = ny
-            if not optimize:
-                done = True
-                break
-        total += sweeps
-        worst = max(worst, sweeps)
-        max_res = max(max_res, res)
-        if not done:
-            out[0] = res
-            out[1] = total
-            out[2] = worst
-            out[3] = 1.0
+        pair_begin(st, x, V[q, j + 1, i] if j + 1 < goal else 1.0)
+        while st[3] > 0.0:
+            _sweep(faces, pips, goal, i, j, p, q, st[0], st[1], V, L, R, optimize, tie, bP, bL, bR,
+                   mg)
+            ok = pair_solve(bP[0, 0], bP[1, 0], st)
+            holds = not optimize or _policy_holds(goal, i, j, st[4], st[5], mg, bR)
+            pair_next(bP[0, 0], bP[1, 0], st, ok, holds, max_sweeps, tol, out)
+        if st[3] < 0.0:
             return
         lx, ly, ok = affine_solve(bL[0, 0], bL[1, 0])
         if not ok:
             out[3] = 2.0
             return
-        V[p, i, j] = x
-        V[q, j, i] = y
+        V[p, i, j] = st[0]
+        V[q, j, i] = st[1]
         L[p, i, j] = lx
         L[q, j, i] = ly
         if optimize:
@@ -149,10 +128,6 @@ def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps
                 R[p, i, j, k] = bR[0, k]
             for k in range(goal - j):
                 R[q, j, i, k] = bR[1, k]
-    out[0] = max_res
-    out[1] = total
-    out[2] = worst
-    out[3] = 0.0
 
 
 @parallel_kernel
@@ -161,13 +136,13 @@ def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweep
     bP = np.zeros((nt, 2, goal, 3))
     bL = np.zeros((nt, 2, goal, 3))
     bR = np.zeros((nt, 2, goal), dtype=np.bool_)
-    order, groups = pair_groups(goal)
-    out = np.zeros((order.shape[0], 4))
+    mg = np.zeros((nt, 2, goal, 3))
+    order, groups, out, st = pair_plan(goal, nt)
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(faces, pips, goal, order[m, 0], order[m, 1], V, L, R, optimize, tol, tie,
-                        max_sweeps, bP[t], bL[t], bR[t], out[m])
+                        max_sweeps, bP[t], bL[t], bR[t], mg[t], st[t], out[m])
     reduce_pair_stats(out, stats)
 
 

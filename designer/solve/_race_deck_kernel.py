@@ -29,12 +29,12 @@ sweep and the convergence rule.
 """
 
 import numba
-import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.solve._classes import (CLASS_RESIDUAL, CLASS_SETTLED, CLASS_STATUS, CLASS_SWEEPS,
-                                     flat_index, solve_fixed_point)
+from designer.solve._classes import (chain_scratch, chains_hold, class_accept, deck_chances, class_begin, class_length,
+                                     class_scratch, class_round,
+                                     class_rows, class_value, class_warm, flat_index, store_start)
 
 
 @kernel
@@ -110,133 +110,37 @@ def _sweep(bad, good, goal, canon, X, PG, V, L, tie, cV, cB, cL, cT, mg, dec, li
                             nL = 1.0 + L[idx, w, c]
                             tcur = t
                     t -= 1
-                for a in range(N):
-                    cV[rho, w, c0, a] = nV[a]
-                    cB[rho, w, c0, a] = nB[a]
-                cL[rho, w, c0] = nL
-                cT[rho, w, c0] = tcur
-
-
-@kernel
-def _policy_holds(bad, good, N, X, mg, dec, lim):
-    """True if every decision of the last sweep is still greedy at ``X``."""
-    for rho in range(N):
-        for w in range(bad):
-            for c0 in range(good + 1):
-                for t in range(1, lim[rho, w, c0] + 1):
-                    m = mg[rho, w, c0, t, 0]
-                    for r in range(N):
-                        m += mg[rho, w, c0, t, 1 + r] * X[r, rho]
-                    if (m > 0.0) != dec[rho, w, c0, t]:
-                        return False
-    return True
-
-
-@kernel
-def _fixed_point_rows(N, cV, cB, cL, Bm, Cm):
-    """The unknowns' own rows: ``Bm[rho, r]`` and ``Cm[rho] = (c, c_L)``."""
-    for rho in range(N):
-        for r in range(N):
-            Bm[rho, r] = cB[rho, 0, 0, r]
-            Cm[rho, r] = cV[rho, 0, 0, r]
-        Cm[rho, N] = cL[rho, 0, 0]
-
-
-@kernel
-def _residual(N, Bm, Cm, X):
-    """Bellman residual ``max |C + B X - X|`` of the win values at ``X``."""
-    res = 0.0
-    for rho in range(N):
-        for a in range(N):
-            v = Cm[rho, a] - X[rho, a]
-            for r in range(N):
-                v += Bm[rho, r] * X[r, a]
-            res = max(res, abs(v))
-    return res
-
-
-@kernel
-def _warm(canon, V, goal, X):
-    """Warm start: each rotation's value at the tuple one point up for the
-    first seat (from the mover on) that is not at ``goal - 1``; ``1/N`` if none."""
-    N = canon.shape[0]
-    for rho in range(N):
-        f = -1
-        for r in range(N):
-            if canon[(rho + r) % N] + 1 < goal:
-                f = flat_index(canon, rho, N, goal)
-                step = 1
-                for _ in range(N - 1 - r):
-                    step *= goal
-                f += step
-                break
-        for a in range(N):
-            X[rho, a] = V[f, 0, 0, (a - rho) % N] if f >= 0 else 1.0 / N
+                store_start(cV, cB, cL, cT, rho, w, c0, nV, nB, nL, tcur)
 
 
 @kernel
 def _solve_class(bad, good, goal, canon, PG, V, L, T, tol, tie, max_rounds, cV, cB, cL, cT, mg,
-                 dec, lim, nV, nB, X, Xbest, Bm, Cm, sol, out):
+                 dec, lim, nV, nB, X, Xbest, Bm, Cm, sol, st, out):
     """Solve one rotation class and write its rows of ``V``, ``L``, ``T``.
 
     ``out`` receives the class report (:data:`~designer.solve._classes.CLASS_COLUMNS`).
     """
     N = canon.shape[0]
-    _warm(canon, V, goal, X)
-    best = np.inf
-    rounds = 0
-    settled = False
-    while True:
+    class_warm(canon, V[:, 0, 0], goal, X)
+    class_begin(st)
+    while st[2] > 0.0:
         _sweep(bad, good, goal, canon, X, PG, V, L, tie, cV, cB, cL, cT, mg, dec, lim, nV, nB)
-        rounds += 1
-        _fixed_point_rows(N, cV, cB, cL, Bm, Cm)
-        res = _residual(N, Bm, Cm, X)
-        if res < best:
-            best = res
-            Xbest[:, :] = X
-        if not solve_fixed_point(Bm, Cm, sol):
-            out[CLASS_STATUS] = 2.0
-            return
-        # policy iteration: the sweep's policy is exact at the new estimate
-        # if it is still greedy there
-        holds = _policy_holds(bad, good, N, sol[:, :N], mg, dec, lim)
-        X[:, :] = sol[:, :N]
-        if holds:
-            res = _residual(N, Bm, Cm, X)
-            if res <= tol:
-                settled = True
-                break
-        if rounds >= max_rounds:
-            break
-    if not settled:
-        # a max-n cycle: keep the iterate of smallest residual, one greedy
-        # backup from it (lengths under that backup's policy)
-        X[:, :] = Xbest
-        _sweep(bad, good, goal, canon, X, PG, V, L, tie, cV, cB, cL, cT, mg, dec, lim, nV, nB)
-        rounds += 1
-        _fixed_point_rows(N, cV, cB, cL, Bm, Cm)
-        if not solve_fixed_point(Bm, Cm, sol):
-            out[CLASS_STATUS] = 2.0
-            return
-        res = best
+        class_rows(cV[:, 0, 0], cB[:, 0, 0], cL[:, 0, 0], Bm, Cm)
+        if class_round(Bm, Cm, X, Xbest, sol, st, out):
+            # policy iteration: the sweep's policy is exact at the new
+            # estimate if it is still greedy there
+            holds = chains_hold(sol[:, :N], mg, dec, lim)
+            class_accept(Bm, Cm, X, Xbest, sol, st, holds, max_rounds, tol, out)
+    if st[2] < 0.0:
+        return
     for rho in range(N):
         f = flat_index(canon, rho, N, goal)
         for w in range(bad):
             for c in range(good + 1):
                 for a in range(N):
-                    v = cV[rho, w, c, a]
-                    for r in range(N):
-                        v += cB[rho, w, c, r] * X[r, a]
-                    V[f, w, c, (a - rho) % N] = v
-                lv = cL[rho, w, c]
-                for r in range(N):
-                    lv += cB[rho, w, c, r] * sol[r, N]
-                L[f, w, c] = lv
+                    V[f, w, c, (a - rho) % N] = class_value(cV[rho, w, c], cB[rho, w, c], X, a)
+                L[f, w, c] = class_length(cL[rho, w, c], cB[rho, w, c], sol)
                 T[f, w, c] = cT[rho, w, c]
-    out[CLASS_RESIDUAL] = res
-    out[CLASS_SWEEPS] = rounds
-    out[CLASS_SETTLED] = 1.0 if settled else 0.0
-    out[CLASS_STATUS] = 0.0
 
 
 @parallel_kernel
@@ -260,28 +164,14 @@ def solve_race_deck(bad, good, goal, reps, groups, V, L, T, tol, tie, max_rounds
         Out: the report of every class.
     """
     N = reps.shape[1]
-    PG = np.empty((bad, good + 1))
-    for w in range(bad):
-        for c in range(good + 1):
-            PG[w, c] = (good - c) / (bad - w + good - c)
-    span = min(good, goal) + 1
+    PG = deck_chances(bad, good)
     # scratch per thread (classes of one group run side by side)
-    cV = np.empty((nt, N, bad, good + 1, N))
-    cB = np.empty((nt, N, bad, good + 1, N))
-    cL = np.empty((nt, N, bad, good + 1))
-    cT = np.empty((nt, N, bad, good + 1), dtype=np.int16)
-    mg = np.empty((nt, N, bad, good + 1, span, N + 1))
-    dec = np.zeros((nt, N, bad, good + 1, span), dtype=np.bool_)
-    lim = np.zeros((nt, N, bad, good + 1), dtype=np.int64)
-    vec = np.empty((nt, 2, N))
-    XX = np.empty((nt, 2, N, N))
-    Bm = np.empty((nt, N, N))
-    Cm = np.empty((nt, N, N + 1))
-    sol = np.empty((nt, N, N + 1))
+    cV, cB, cL, cT, mg, dec, lim = chain_scratch(nt, N, bad, good, min(good, goal) + 1)
+    vec, XX, Bm, Cm, sol, st = class_scratch(nt, N)
     for g in range(groups.shape[0] - 1):
         for n in prange(groups[g], groups[g + 1]):
             tid = numba.get_thread_id()
             _solve_class(bad, good, goal, reps[n], PG, V, L, T, tol, tie, max_rounds,
                          cV[tid], cB[tid], cL[tid], cT[tid], mg[tid], dec[tid], lim[tid],
                          vec[tid, 0], vec[tid, 1], XX[tid, 0], XX[tid, 1], Bm[tid], Cm[tid],
-                         sol[tid], cstats[n])
+                         sol[tid], st[tid], cstats[n])

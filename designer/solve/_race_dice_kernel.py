@@ -26,8 +26,9 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.solve._classes import (CLASS_RESIDUAL, CLASS_SETTLED, CLASS_STATUS, CLASS_SWEEPS,
-                                     flat_index, solve_fixed_point)
+from designer.solve._classes import (class_accept, class_begin, class_length,
+                                     class_scratch, class_round,
+                                     class_rows, class_value, class_warm, flat_index)
 
 
 @kernel
@@ -108,99 +109,27 @@ def _policy_holds(goal, canon, X, mg, bR):
 
 
 @kernel
-def _rows(N, bV, bB, bL, Bm, Cm):
-    for rho in range(N):
-        for r in range(N):
-            Bm[rho, r] = bB[rho, 0, r]
-            Cm[rho, r] = bV[rho, 0, r]
-        Cm[rho, N] = bL[rho, 0]
-
-
-@kernel
-def _residual(N, Bm, Cm, X):
-    res = 0.0
-    for rho in range(N):
-        for a in range(N):
-            v = Cm[rho, a] - X[rho, a]
-            for r in range(N):
-                v += Bm[rho, r] * X[r, a]
-            res = max(res, abs(v))
-    return res
-
-
-@kernel
-def _warm(canon, V, goal, X):
-    """As :func:`designer.solve._race_deck_kernel._warm`."""
-    N = canon.shape[0]
-    for rho in range(N):
-        f = -1
-        for r in range(N):
-            if canon[(rho + r) % N] + 1 < goal:
-                f = flat_index(canon, rho, N, goal)
-                step = 1
-                for _ in range(N - 1 - r):
-                    step *= goal
-                f += step
-                break
-        for a in range(N):
-            X[rho, a] = V[f, (a - rho) % N] if f >= 0 else 1.0 / N
-
-
-@kernel
 def _solve_class(faces, pips, goal, canon, V, L, R, tol, tie, max_rounds, bV, bB, bL, bR, mg,
-                 rV, rB, X, Xbest, Bm, Cm, sol, out):
+                 rV, rB, X, Xbest, Bm, Cm, sol, st, out):
     """Solve one rotation class (convergence rule: :mod:`designer.solve._classes`)."""
     N = canon.shape[0]
-    _warm(canon, V, goal, X)
-    best = np.inf
-    rounds = 0
-    settled = False
-    while True:
+    class_warm(canon, V, goal, X)
+    class_begin(st)
+    while st[2] > 0.0:
         _sweep(faces, pips, goal, canon, X, V, L, tie, bV, bB, bL, bR, mg, rV, rB)
-        rounds += 1
-        _rows(N, bV, bB, bL, Bm, Cm)
-        res = _residual(N, Bm, Cm, X)
-        if res < best:
-            best = res
-            Xbest[:, :] = X
-        if not solve_fixed_point(Bm, Cm, sol):
-            out[CLASS_STATUS] = 2.0
-            return
-        holds = _policy_holds(goal, canon, sol[:, :N], mg, bR)
-        X[:, :] = sol[:, :N]
-        if holds:
-            res = _residual(N, Bm, Cm, X)
-            if res <= tol:
-                settled = True
-                break
-        if rounds >= max_rounds:
-            break
-    if not settled:
-        X[:, :] = Xbest
-        _sweep(faces, pips, goal, canon, X, V, L, tie, bV, bB, bL, bR, mg, rV, rB)
-        rounds += 1
-        _rows(N, bV, bB, bL, Bm, Cm)
-        if not solve_fixed_point(Bm, Cm, sol):
-            out[CLASS_STATUS] = 2.0
-            return
-        res = best
+        class_rows(bV[:, 0], bB[:, 0], bL[:, 0], Bm, Cm)
+        if class_round(Bm, Cm, X, Xbest, sol, st, out):
+            class_accept(Bm, Cm, X, Xbest, sol, st, _policy_holds(goal, canon, sol[:, :N], mg, bR),
+                         max_rounds, tol, out)
+    if st[2] < 0.0:
+        return
     for rho in range(N):
         f = flat_index(canon, rho, N, goal)
         for a in range(N):
-            v = bV[rho, 0, a]
-            for r in range(N):
-                v += bB[rho, 0, r] * X[r, a]
-            V[f, (a - rho) % N] = v
-        lv = bL[rho, 0]
-        for r in range(N):
-            lv += bB[rho, 0, r] * sol[r, N]
-        L[f] = lv
+            V[f, (a - rho) % N] = class_value(bV[rho, 0], bB[rho, 0], X, a)
+        L[f] = class_length(bL[rho, 0], bB[rho, 0], sol)
         for k in range(goal - canon[rho]):
             R[f, k] = bR[rho, k]
-    out[CLASS_RESIDUAL] = res
-    out[CLASS_SWEEPS] = rounds
-    out[CLASS_SETTLED] = 1.0 if settled else 0.0
-    out[CLASS_STATUS] = 0.0
 
 
 @parallel_kernel
@@ -217,14 +146,10 @@ def solve_race_dice(faces, pips, goal, reps, groups, V, L, R, tol, tie, max_roun
     bL = np.empty((nt, N, goal))
     bR = np.zeros((nt, N, goal), dtype=np.bool_)
     mg = np.empty((nt, N, goal, N + 1))
-    vec = np.empty((nt, 2, N))
-    XX = np.empty((nt, 2, N, N))
-    Bm = np.empty((nt, N, N))
-    Cm = np.empty((nt, N, N + 1))
-    sol = np.empty((nt, N, N + 1))
+    vec, XX, Bm, Cm, sol, st = class_scratch(nt, N)
     for g in range(groups.shape[0] - 1):
         for n in prange(groups[g], groups[g + 1]):
             tid = numba.get_thread_id()
             _solve_class(faces, pips, goal, reps[n], V, L, R, tol, tie, max_rounds,
                          bV[tid], bB[tid], bL[tid], bR[tid], mg[tid], vec[tid, 0], vec[tid, 1],
-                         XX[tid, 0], XX[tid, 1], Bm[tid], Cm[tid], sol[tid], cstats[n])
+                         XX[tid, 0], XX[tid, 1], Bm[tid], Cm[tid], sol[tid], st[tid], cstats[n])

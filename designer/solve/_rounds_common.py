@@ -61,6 +61,7 @@ unchanged.
 import numpy as np
 
 from designer._jit import kernel
+from designer.solve._classes import gauss_solve
 
 
 def deck_cap(goal, good):
@@ -73,35 +74,10 @@ def lin_solve(M, R, out):
     """Solve ``M X = R`` (``M`` n x n, ``R`` n x r) by Gaussian elimination
     with partial pivoting into ``out``; returns False if ``M`` is singular."""
     n = M.shape[0]
-    r = R.shape[1]
-    A = M.copy()
-    Bm = R.copy()
-    for col in range(n):
-        piv = col
-        for row in range(col + 1, n):
-            if abs(A[row, col]) > abs(A[piv, col]):
-                piv = row
-        if abs(A[piv, col]) < 1e-300:
-            return False
-        if piv != col:
-            for k in range(n):
-                A[col, k], A[piv, k] = A[piv, k], A[col, k]
-            for k in range(r):
-                Bm[col, k], Bm[piv, k] = Bm[piv, k], Bm[col, k]
-        for row in range(col + 1, n):
-            f = A[row, col] / A[col, col]
-            if f != 0.0:
-                for k in range(col, n):
-                    A[row, k] -= f * A[col, k]
-                for k in range(r):
-                    Bm[row, k] -= f * Bm[col, k]
-    for row in range(n - 1, -1, -1):
-        for k in range(r):
-            s = Bm[row, k]
-            for c in range(row + 1, n):
-                s -= A[row, c] * out[c, k]
-            out[row, k] = s / A[row, row]
-    return True
+    A = np.empty((n, n + R.shape[1]))
+    A[:, :n] = M
+    A[:, n:] = R
+    return gauss_solve(A, out)
 
 
 @kernel
@@ -124,6 +100,21 @@ def rot_stride(N, G, m, a):
     for _ in range(N - 1 - (a - m) % N):
         e *= G
     return e
+
+
+@kernel
+def lowest_two(S):
+    """The seats with the lowest and the second lowest score (first seat
+    on ties): the two directions of a warm start's guess."""
+    a = 0
+    for q in range(S.shape[0]):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(S.shape[0]):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    return a, b
 
 
 @kernel
@@ -169,6 +160,81 @@ def fidx(off, N, G, m, Bg, Tm, tail):
 
 
 @kernel
+def final_states(N, G, C, off):
+    """Every ``final`` state in solving order (seats ``N - 1`` down to 1).
+
+    The last seat only needs ``d = B - s`` in ``1..C`` (one representative
+    ``(B, s)`` per ``d``); earlier seats every ``(B, T, s_m..s_{N-1})``.
+    Returns rows ``(m, Bg, Tm, s, rest, idx, top)``: seat, bar above the
+    goal, mask, the mover's score, the base-G scores of the seats after it,
+    the flat index (:func:`fidx`) and the gain that forces the hold (the
+    cap, or for the last seat the first gain that passes the bar).
+    """
+    ncap = C - G + 1
+    n = 0
+    for m in range(N - 1, 0, -1):
+        last = m == N - 1
+        n += (C if last else ncap) * ((1 << m) - 1) * (1 if last else G ** (N - m))
+    out = np.empty((n, 7), dtype=np.int64)
+    row = 0
+    for m in range(N - 1, 0, -1):
+        last = m == N - 1
+        P = G ** (N - m - 1)
+        for u in range(C if last else ncap):
+            for Tm in range(1, 1 << m):
+                for v in range(1 if last else G ** (N - m)):
+                    if last:
+                        Bg = max(0, u + 1 - G)
+                        tail = G + Bg - (u + 1)
+                    else:
+                        Bg = u
+                        tail = v
+                    s = tail // P
+                    out[row, 0] = m
+                    out[row, 1] = Bg
+                    out[row, 2] = Tm
+                    out[row, 3] = s
+                    out[row, 4] = tail % P
+                    out[row, 5] = fidx(off, N, G, m, Bg, Tm, tail)
+                    out[row, 6] = (G + Bg + 1 - s) if last else (C - s)
+                    row += 1
+    return out
+
+
+@kernel
+def tie_states(toff, t, C, G):
+    """Every state of the generic ``t``-player tie round in solving order
+    (positions ``t - 1`` down to 0): rows ``(p, Bg, Tm, idx, top)`` with the
+    gain ``top`` that forces the hold (the cap, or for the last position the
+    first gain past the bar)."""
+    ncap = C - G + 1
+    n = 0
+    for p in range(t - 1, -1, -1):
+        n += (ncap if p > 0 else 1) * (((1 << p) - 1) if p > 0 else 1)
+    out = np.empty((n, 5), dtype=np.int64)
+    row = 0
+    for p in range(t - 1, -1, -1):
+        for Bg in range(ncap if p > 0 else 1):
+            for Tm in range(1 if p > 0 else 0, (1 << p) if p > 0 else 1):
+                out[row, 0] = p
+                out[row, 1] = Bg
+                out[row, 2] = Tm
+                out[row, 3] = tidx(toff, t, p, Bg, Tm)
+                out[row, 4] = Bg + 1 if p == t - 1 else C - G
+                row += 1
+    return out
+
+
+@kernel
+def state_row(S, row):
+    """Row ``row`` of a state list (:func:`final_states`, :func:`tie_states`)
+    as a tuple of ints."""
+    if S.shape[1] == 5:
+        return S[row, 0], S[row, 1], S[row, 2], S[row, 3], S[row, 4], 0, 0
+    return S[row, 0], S[row, 1], S[row, 2], S[row, 3], S[row, 4], S[row, 5], S[row, 6]
+
+
+@kernel
 def tie_offsets(N, ncap):
     """Start of block ``(t, p)`` in the flat ``tie`` table, shape (N+1, N+1)."""
     off = np.zeros((N + 1, N + 1), dtype=np.int64)
@@ -205,6 +271,97 @@ def tie_value(toff, Vt, Lt, mask, w, c, out):
             out[r] = Vt[base, w, c, rank]
             rank += 1
     return Lt[base, w, c]
+
+
+@kernel
+def new_bar(f, B, Tm, pos):
+    """Bar and mask after position ``pos`` ends at ``f`` against bar ``B``
+    held by the positions in ``Tm``: a new bar, a tie at the bar, or below."""
+    if f > B:
+        return f, 1 << pos
+    if f == B:
+        return B, Tm | (1 << pos)
+    return B, Tm
+
+
+@kernel
+def tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, f, w, c, out):
+    """Value (into ``out``) and length after position ``p`` of a generic
+    t-player tie round ends its turn with gain ``f`` at deck (w, c)
+    (dice: ``w = c = 0``). ``Y, YL``: the round's start values, per deck
+    state."""
+    B2, T2 = new_bar(f, Bg, Tm, p)
+    if p < t - 1:
+        idx = tidx(toff, t, p + 1, B2, T2)
+        for r in range(out.shape[0]):
+            out[r] = Wt[idx, w, c, r]
+        return Lt[idx, w, c]
+    if popcount(T2) == t:  # everyone level again: the same round (the cycle)
+        for r in range(out.shape[0]):
+            out[r] = Y[w, c, r]
+        return YL[w, c]
+    return tie_value(toff, Wt, Lt, T2, w, c, out)
+
+
+@kernel
+def final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, w, c, out):
+    """Value and length after seat ``m`` of a final round ends at score
+    ``f``, at deck (w, c) (dice: ``w = c = 0``)."""
+    B2, T2 = new_bar(f, G + Bg, Tm, m)
+    if m < N - 1:
+        idx = fidx(off, N, G, m + 1, B2 - G, T2, rest)
+        for r in range(N):
+            out[r] = Wf[idx, w, c, r]
+        return Lf[idx, w, c]
+    return tie_value(toff, Wt, Lt, T2, w, c, out)
+
+
+@kernel
+def after(kind, off, Wf, Lf, toff, Wt, Lt, Y, YL, t, N, G, pos, Bg, Tm, rest, f, w, c, out):
+    """:func:`tie_after` (``kind`` 0: ``f`` the gain) or :func:`final_after`
+    (``kind`` 1: ``f`` the score), so that one chain loop serves both."""
+    if kind == 0:
+        return tie_after(toff, Wt, Lt, Y, YL, t, pos, Bg, Tm, f, w, c, out)
+    return final_after(off, Wf, Lf, toff, Wt, Lt, N, G, pos, Bg, Tm, rest, f, w, c, out)
+
+
+@kernel
+def tie_round(toff, t, C, G, Wt, Lt, Y, YL):
+    """Set up the ``t``-player tie round: its states (:func:`tie_states`),
+    the first estimate of its start (``1/t`` each, in ``Y, YL``) and the
+    tables :func:`after` reads (no final table: a dummy ``off``)."""
+    Y[:, :, :] = 0.0
+    YL[:, :] = 0.0
+    for r in range(t):
+        Y[:, :, r] = 1.0 / t
+    off = np.zeros(1, dtype=np.int64)
+    return tie_states(toff, t, C, G), (off, Wt, Lt, toff, Wt, Lt, Y, YL, t, Y.shape[2], G)
+
+
+@kernel
+def tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
+    """Take the swept start values ``Wt[s0], Lt[s0]`` as the next estimate
+    ``Y, YL``; True when the iteration is done: the values moved by at most
+    ``tol`` (lengths by 1e-12 relative), or after ``max_iter`` iterates
+    (counted unsettled in ``stats[4]``, the last move in ``stats[5]``)."""
+    s0 = tidx(toff, t, 0, 0, 0)
+    diff = 0.0
+    ldiff = 0.0
+    for w in range(Y.shape[0]):
+        for c in range(Y.shape[1]):
+            for r in range(t):
+                diff = max(diff, abs(Wt[s0, w, c, r] - Y[w, c, r]))
+                Y[w, c, r] = Wt[s0, w, c, r]
+            ldiff = max(ldiff, abs(Lt[s0, w, c] - YL[w, c]) / max(1.0, Lt[s0, w, c]))
+            YL[w, c] = Lt[s0, w, c]
+    stats[6] += 1
+    if diff <= tol and ldiff <= 1e-12:
+        return True
+    if it >= max_iter:
+        stats[4] += 1
+        stats[5] = max(stats[5], diff)
+        return True
+    return False
 
 
 def open_order(N, G):

@@ -29,8 +29,9 @@ tie rounds (indices from :mod:`designer.solve._rounds_common`).
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._rounds_common import (fidx, lin_solve, popcount, rot_stride, rotations, tidx,
-                                           tie_value)
+from designer.solve._classes import chain_scratch, chains_hold, deck_chances, store_start
+from designer.solve._rounds_common import (after, lowest_two, final_states, fidx, lin_solve, rot_stride,
+                                           rotations, state_row, tie_round, tie_update)
 
 
 @kernel
@@ -97,196 +98,71 @@ def _chain(mover, N, nU, top, forced, pgs, HA, HL, BA, BB, BL, X, tie, record, m
 
 
 @kernel
-def _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, f, w, c, out):
-    """Value (into ``out``) and length after position ``p`` of a generic
-    t-player tie round ends its turn with gain ``f`` at deck (w, c)."""
-    if f > Bg:
-        B2 = f
-        T2 = 1 << p
-    elif f == Bg:
-        B2 = Bg
-        T2 = Tm | (1 << p)
-    else:
-        B2 = Bg
-        T2 = Tm
-    if p < t - 1:
-        idx = tidx(toff, t, p + 1, B2, T2)
-        for r in range(out.shape[0]):
-            out[r] = Wt[idx, w, c, r]
-        return Lt[idx, w, c]
-    if popcount(T2) == t:  # everyone level again: the same round (the cycle)
-        for r in range(out.shape[0]):
-            out[r] = Y[w, c, r]
-        return YL[w, c]
-    return tie_value(toff, Wt, Lt, T2, w, c, out)
+def _scratch(N, good):
+    """Hold rows ``HA, HL``, bust successors ``BA, BB, BL``, the chain's
+    chances ``pgs``, a (zero) estimate, margins, decisions and the chain's
+    turn start ``outA, outB``: what a chain without unknowns needs."""
+    sp = good + 2
+    return (np.zeros((sp, N)), np.zeros(sp), np.zeros((sp, N)), np.zeros((sp, 1)), np.zeros(sp),
+            np.zeros(sp), np.zeros((1, N)), np.zeros((sp, 2)), np.zeros(sp, dtype=np.bool_),
+            np.zeros(N), np.zeros(1))
 
 
 @kernel
-def _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, w, c, out):
-    """Value and length after seat ``m`` of a final round ends at score ``f``."""
-    B = G + Bg
-    if f > B:
-        B2 = f
-        T2 = 1 << m
-    elif f == B:
-        B2 = B
-        T2 = Tm | (1 << m)
-    else:
-        B2 = B
-        T2 = Tm
-    if m < N - 1:
-        idx = fidx(off, N, G, m + 1, B2 - G, T2, rest)
-        for r in range(N):
-            out[r] = Wf[idx, w, c, r]
-        return Lf[idx, w, c]
-    return tie_value(toff, Wt, Lt, T2, w, c, out)
-
-
-@kernel
-def _pg_table(bad, good):
-    PG = np.empty((bad, good + 1))
-    for w in range(bad):
-        for c in range(good + 1):
-            PG[w, c] = (good - c) / (bad - w + good - c)
-    return PG
+def _chains(kind, tabs, pos, Bg, Tm, rest, base, idx, lim_gain, bad, good, PG, W, L, P, S, tie):
+    """Every turn chain of one tie (``kind`` 0) or final (1) state: the
+    mover at position/seat ``pos`` from score ``base`` (0 for a tie round's
+    gains) holds at the latest at ``lim_gain``; rows ``W, L, P[idx]``."""
+    HA, HL, BA, BB, BL, pgs, X, mg, dec, outA, outB = S
+    N = HA.shape[1]
+    for w in range(bad - 1, -1, -1):
+        for c0 in range(good + 1):
+            left = good - c0
+            forced = lim_gain <= left
+            top = lim_gain if forced else left
+            for tt in range(top + 1):
+                c = c0 + tt
+                pgs[tt] = PG[w, c]
+                bw = w + 1 if w + 1 < bad else 0
+                bc = c if w + 1 < bad else 0
+                BL[tt] = after(kind, *tabs, pos, Bg, Tm, rest, base, bw, bc, BA[tt])
+                if tt >= 1:
+                    HL[tt] = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + tt, w, c, HA[tt])
+            ln, first, _ = _chain(pos, N, 0, top, forced, pgs, HA, HL, BA, BB, BL, X, tie, False,
+                                  mg, dec, outA, outB)
+            for r in range(N):
+                W[idx, w, c0, r] = outA[r]
+            L[idx, w, c0] = ln
+            P[idx, w, c0] = first
 
 
 @kernel
 def solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, tol, tie, max_iter, stats):
     """Solve the generic tie rounds for t = 2..N by iterating on their starts."""
-    Cg = C - G
-    ncap = Cg + 1
-    PG = _pg_table(bad, good)
-    sp = good + 2
-    HA = np.zeros((sp, N))
-    HL = np.zeros(sp)
-    BA = np.zeros((sp, N))
-    BB = np.zeros((sp, 1))
-    BL = np.zeros(sp)
-    pgs = np.zeros(sp)
-    X = np.zeros((1, N))
-    mg = np.zeros((sp, 2))
-    dec = np.zeros(sp, dtype=np.bool_)
-    outA = np.zeros(N)
-    outB = np.zeros(1)
+    PG = deck_chances(bad, good)
+    S = _scratch(N, good)
+    Y = np.zeros((bad, good + 1, N))
+    YL = np.zeros((bad, good + 1))
     for t in range(2, N + 1):
-        Y = np.zeros((bad, good + 1, N))
-        YL = np.zeros((bad, good + 1))
-        for r in range(t):
-            Y[:, :, r] = 1.0 / t
-        s0 = tidx(toff, t, 0, 0, 0)
-        it = 0
-        while True:
-            for p in range(t - 1, -1, -1):
-                last = p == t - 1
-                nb = ncap if p > 0 else 1
-                for Bg in range(nb):
-                    tm0 = 1 if p > 0 else 0
-                    tm1 = (1 << p) if p > 0 else 1
-                    for Tm in range(tm0, tm1):
-                        idx = tidx(toff, t, p, Bg, Tm)
-                        lim_gain = Bg + 1 if last else Cg
-                        for w in range(bad - 1, -1, -1):
-                            for c0 in range(good + 1):
-                                left = good - c0
-                                forced = lim_gain <= left
-                                top = lim_gain if forced else left
-                                for tt in range(top + 1):
-                                    c = c0 + tt
-                                    pgs[tt] = PG[w, c]
-                                    if w + 1 < bad:
-                                        BL[tt] = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0,
-                                                            w + 1, c, BA[tt])
-                                    else:
-                                        BL[tt] = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0,
-                                                            0, 0, BA[tt])
-                                    if tt >= 1:
-                                        HL[tt] = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg,
-                                                                  Tm, tt, w, c, HA[tt])
-                                ln, first, _ = _chain(p, N, 0, top, forced, pgs, HA, HL, BA, BB,
-                                                      BL, X, tie, False, mg, dec, outA, outB)
-                                for r in range(N):
-                                    Wt[idx, w, c0, r] = outA[r]
-                                Lt[idx, w, c0] = ln
-                                Pt[idx, w, c0] = first
-            it += 1
-            diff = 0.0
-            ldiff = 0.0
-            for w in range(bad):
-                for c in range(good + 1):
-                    for r in range(t):
-                        diff = max(diff, abs(Wt[s0, w, c, r] - Y[w, c, r]))
-                        Y[w, c, r] = Wt[s0, w, c, r]
-                    ldiff = max(ldiff, abs(Lt[s0, w, c] - YL[w, c]) / max(1.0, Lt[s0, w, c]))
-                    YL[w, c] = Lt[s0, w, c]
-            stats[6] += 1
-            if diff <= tol and ldiff <= 1e-12:
-                break
-            if it >= max_iter:
-                stats[4] += 1
-                stats[5] = max(stats[5], diff)
+        TS, tabs = tie_round(toff, t, C, G, Wt, Lt, Y, YL)
+        for it in range(1, max_iter + 1):
+            for row in range(TS.shape[0]):
+                p, Bg, Tm, idx, lim_gain, _, _ = state_row(TS, row)
+                _chains(0, tabs, p, Bg, Tm, 0, 0, idx, lim_gain, bad, good, PG, Wt, Lt, Pt, S, tie)
+            if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
 
 @kernel
 def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
     """Final rounds, seats N-1 down to 1: one sweep each (no cycle)."""
-    Cg = C - G
-    ncap = Cg + 1
-    PG = _pg_table(bad, good)
-    sp = good + 2
-    HA = np.zeros((sp, N))
-    HL = np.zeros(sp)
-    BA = np.zeros((sp, N))
-    BB = np.zeros((sp, 1))
-    BL = np.zeros(sp)
-    pgs = np.zeros(sp)
-    X = np.zeros((1, N))
-    mg = np.zeros((sp, 2))
-    dec = np.zeros(sp, dtype=np.bool_)
-    outA = np.zeros(N)
-    outB = np.zeros(1)
-    for m in range(N - 1, 0, -1):
-        last = m == N - 1
-        P = G ** (N - m - 1)
-        # the last seat only needs d = B - s in 1..C (one representative
-        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
-        nb = C if last else ncap
-        ntail = 1 if last else G ** (N - m)
-        for u in range(nb):
-            for Tm in range(1, 1 << m):
-                for v in range(ntail):
-                    if last:
-                        Bg = max(0, u + 1 - G)
-                        tail = G + Bg - (u + 1)
-                    else:
-                        Bg = u
-                        tail = v
-                    s = tail // P
-                    rest = tail % P
-                    idx = fidx(off, N, G, m, Bg, Tm, tail)
-                    lim_gain = (G + Bg + 1 - s) if last else (C - s)
-                    for w in range(bad - 1, -1, -1):
-                        for c0 in range(good + 1):
-                            left = good - c0
-                            forced = lim_gain <= left
-                            top = lim_gain if forced else left
-                            for tt in range(top + 1):
-                                c = c0 + tt
-                                pgs[tt] = PG[w, c]
-                                bw = w + 1 if w + 1 < bad else 0
-                                bc = c if w + 1 < bad else 0
-                                BL[tt] = _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm,
-                                                      rest, s, bw, bc, BA[tt])
-                                if tt >= 1:
-                                    HL[tt] = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m,
-                                                                Bg, Tm, rest, s + tt, w, c, HA[tt])
-                            ln, first, _ = _chain(m, N, 0, top, forced, pgs, HA, HL, BA, BB, BL, X,
-                                                  tie, False, mg, dec, outA, outB)
-                            for r in range(N):
-                                Wf[idx, w, c0, r] = outA[r]
-                            Lf[idx, w, c0] = ln
-                            Pf[idx, w, c0] = first
+    PG = deck_chances(bad, good)
+    S = _scratch(N, good)
+    tabs = (off, Wf, Lf, toff, Wt, Lt, np.zeros((1, 1, N)), np.zeros((1, 1)), 0, N, G)
+    FS = final_states(N, G, C, off)
+    for row in range(FS.shape[0]):
+        m, Bg, Tm, s, rest, idx, lim_gain = state_row(FS, row)
+        _chains(1, tabs, m, Bg, Tm, rest, s, idx, lim_gain, bad, good, PG, Wf, Lf, Pf, S, tie)
 
 
 @kernel
@@ -398,25 +274,7 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
                             nB[r] = 0.0
                         first = t
                     t -= 1
-                for r in range(N):
-                    cA[m, w, c0, r] = nA[r]
-                    cB[m, w, c0, r] = nB[r]
-                cL[m, w, c0] = nL
-                cP[m, w, c0] = first
-
-
-@kernel
-def _policy_holds(N, bad, good, X, mg, dec, lim):
-    for m in range(N):
-        for w in range(bad):
-            for c0 in range(good + 1):
-                for t in range(1, lim[m, w, c0] + 1):
-                    v = mg[m, w, c0, t, 0]
-                    for j in range(N):
-                        v += mg[m, w, c0, t, 1 + j] * X[j, m]
-                    if (v > 0.0) != dec[m, w, c0, t]:
-                        return False
-    return True
+                store_start(cA, cB, cL, cP, m, w, c0, nA, nB, nL, first)
 
 
 @kernel
@@ -440,14 +298,7 @@ def _guess(N, G, S, rot, Wo, X):
     or a one-step guess, else 1/N. With a good guess the first sweep's policy
     is usually already optimal, so one sweep (and a policy check) suffices.
     """
-    a = 0
-    for q in range(N):
-        if S[q] < S[a]:
-            a = q
-    b = -1
-    for q in range(N):
-        if q != a and (b < 0 or S[q] < S[b]):
-            b = q
+    a, b = lowest_two(S)
     for m in range(N):
         si = rot[m]
         ea = rot_stride(N, G, m, a)
@@ -505,7 +356,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
         if r0 < best_res:
             best_res = r0
             best[:, :] = X
-        if _policy_holds(N, bad, good, Xn, mg, dec, lim):
+        if chains_hold(Xn, mg, dec, lim):
             X[:, :] = Xn
             res = _residual(N, cA, cB, X)
             break
@@ -556,15 +407,8 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     numba's parallel compilation of it costs about a minute on a cold cache
     and measured no gain on the shared two-core machine.
     """
-    PG = _pg_table(bad, good)
-    sp = good + 2
-    cA = np.zeros((nt, N, bad, good + 1, N))
-    cB = np.zeros((nt, N, bad, good + 1, N))
-    cL = np.zeros((nt, N, bad, good + 1))
-    cP = np.zeros((nt, N, bad, good + 1), dtype=np.int16)
-    mg = np.zeros((nt, N, bad, good + 1, sp, N + 1))
-    dec = np.zeros((nt, N, bad, good + 1, sp), dtype=np.bool_)
-    lim = np.zeros((nt, N, bad, good + 1), dtype=np.int64)
+    PG = deck_chances(bad, good)
+    cA, cB, cL, cP, mg, dec, lim = chain_scratch(nt, N, bad, good, good + 2)
     vec = np.zeros((nt, 5, N))
     mats = np.zeros((nt, 7, N, N))
     rot = np.zeros((nt, N), dtype=np.int64)

@@ -21,7 +21,8 @@ turn start (already affine in ``X``), the last seat's to ``X`` itself.
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._rounds_common import fidx, popcount, rot_stride, rotations, tidx, tie_value
+from designer.solve._rounds_common import (after, lowest_two, final_states, fidx, rot_stride, rotations,
+                                           state_row, tie_round, tie_update)
 
 
 @kernel
@@ -82,159 +83,63 @@ def _first_hold(kmax, roll):
 
 
 @kernel
-def _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, f, out):
-    if f > Bg:
-        B2 = f
-        T2 = 1 << p
-    elif f == Bg:
-        B2 = Bg
-        T2 = Tm | (1 << p)
-    else:
-        B2 = Bg
-        T2 = Tm
-    if p < t - 1:
-        idx = tidx(toff, t, p + 1, B2, T2)
-        for r in range(out.shape[0]):
-            out[r] = Wt[idx, 0, 0, r]
-        return Lt[idx, 0, 0]
-    if popcount(T2) == t:
-        for r in range(out.shape[0]):
-            out[r] = Y[r]
-        return YL
-    return tie_value(toff, Wt, Lt, T2, 0, 0, out)
+def _scratch(N, C):
+    """Hold rows ``HA, HL``, forced end ``FA``, bust successor ``UA``, the
+    estimate ``X``, the chain ``vA, vB, vL``, decisions and margins."""
+    sp = C + 2
+    return (np.zeros((sp, N)), np.zeros(sp), np.zeros(N), np.zeros(N), np.zeros(N),
+            np.zeros((sp, N)), np.zeros(sp), np.zeros(sp), np.zeros(sp, dtype=np.bool_),
+            np.zeros(sp), np.zeros(sp))
 
 
 @kernel
-def _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, out):
-    B = G + Bg
-    if f > B:
-        B2 = f
-        T2 = 1 << m
-    elif f == B:
-        B2 = B
-        T2 = Tm | (1 << m)
-    else:
-        B2 = B
-        T2 = Tm
-    if m < N - 1:
-        idx = fidx(off, N, G, m + 1, B2 - G, T2, rest)
-        for r in range(N):
-            out[r] = Wf[idx, 0, 0, r]
-        return Lf[idx, 0, 0]
-    return tie_value(toff, Wt, Lt, T2, 0, 0, out)
+def _chains(kind, tabs, pos, Bg, Tm, rest, base, idx, kmax, pf, pb, pips, W, L, S, tie):
+    """The turn of one tie (``kind`` 0) or final (1) state: the mover at
+    position/seat ``pos`` from score ``base`` (0 for a tie round's gains),
+    forced to hold at ``kmax``; its start goes to row ``idx`` of ``W, L``."""
+    HA, HL, FA, UA, X, vA, vB, vL, roll, mgA, mgB = S
+    N = HA.shape[1]
+    for k in range(1, kmax):
+        HL[k] = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + k, 0, 0, HA[k])
+    FL = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + kmax, 0, 0, FA)
+    UL = after(kind, *tabs, pos, Bg, Tm, rest, base, 0, 0, UA)
+    _chain(pos, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA, vB, vL, roll, mgA,
+           mgB)
+    for r in range(N):
+        W[idx, 0, 0, r] = vA[0, r]
+    L[idx, 0, 0] = vL[0]
 
 
 @kernel
 def solve_ties(N, G, C, faces, pips, toff, Wt, Lt, tol, tie, max_iter, stats):
-    """Generic tie rounds t = 2..N, iterating on the round's start value."""
-    Cg = C - G
-    ncap = Cg + 1
+    """Generic tie rounds t = 2..N, iterating on the round's start value
+    (one deck state: the deck kernel's layout)."""
     pf = 1.0 / faces
     pb = (faces - pips.shape[0]) / faces
-    sp = C + 2
-    HA = np.zeros((sp, N))
-    HL = np.zeros(sp)
-    FA = np.zeros(N)
-    UA = np.zeros(N)
-    X = np.zeros(N)
-    vA = np.zeros((sp, N))
-    vB = np.zeros(sp)
-    vL = np.zeros(sp)
-    roll = np.zeros(sp, dtype=np.bool_)
-    mgA = np.zeros(sp)
-    mgB = np.zeros(sp)
+    S = _scratch(N, C)
+    Y = np.zeros((1, 1, N))
+    YL = np.zeros((1, 1))
     for t in range(2, N + 1):
-        Y = np.zeros(N)
-        for r in range(t):
-            Y[r] = 1.0 / t
-        YL = 0.0
-        s0 = tidx(toff, t, 0, 0, 0)
-        it = 0
-        while True:
-            for p in range(t - 1, -1, -1):
-                last = p == t - 1
-                nb = ncap if p > 0 else 1
-                for Bg in range(nb):
-                    tm0 = 1 if p > 0 else 0
-                    tm1 = (1 << p) if p > 0 else 1
-                    for Tm in range(tm0, tm1):
-                        idx = tidx(toff, t, p, Bg, Tm)
-                        kmax = Bg + 1 if last else Cg
-                        for k in range(1, kmax):
-                            HL[k] = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, k, HA[k])
-                        FL = 1.0 + _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, kmax, FA)
-                        UL = _tie_after(toff, Wt, Lt, Y, YL, t, p, Bg, Tm, 0, UA)
-                        _chain(p, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA,
-                               vB, vL, roll, mgA, mgB)
-                        for r in range(N):
-                            Wt[idx, 0, 0, r] = vA[0, r]
-                        Lt[idx, 0, 0] = vL[0]
-            it += 1
-            diff = 0.0
-            for r in range(t):
-                diff = max(diff, abs(Wt[s0, 0, 0, r] - Y[r]))
-                Y[r] = Wt[s0, 0, 0, r]
-            ldiff = abs(Lt[s0, 0, 0] - YL) / max(1.0, Lt[s0, 0, 0])
-            YL = Lt[s0, 0, 0]
-            stats[6] += 1
-            if diff <= tol and ldiff <= 1e-12:
-                break
-            if it >= max_iter:
-                stats[4] += 1
-                stats[5] = max(stats[5], diff)
+        TS, tabs = tie_round(toff, t, C, G, Wt, Lt, Y, YL)
+        for it in range(1, max_iter + 1):
+            for row in range(TS.shape[0]):
+                p, Bg, Tm, idx, kmax, _, _ = state_row(TS, row)
+                _chains(0, tabs, p, Bg, Tm, 0, 0, idx, kmax, pf, pb, pips, Wt, Lt, S, tie)
+            if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
 
 @kernel
 def solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, tie):
     """Final rounds, seats N-1 down to 1, one sweep each."""
-    Cg = C - G
-    ncap = Cg + 1
     pf = 1.0 / faces
     pb = (faces - pips.shape[0]) / faces
-    sp = C + 2
-    HA = np.zeros((sp, N))
-    HL = np.zeros(sp)
-    FA = np.zeros(N)
-    UA = np.zeros(N)
-    X = np.zeros(N)
-    vA = np.zeros((sp, N))
-    vB = np.zeros(sp)
-    vL = np.zeros(sp)
-    roll = np.zeros(sp, dtype=np.bool_)
-    mgA = np.zeros(sp)
-    mgB = np.zeros(sp)
-    for m in range(N - 1, 0, -1):
-        last = m == N - 1
-        P = G ** (N - m - 1)
-        # the last seat only needs d = B - s in 1..C (one representative
-        # (B, s) per d); earlier seats every (B, T, s_m..s_{N-1})
-        nb = C if last else ncap
-        ntail = 1 if last else G ** (N - m)
-        for u in range(nb):
-            for Tm in range(1, 1 << m):
-                for v in range(ntail):
-                    if last:
-                        Bg = max(0, u + 1 - G)
-                        tail = G + Bg - (u + 1)
-                    else:
-                        Bg = u
-                        tail = v
-                    s = tail // P
-                    rest = tail % P
-                    idx = fidx(off, N, G, m, Bg, Tm, tail)
-                    kmax = (G + Bg + 1 - s) if last else (C - s)
-                    for k in range(1, kmax):
-                        HL[k] = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm,
-                                                   rest, s + k, HA[k])
-                    FL = 1.0 + _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest,
-                                            s + kmax, FA)
-                    UL = _final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, s, UA)
-                    _chain(m, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA, vB,
-                           vL, roll, mgA, mgB)
-                    for r in range(N):
-                        Wf[idx, 0, 0, r] = vA[0, r]
-                    Lf[idx, 0, 0] = vL[0]
+    S = _scratch(N, C)
+    tabs = (off, Wf, Lf, toff, Wt, Lt, np.zeros((1, 1, N)), np.zeros((1, 1)), 0, N, G)
+    FS = final_states(N, G, C, off)
+    for row in range(FS.shape[0]):
+        m, Bg, Tm, s, rest, idx, kmax = state_row(FS, row)
+        _chains(1, tabs, m, Bg, Tm, rest, s, idx, kmax, pf, pb, pips, Wf, Lf, S, tie)
 
 
 @kernel
@@ -300,14 +205,7 @@ def _guess(N, G, S, si, Wo, X):
     """Warm start for seat 1's turn start from solved tuples of larger sum:
     the quadratic (else bilinear, one-step, 1/N) guess of the deck kernel
     along the two seats with the lowest scores."""
-    a = 0
-    for q in range(N):
-        if S[q] < S[a]:
-            a = q
-    b = -1
-    for q in range(N):
-        if q != a and (b < 0 or S[q] < S[b]):
-            b = q
+    a, b = lowest_two(S)
     ea = rot_stride(N, G, 0, a)
     eb = rot_stride(N, G, 0, b)
     for r in range(N):

@@ -57,7 +57,7 @@ Scores never decrease. The round ``(a, c)`` (player 1 at ``a``, player 2 at
 (player 1 scored nothing): these two turn starts are the pair's unknowns
 ``x = W(a, c)`` and ``y = T2(c, a)``. Every in-turn value is carried as an
 affine function ``A + X x + Y y`` through one backward sweep of both turns
-and the 2 x 2 system is solved with :func:`designer.solve._classes.affine_step`
+and the 2 x 2 system is solved with :func:`designer.solve._classes.pair_solve`
 under the convergence rule of :mod:`designer.solve._classes` (policy
 iteration; a decision is checked by the next sweep, whose decisions are
 compared with the stored ones: the turns of the tie round are too many to
@@ -86,7 +86,7 @@ Every call reports ``(residual, sweeps, largest sweeps, status)`` in ``out``
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._classes import affine_solve, affine_step
+from designer.solve._classes import affine_solve, pair_begin, pair_next, pair_solve, set3
 
 #: The kinds of pair solved by :func:`_solve_pair`.
 _TIE_ROUND = 0
@@ -159,27 +159,12 @@ def _turn(bf, NXT, GAIN, PROB, INV, SHOT, BMIN, H, HL, R, p, i, j, optimize, x, 
             else:
                 roll = R[p, i, j, b, k]
             if roll:
-                V[b, k, 0] = rA
-                V[b, k, 1] = rX
-                V[b, k, 2] = rY
-                L[b, k, 0] = lA
-                L[b, k, 1] = lX
-                L[b, k, 2] = lY
+                set3(V[b, k], rA, rX, rY)
+                set3(L[b, k], lA, lX, lY)
             else:
-                V[b, k, 0] = H[b, 0]
-                V[b, k, 1] = H[b, 1]
-                V[b, k, 2] = H[b, 2]
-                L[b, k, 0] = HL[b, 0]
-                L[b, k, 1] = HL[b, 1]
-                L[b, k, 2] = HL[b, 2]
+                set3(V[b, k], H[b, 0], H[b, 1], H[b, 2])
+                set3(L[b, k], HL[b, 0], HL[b, 1], HL[b, 2])
     return changed
-
-
-@kernel
-def _set(A, b, a, x, y):
-    A[b, 0] = a
-    A[b, 1] = x
-    A[b, 2] = y
 
 
 @kernel
@@ -191,14 +176,14 @@ def _chase_holds(c, cap, ap, tie_v, tie_x, tie_l, tie_lx, H, HL):
     for b in range(bf + 1):
         sc = c + b
         if sc < ap:
-            _set(H, b, 0.0, 0.0, 0.0)
-            _set(HL, b, 1.0, 0.0, 0.0)
+            set3(H[b], 0.0, 0.0, 0.0)
+            set3(HL[b], 1.0, 0.0, 0.0)
         elif sc == ap:
-            _set(H, b, tie_v, tie_x, 0.0)
-            _set(HL, b, tie_l, tie_lx, 0.0)
+            set3(H[b], tie_v, tie_x, 0.0)
+            set3(HL[b], tie_l, tie_lx, 0.0)
         else:
-            _set(H, b, 1.0, 0.0, 0.0)
-            _set(HL, b, 1.0, 0.0, 0.0)
+            set3(H[b], 1.0, 0.0, 0.0)
+            set3(HL[b], 1.0, 0.0, 0.0)
     return bf
 
 
@@ -226,18 +211,18 @@ def _tie_sweep(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, R, optimize, x, y, tie,
             TT[ap, e] = V2[0, 0, e]
             TL[ap, e] = L2[0, 0, e]
     # player 2 at (G, G): any brain wins, nothing scored ties again
-    _set(H2, 0, 1.0, -1.0, 0.0)
-    _set(HL2, 0, 1.0, 1.0, 0.0)
-    _set(H2, 1, 1.0, 0.0, 0.0)
-    _set(HL2, 1, 1.0, 0.0, 0.0)
+    set3(H2[0], 1.0, -1.0, 0.0)
+    set3(HL2[0], 1.0, 1.0, 0.0)
+    set3(H2[1], 1.0, 0.0, 0.0)
+    set3(HL2[1], 1.0, 0.0, 0.0)
     if _turn(1, *A, H2, HL2, R, 1, G, G, optimize, x, y, tie, V2, L2):
         changed = True
     bf1 = cap - G
-    _set(H1, 0, 1.0, 0.0, -1.0)
-    _set(HL1, 0, 1.0, 0.0, 1.0)
+    set3(H1[0], 1.0, 0.0, -1.0)
+    set3(HL1[0], 1.0, 0.0, 1.0)
     for b in range(1, bf1 + 1):
-        _set(H1, b, 1.0 - TT[G + b, 0], -TT[G + b, 1], -TT[G + b, 2])
-        _set(HL1, b, 1.0 + TL[G + b, 0], TL[G + b, 1], TL[G + b, 2])
+        set3(H1[b], 1.0 - TT[G + b, 0], -TT[G + b, 1], -TT[G + b, 2])
+        set3(HL1[b], 1.0 + TL[G + b, 0], TL[G + b, 1], TL[G + b, 2])
     if _turn(bf1, *A, H1, HL1, R, 0, G, G, optimize, x, y, tie, V1, L1):
         changed = True
     return changed
@@ -250,30 +235,31 @@ def _round_holds(G, cap, a, c, W, LW, T2, LT2, S):
     H1, HL1, H2, HL2 = S[0], S[1], S[2], S[3]
     # player 2 at (c, a): below the goal until c + b reaches it
     bf2 = G - c
-    _set(H2, 0, 1.0, -1.0, 0.0)
-    _set(HL2, 0, 1.0, 1.0, 0.0)
+    set3(H2[0], 1.0, -1.0, 0.0)
+    set3(HL2[0], 1.0, 1.0, 0.0)
     for b in range(1, bf2):
-        _set(H2, b, 1.0 - W[a, c + b], 0.0, 0.0)
-        _set(HL2, b, 1.0 + LW[a, c + b], 0.0, 0.0)
-    _set(H2, bf2, 1.0, 0.0, 0.0)
-    _set(HL2, bf2, 1.0, 0.0, 0.0)
+        set3(H2[b], 1.0 - W[a, c + b], 0.0, 0.0)
+        set3(HL2[b], 1.0 + LW[a, c + b], 0.0, 0.0)
+    set3(H2[bf2], 1.0, 0.0, 0.0)
+    set3(HL2[bf2], 1.0, 0.0, 0.0)
     # player 1 at (a, c)
     bf1 = cap - a
-    _set(H1, 0, 1.0, 0.0, -1.0)
-    _set(HL1, 0, 1.0, 0.0, 1.0)
+    set3(H1[0], 1.0, 0.0, -1.0)
+    set3(HL1[0], 1.0, 0.0, 1.0)
     for b in range(1, bf1 + 1):
-        _set(H1, b, 1.0 - T2[c, a + b], 0.0, 0.0)
-        _set(HL1, b, 1.0 + LT2[c, a + b], 0.0, 0.0)
+        set3(H1[b], 1.0 - T2[c, a + b], 0.0, 0.0)
+        set3(HL1[b], 1.0 + LT2[c, a + b], 0.0, 0.0)
     return bf1, bf2
 
 
 @kernel
 def _solve_pair(kind, G, cap, a, c, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R,
-                optimize, tol, tie, max_sweeps, S, TT, TL, out):
+                optimize, tol, tie, max_sweeps, S, TT, TL, st, out):
     """Policy iteration on one pair: the tie round or the round ``(a, c)``.
 
-    Convergence rule of :mod:`designer.solve._classes`: sweep greedily at
-    the estimate, solve the 2 x 2 system for the sweep's policy, and accept
+    Convergence rule of :mod:`designer.solve._classes`
+    (:func:`~designer.solve._classes.pair_next`): sweep greedily at the
+    estimate, solve the 2 x 2 system for the sweep's policy, and accept
     when the next sweep (at that solution) keeps every decision; the
     residual reported is the Bellman residual at the accepted estimate.
     A fixed policy (``optimize`` False) needs one sweep. Writes the pair's
@@ -292,44 +278,24 @@ def _solve_pair(kind, G, cap, a, c, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2,
         # warm start from the neighbouring rounds
         x = W[a, c + 1] if c + 1 < G else (W[a + 1, c] if a + 1 < G else 0.5)
         y = T2[c, a + 1]
-    sweeps = 0
-    while True:
+    pair_begin(st, x, y)
+    while st[3] > 0.0:
         if kind == _TIE_ROUND:
-            changed = _tie_sweep(G, cap, *A, R, optimize, x, y, tie, S, TT, TL)
+            changed = _tie_sweep(G, cap, *A, R, optimize, st[0], st[1], tie, S, TT, TL)
         else:
-            ch2 = _turn(bf2, *A, S[2], S[3], R, 1, c, a, optimize, x, y, tie, V2, L2)
-            ch1 = _turn(bf1, *A, S[0], S[1], R, 0, a, c, optimize, x, y, tie, V1, L1)
+            ch2 = _turn(bf2, *A, S[2], S[3], R, 1, c, a, optimize, st[0], st[1], tie, V2, L2)
+            ch1 = _turn(bf1, *A, S[0], S[1], R, 0, a, c, optimize, st[0], st[1], tie, V1, L1)
             changed = ch1 or ch2
-        sweeps += 1
-        nx, ny, res, ok = affine_step(V1[0, 0], V2[0, 0], x, y)
-        if not ok:
-            out[3] = 2.0
-            return False
-        if not optimize:
-            # one sweep evaluates a fixed policy: its fixed point, checked
-            x = nx
-            y = ny
-            res = affine_step(V1[0, 0], V2[0, 0], x, y)[2]
-            break
-        if sweeps > 1 and not changed:
-            # the previous policy is still greedy at its own fixed point
-            # (x, y): accept it; res is the residual there
-            break
-        if sweeps >= max_sweeps:
-            out[0] = res
-            out[1] += sweeps
-            out[2] = max(out[2], sweeps)
-            out[3] = 1.0
-            return False
-        x = nx
-        y = ny
-    out[1] += sweeps
-    out[2] = max(out[2], sweeps)
-    if res > tol:
-        out[0] = res
-        out[3] = 1.0
+        ok = pair_solve(V1[0, 0], V2[0, 0], st)
+        # the previous sweep's policy is still greedy at its fixed point (this
+        # sweep's estimate) when no decision changed: then this sweep's
+        # fixed point is that same estimate, and it is accepted
+        holds = not optimize or (st[2] > 1.0 and not changed)
+        pair_next(V1[0, 0], V2[0, 0], st, ok, holds, max_sweeps, tol, out)
+    if st[3] < 0.0:
         return False
-    out[0] = max(out[0], res)
+    x = st[0]
+    y = st[1]
     lx, ly, ok = affine_solve(L1[0, 0], L2[0, 0])
     if not ok:
         out[3] = 2.0
@@ -359,7 +325,7 @@ def tie_round(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optim
     TT = np.zeros((cap + 1, 3))
     TL = np.zeros((cap + 1, 3))
     _solve_pair(_TIE_ROUND, G, cap, G, G, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R,
-                optimize, tol, tie, max_sweeps, S, TT, TL, out)
+                optimize, tol, tie, max_sweeps, S, TT, TL, np.zeros(6), out)
 
 
 @kernel
@@ -396,8 +362,9 @@ def round_pairs(G, cap, todo, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
     """
     S = _scratch(cap, NXT.shape[0])
     TT = np.zeros((1, 3))
+    st = np.zeros(6)
     for t in range(todo.shape[0]):
         if not _solve_pair(_ROUND, G, cap, todo[t, 0], todo[t, 1], NXT, GAIN, PROB, INV, SHOT,
-                           BMIN, W, LW, T2, LT2, R, optimize, tol, tie, max_sweeps, S, TT, TT,
+                           BMIN, W, LW, T2, LT2, R, optimize, tol, tie, max_sweeps, S, TT, TT, st,
                            out):
             return

@@ -256,6 +256,29 @@ class DiceSolution(Solution):
 
 
 
+def zombie_position(game, p, i, j, b):
+    """Check a Zombie turn position ``(p, i, j, b)`` (``p`` 1 or 2) against
+    the scores of the solved model; returns it as ints."""
+    G, cap = game.goal, game.cap
+    p = check_int("p", p, 1, 2)
+    i = check_int("i", i, 0, G)
+    j = check_int("j", j, 0, cap)
+    b = check_int("b", b, 0, cap - i)
+    return p, i, j, b
+
+
+def zombie_forced_end(game, p, i, j):
+    """The turn total ``b_f`` at which the mover of a valid turn ``(p, i, j)``
+    must hold (:mod:`designer.solve._zombie_kernel`); refuses scores at which
+    seat ``p`` never moves in the solved model."""
+    G, cap = game.goal, game.cap
+    if p == 1 and not ((i < G and j < G) or i == j == G):
+        raise ParameterError("j", j, f"player 1 moves at scores below {G} or at {G}, {G}")
+    if p == 2 and i == G and j < G:
+        raise ParameterError("j", j, f"{G} <= j when player 2 has {G}")
+    return cap - i if p == 1 else min(max(G, j + 1), cap) - i
+
+
 @dataclass(frozen=True, eq=False)
 class ZombieSolution(Solution):
     """Solution of a Zombie Dice game (SPEC 1.3).
@@ -289,19 +312,9 @@ class ZombieSolution(Solution):
         ``i = j = goal`` (a tie round); player 2 at ``i < goal`` or
         ``i = goal <= j``.
         """
-        g = self.game
-        G, cap = g.goal, g.cap
-        p = check_int("p", p, 1, 2)
-        i = check_int("i", i, 0, G)
-        j = check_int("j", j, 0, cap)
-        b = check_int("b", b, 0, cap - i)
-        s = check_int("s", s, 0, g.bust_shotguns - 1)
-        if p == 1 and not ((i < G and j < G) or i == j == G):
-            raise ParameterError("j", j, f"player 1 moves at scores below {G} or at {G}, {G}")
-        if p == 2 and i == G and j < G:
-            raise ParameterError("j", j, f"{G} <= j when player 2 has {G}")
-        bf = cap - i if p == 1 else min(max(G, j + 1), cap) - i
-        if b >= bf:
+        p, i, j, b = zombie_position(self.game, p, i, j, b)
+        s = check_int("s", s, 0, self.game.bust_shotguns - 1)
+        if b >= zombie_forced_end(self.game, p, i, j):
             return "hold"
         if b == 0 and s == 0:
             return "roll"

@@ -14,8 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from designer.errors import ParameterError
-from designer.games._validate import check_int
-from designer.solve.solution import Solution
+from designer.solve.solution import Solution, zombie_forced_end, zombie_position
 from designer.solve.zombie import _warm as _warm_kernels
 from designer.solve.zombie import default_workers, run_rounds
 from designer.solve.zombie_dice_states import enumerate_turn_states
@@ -158,24 +157,14 @@ class ZombieDiceSolution(Solution):
         ``config`` is the 9-tuple ``(B_g, B_y, B_r, S_g, S_y, S_r, F_g, F_y,
         F_r)``. Returns ``"roll"`` or ``"hold"`` (forced holds included).
         """
-        g = self.game
-        G, cap = g.goal, g.cap
-        p = check_int("p", p, 1, 2)
-        i = check_int("i", i, 0, G)
-        j = check_int("j", j, 0, cap)
-        b = check_int("b", b, 0, cap - i)
+        p, i, j, b = zombie_position(self.game, p, i, j, b)
         try:
             k = self.turn_states.index(config)
         except ValueError as exc:
             raise ParameterError("config", config, "a reachable dice configuration") from exc
         if b < self.turn_states.brains_aside[k]:
             raise ParameterError("b", b, "at least the brains set aside")
-        if p == 1 and not ((i < G and j < G) or i == j == G):
-            raise ParameterError("j", j, f"player 1 moves at scores below {G} or at {G}, {G}")
-        if p == 2 and i == G and j < G:
-            raise ParameterError("j", j, f"{G} <= j when player 2 has {G}")
-        bf = cap - i if p == 1 else min(max(G, j + 1), cap) - i
-        if b >= bf:
+        if b >= zombie_forced_end(self.game, p, i, j):
             return "hold"
         if b == 0 and self.turn_states.shotguns[k] == 0:
             return "roll"
