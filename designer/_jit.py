@@ -41,6 +41,13 @@ MAX_SWEEPS = 200
 MAX_ROUNDS = 40
 
 
+def compiled(fn):
+    """True once ``fn`` (a kernel) has machine code in this process, so a
+    warm-up call can be skipped; always True under ``NUMBA_DISABLE_JIT=1``
+    (kernels are plain Python functions there, for coverage)."""
+    return bool(getattr(fn, "signatures", True))
+
+
 def single_thread():
     """Run numba's parallel kernels on one thread in this process.
 

@@ -80,7 +80,7 @@ with their callers; jitted functions passed as arguments would defeat
   :func:`reduce_pair_stats` and :func:`check_pair_stats` (the report);
 * N players: :func:`class_warm`, :func:`class_rows`, :func:`class_begin` /
   :func:`class_round` / :func:`class_accept` (one round on a class, with the
-  unsettled fallback), :func:`class_value` / :func:`class_length` (values
+  unsettled fallback), :func:`class_fill` / :func:`class_length` (values
   from the affine form), :func:`class_scratch` and :func:`class_report`;
 * deck turn chains (race and rounds): :func:`deck_chances`,
   :func:`chain_scratch`, :func:`store_start`, :func:`chains_hold`;
@@ -397,15 +397,6 @@ def gauss_solve(A, out):
 
 
 @kernel
-def set3(row, a, x, y):
-    """``row[:3] = (a, x, y)``: an affine triple (constant, weights on the
-    two unknowns of a pair)."""
-    row[0] = a
-    row[1] = x
-    row[2] = y
-
-
-@kernel
 def class_scratch(nt, N):
     """Per-thread scratch of a class solve: two N-vectors, the estimate and
     the best iterate, the rows ``Bm, Cm``, the solution and the iteration
@@ -531,12 +522,15 @@ def class_warm(canon, V0, goal, X):
 
 
 @kernel
-def class_value(cv, cb, X, a):
-    """Component ``a`` of the affine value ``cv + sum_r cb[r] X[r]``."""
-    v = cv[a]
-    for r in range(cb.shape[0]):
-        v += cb[r] * X[r, a]
-    return v
+def class_fill(cv, cb, X, out, rho):
+    """A value vector from its affine form ``cv + sum_r cb[r] X[r]`` (class
+    coordinates), written into ``out`` in seat order from mover ``rho``."""
+    N = cv.shape[0]
+    for a in range(N):
+        v = cv[a]
+        for r in range(N):
+            v += cb[r] * X[r, a]
+        out[(a - rho) % N] = v
 
 
 @kernel

@@ -20,7 +20,7 @@ from numba import prange
 
 from designer._jit import kernel, parallel_kernel, threads
 from designer.solve._classes import (affine_solve, pair_begin, pair_next, pair_plan, pair_side, pair_solve,
-                                     reduce_pair_stats, set3)
+                                     reduce_pair_stats)
 
 
 @kernel
@@ -77,12 +77,12 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
             else:
                 roll = R[me, mi, mj, k]
             bR[side, k] = roll
-            if roll:
-                set3(bP[side, k], rA, rX, rY)
-                set3(bL[side, k], eA, eX, eY)
-            else:
-                set3(bP[side, k], hA, hX, hY)
-                set3(bL[side, k], gA, gX, gY)
+            if not roll:
+                rA, rX, rY = hA, hX, hY
+                eA, eX, eY = gA, gX, gY
+            # written in place: a view bP[side, k] would cost a reference count
+            bP[side, k, 0], bP[side, k, 1], bP[side, k, 2] = rA, rX, rY
+            bL[side, k, 0], bL[side, k, 1], bL[side, k, 2] = eA, eX, eY
 
 
 @kernel

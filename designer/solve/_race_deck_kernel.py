@@ -34,7 +34,7 @@ from numba import prange
 from designer._jit import kernel, parallel_kernel
 from designer.solve._classes import (chain_scratch, chains_hold, class_accept, deck_chances, class_begin, class_length,
                                      class_scratch, class_round,
-                                     class_rows, class_value, class_warm, flat_index, store_start)
+                                     class_rows, class_fill, class_warm, flat_index, store_start)
 
 
 @kernel
@@ -137,8 +137,7 @@ def _solve_class(bad, good, goal, canon, PG, V, L, T, tol, tie, max_rounds, cV, 
         f = flat_index(canon, rho, N, goal)
         for w in range(bad):
             for c in range(good + 1):
-                for a in range(N):
-                    V[f, w, c, (a - rho) % N] = class_value(cV[rho, w, c], cB[rho, w, c], X, a)
+                class_fill(cV[rho, w, c], cB[rho, w, c], X, V[f, w, c], rho)
                 L[f, w, c] = class_length(cL[rho, w, c], cB[rho, w, c], sol)
                 T[f, w, c] = cT[rho, w, c]
 

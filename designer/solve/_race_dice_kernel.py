@@ -28,7 +28,7 @@ from numba import prange
 from designer._jit import kernel, parallel_kernel
 from designer.solve._classes import (class_accept, class_begin, class_length,
                                      class_scratch, class_round,
-                                     class_rows, class_value, class_warm, flat_index)
+                                     class_rows, class_fill, class_warm, flat_index)
 
 
 @kernel
@@ -125,8 +125,7 @@ def _solve_class(faces, pips, goal, canon, V, L, R, tol, tie, max_rounds, bV, bB
         return
     for rho in range(N):
         f = flat_index(canon, rho, N, goal)
-        for a in range(N):
-            V[f, (a - rho) % N] = class_value(bV[rho, 0], bB[rho, 0], X, a)
+        class_fill(bV[rho, 0], bB[rho, 0], X, V[f], rho)
         L[f] = class_length(bL[rho, 0], bB[rho, 0], sol)
         for k in range(goal - canon[rho]):
             R[f, k] = bR[rho, k]

@@ -317,25 +317,14 @@ def final_after(off, Wf, Lf, toff, Wt, Lt, N, G, m, Bg, Tm, rest, f, w, c, out):
 
 
 @kernel
-def after(kind, off, Wf, Lf, toff, Wt, Lt, Y, YL, t, N, G, pos, Bg, Tm, rest, f, w, c, out):
-    """:func:`tie_after` (``kind`` 0: ``f`` the gain) or :func:`final_after`
-    (``kind`` 1: ``f`` the score), so that one chain loop serves both."""
-    if kind == 0:
-        return tie_after(toff, Wt, Lt, Y, YL, t, pos, Bg, Tm, f, w, c, out)
-    return final_after(off, Wf, Lf, toff, Wt, Lt, N, G, pos, Bg, Tm, rest, f, w, c, out)
-
-
-@kernel
-def tie_round(toff, t, C, G, Wt, Lt, Y, YL):
-    """Set up the ``t``-player tie round: its states (:func:`tie_states`),
-    the first estimate of its start (``1/t`` each, in ``Y, YL``) and the
-    tables :func:`after` reads (no final table: a dummy ``off``)."""
+def tie_round(toff, t, C, G, Y, YL):
+    """Set up the ``t``-player tie round: the first estimate of its start
+    (``1/t`` each, in ``Y, YL``); returns its states (:func:`tie_states`)."""
     Y[:, :, :] = 0.0
     YL[:, :] = 0.0
     for r in range(t):
         Y[:, :, r] = 1.0 / t
-    off = np.zeros(1, dtype=np.int64)
-    return tie_states(toff, t, C, G), (off, Wt, Lt, toff, Wt, Lt, Y, YL, t, Y.shape[2], G)
+    return tie_states(toff, t, C, G)
 
 
 @kernel

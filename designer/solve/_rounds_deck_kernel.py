@@ -30,7 +30,7 @@ import numpy as np
 
 from designer._jit import kernel
 from designer.solve._classes import chain_scratch, chains_hold, deck_chances, store_start
-from designer.solve._rounds_common import (after, lowest_two, final_states, fidx, lin_solve, rot_stride,
+from designer.solve._rounds_common import (final_after, tie_after, lowest_two, final_states, fidx, lin_solve, rot_stride,
                                            rotations, state_row, tie_round, tie_update)
 
 
@@ -109,7 +109,8 @@ def _scratch(N, good):
 
 
 @kernel
-def _chains(kind, tabs, pos, Bg, Tm, rest, base, idx, lim_gain, bad, good, PG, W, L, P, S, tie):
+def _chains(kind, off, Wf, Lf, toff, Wt, Lt, Y, YL, t, G, pos, Bg, Tm, rest, base, idx, lim_gain, bad,
+            good, PG, W, L, P, S, tie):
     """Every turn chain of one tie (``kind`` 0) or final (1) state: the
     mover at position/seat ``pos`` from score ``base`` (0 for a tie round's
     gains) holds at the latest at ``lim_gain``; rows ``W, L, P[idx]``."""
@@ -125,9 +126,18 @@ def _chains(kind, tabs, pos, Bg, Tm, rest, base, idx, lim_gain, bad, good, PG, W
                 pgs[tt] = PG[w, c]
                 bw = w + 1 if w + 1 < bad else 0
                 bc = c if w + 1 < bad else 0
-                BL[tt] = after(kind, *tabs, pos, Bg, Tm, rest, base, bw, bc, BA[tt])
+                if kind == 0:
+                    BL[tt] = tie_after(toff, Wt, Lt, Y, YL, t, pos, Bg, Tm, 0, bw, bc, BA[tt])
+                else:
+                    BL[tt] = final_after(off, Wf, Lf, toff, Wt, Lt, N, G, pos, Bg, Tm, rest, base, bw,
+                                         bc, BA[tt])
                 if tt >= 1:
-                    HL[tt] = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + tt, w, c, HA[tt])
+                    if kind == 0:
+                        h = tie_after(toff, Wt, Lt, Y, YL, t, pos, Bg, Tm, tt, w, c, HA[tt])
+                    else:
+                        h = final_after(off, Wf, Lf, toff, Wt, Lt, N, G, pos, Bg, Tm, rest, base + tt,
+                                        w, c, HA[tt])
+                    HL[tt] = 1.0 + h
             ln, first, _ = _chain(pos, N, 0, top, forced, pgs, HA, HL, BA, BB, BL, X, tie, False,
                                   mg, dec, outA, outB)
             for r in range(N):
@@ -143,12 +153,14 @@ def solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, tol, tie, max_iter, stats):
     S = _scratch(N, good)
     Y = np.zeros((bad, good + 1, N))
     YL = np.zeros((bad, good + 1))
+    off = np.zeros(1, dtype=np.int64)  # no final table is read in a tie round
     for t in range(2, N + 1):
-        TS, tabs = tie_round(toff, t, C, G, Wt, Lt, Y, YL)
+        TS = tie_round(toff, t, C, G, Y, YL)
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, lim_gain, _, _ = state_row(TS, row)
-                _chains(0, tabs, p, Bg, Tm, 0, 0, idx, lim_gain, bad, good, PG, Wt, Lt, Pt, S, tie)
+                _chains(0, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, 0, 0, idx, lim_gain,
+                        bad, good, PG, Wt, Lt, Pt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
@@ -158,11 +170,13 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
     """Final rounds, seats N-1 down to 1: one sweep each (no cycle)."""
     PG = deck_chances(bad, good)
     S = _scratch(N, good)
-    tabs = (off, Wf, Lf, toff, Wt, Lt, np.zeros((1, 1, N)), np.zeros((1, 1)), 0, N, G)
+    Y = np.zeros((1, 1, N))
+    YL = np.zeros((1, 1))
     FS = final_states(N, G, C, off)
     for row in range(FS.shape[0]):
         m, Bg, Tm, s, rest, idx, lim_gain = state_row(FS, row)
-        _chains(1, tabs, m, Bg, Tm, rest, s, idx, lim_gain, bad, good, PG, Wf, Lf, Pf, S, tie)
+        _chains(1, off, Wf, Lf, toff, Wt, Lt, Y, YL, 0, G, m, Bg, Tm, rest, s, idx, lim_gain, bad, good,
+                PG, Wf, Lf, Pf, S, tie)
 
 
 @kernel

@@ -21,7 +21,7 @@ turn start (already affine in ``X``), the last seat's to ``X`` itself.
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._rounds_common import (after, lowest_two, final_states, fidx, rot_stride, rotations,
+from designer.solve._rounds_common import (final_after, tie_after, lowest_two, final_states, fidx, rot_stride, rotations,
                                            state_row, tie_round, tie_update)
 
 
@@ -93,16 +93,29 @@ def _scratch(N, C):
 
 
 @kernel
-def _chains(kind, tabs, pos, Bg, Tm, rest, base, idx, kmax, pf, pb, pips, W, L, S, tie):
+def _chains(kind, off, Wf, Lf, toff, Wt, Lt, Y, YL, t, G, pos, Bg, Tm, rest, base, idx, kmax, pf,
+            pb, pips, W, L, S, tie):
     """The turn of one tie (``kind`` 0) or final (1) state: the mover at
     position/seat ``pos`` from score ``base`` (0 for a tie round's gains),
     forced to hold at ``kmax``; its start goes to row ``idx`` of ``W, L``."""
     HA, HL, FA, UA, X, vA, vB, vL, roll, mgA, mgB = S
     N = HA.shape[1]
-    for k in range(1, kmax):
-        HL[k] = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + k, 0, 0, HA[k])
-    FL = 1.0 + after(kind, *tabs, pos, Bg, Tm, rest, base + kmax, 0, 0, FA)
-    UL = after(kind, *tabs, pos, Bg, Tm, rest, base, 0, 0, UA)
+    # k = 1..kmax - 1: holds, kmax: the forced end, then the bust (or pass)
+    FL = 0.0
+    UL = 0.0
+    for k in range(1, kmax + 2):
+        f = base + k if k <= kmax else base
+        out = HA[k] if k < kmax else (FA if k == kmax else UA)
+        if kind == 0:
+            ln = tie_after(toff, Wt, Lt, Y, YL, t, pos, Bg, Tm, f, 0, 0, out)
+        else:
+            ln = final_after(off, Wf, Lf, toff, Wt, Lt, N, G, pos, Bg, Tm, rest, f, 0, 0, out)
+        if k < kmax:
+            HL[k] = 1.0 + ln
+        elif k == kmax:
+            FL = 1.0 + ln
+        else:
+            UL = ln
     _chain(pos, N, kmax, pf, pb, pips, HA, HL, FA, FL, UA, 0.0, UL, X, tie, vA, vB, vL, roll, mgA,
            mgB)
     for r in range(N):
@@ -119,12 +132,14 @@ def solve_ties(N, G, C, faces, pips, toff, Wt, Lt, tol, tie, max_iter, stats):
     S = _scratch(N, C)
     Y = np.zeros((1, 1, N))
     YL = np.zeros((1, 1))
+    off = np.zeros(1, dtype=np.int64)  # no final table is read in a tie round
     for t in range(2, N + 1):
-        TS, tabs = tie_round(toff, t, C, G, Wt, Lt, Y, YL)
+        TS = tie_round(toff, t, C, G, Y, YL)
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, kmax, _, _ = state_row(TS, row)
-                _chains(0, tabs, p, Bg, Tm, 0, 0, idx, kmax, pf, pb, pips, Wt, Lt, S, tie)
+                _chains(0, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, 0, 0, idx, kmax, pf, pb,
+                        pips, Wt, Lt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
@@ -135,11 +150,13 @@ def solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, tie):
     pf = 1.0 / faces
     pb = (faces - pips.shape[0]) / faces
     S = _scratch(N, C)
-    tabs = (off, Wf, Lf, toff, Wt, Lt, np.zeros((1, 1, N)), np.zeros((1, 1)), 0, N, G)
+    Y = np.zeros((1, 1, N))
+    YL = np.zeros((1, 1))
     FS = final_states(N, G, C, off)
     for row in range(FS.shape[0]):
         m, Bg, Tm, s, rest, idx, kmax = state_row(FS, row)
-        _chains(1, tabs, m, Bg, Tm, rest, s, idx, kmax, pf, pb, pips, Wf, Lf, S, tie)
+        _chains(1, off, Wf, Lf, toff, Wt, Lt, Y, YL, 0, G, m, Bg, Tm, rest, s, idx, kmax, pf, pb, pips,
+                Wf, Lf, S, tie)
 
 
 @kernel

@@ -86,7 +86,7 @@ Every call reports ``(residual, sweeps, largest sweeps, status)`` in ``out``
 import numpy as np
 
 from designer._jit import kernel
-from designer.solve._classes import affine_solve, pair_begin, pair_next, pair_solve, set3
+from designer.solve._classes import affine_solve, pair_begin, pair_next, pair_solve
 
 #: The kinds of pair solved by :func:`_solve_pair`.
 _TIE_ROUND = 0
@@ -158,13 +158,23 @@ def _turn(bf, NXT, GAIN, PROB, INV, SHOT, BMIN, H, HL, R, p, i, j, optimize, x, 
                 R[p, i, j, b, k] = roll
             else:
                 roll = R[p, i, j, b, k]
-            if roll:
-                set3(V[b, k], rA, rX, rY)
-                set3(L[b, k], lA, lX, lY)
-            else:
-                set3(V[b, k], H[b, 0], H[b, 1], H[b, 2])
-                set3(L[b, k], HL[b, 0], HL[b, 1], HL[b, 2])
+            if not roll:
+                rA = H[b, 0]
+                rX = H[b, 1]
+                rY = H[b, 2]
+                lA = HL[b, 0]
+                lX = HL[b, 1]
+                lY = HL[b, 2]
+            V[b, k, 0], V[b, k, 1], V[b, k, 2] = rA, rX, rY
+            L[b, k, 0], L[b, k, 1], L[b, k, 2] = lA, lX, lY
     return changed
+
+
+@kernel
+def _set(A, b, a, x, y):
+    """``A[b] = (a, x, y)``: an affine triple (written in place: a view
+    ``A[b]`` would cost a reference count in the sweeps)."""
+    A[b, 0], A[b, 1], A[b, 2] = a, x, y
 
 
 @kernel
@@ -176,14 +186,14 @@ def _chase_holds(c, cap, ap, tie_v, tie_x, tie_l, tie_lx, H, HL):
     for b in range(bf + 1):
         sc = c + b
         if sc < ap:
-            set3(H[b], 0.0, 0.0, 0.0)
-            set3(HL[b], 1.0, 0.0, 0.0)
+            _set(H, b, 0.0, 0.0, 0.0)
+            _set(HL, b, 1.0, 0.0, 0.0)
         elif sc == ap:
-            set3(H[b], tie_v, tie_x, 0.0)
-            set3(HL[b], tie_l, tie_lx, 0.0)
+            _set(H, b, tie_v, tie_x, 0.0)
+            _set(HL, b, tie_l, tie_lx, 0.0)
         else:
-            set3(H[b], 1.0, 0.0, 0.0)
-            set3(HL[b], 1.0, 0.0, 0.0)
+            _set(H, b, 1.0, 0.0, 0.0)
+            _set(HL, b, 1.0, 0.0, 0.0)
     return bf
 
 
@@ -211,18 +221,18 @@ def _tie_sweep(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, R, optimize, x, y, tie,
             TT[ap, e] = V2[0, 0, e]
             TL[ap, e] = L2[0, 0, e]
     # player 2 at (G, G): any brain wins, nothing scored ties again
-    set3(H2[0], 1.0, -1.0, 0.0)
-    set3(HL2[0], 1.0, 1.0, 0.0)
-    set3(H2[1], 1.0, 0.0, 0.0)
-    set3(HL2[1], 1.0, 0.0, 0.0)
+    _set(H2, 0, 1.0, -1.0, 0.0)
+    _set(HL2, 0, 1.0, 1.0, 0.0)
+    _set(H2, 1, 1.0, 0.0, 0.0)
+    _set(HL2, 1, 1.0, 0.0, 0.0)
     if _turn(1, *A, H2, HL2, R, 1, G, G, optimize, x, y, tie, V2, L2):
         changed = True
     bf1 = cap - G
-    set3(H1[0], 1.0, 0.0, -1.0)
-    set3(HL1[0], 1.0, 0.0, 1.0)
+    _set(H1, 0, 1.0, 0.0, -1.0)
+    _set(HL1, 0, 1.0, 0.0, 1.0)
     for b in range(1, bf1 + 1):
-        set3(H1[b], 1.0 - TT[G + b, 0], -TT[G + b, 1], -TT[G + b, 2])
-        set3(HL1[b], 1.0 + TL[G + b, 0], TL[G + b, 1], TL[G + b, 2])
+        _set(H1, b, 1.0 - TT[G + b, 0], -TT[G + b, 1], -TT[G + b, 2])
+        _set(HL1, b, 1.0 + TL[G + b, 0], TL[G + b, 1], TL[G + b, 2])
     if _turn(bf1, *A, H1, HL1, R, 0, G, G, optimize, x, y, tie, V1, L1):
         changed = True
     return changed
@@ -235,20 +245,20 @@ def _round_holds(G, cap, a, c, W, LW, T2, LT2, S):
     H1, HL1, H2, HL2 = S[0], S[1], S[2], S[3]
     # player 2 at (c, a): below the goal until c + b reaches it
     bf2 = G - c
-    set3(H2[0], 1.0, -1.0, 0.0)
-    set3(HL2[0], 1.0, 1.0, 0.0)
+    _set(H2, 0, 1.0, -1.0, 0.0)
+    _set(HL2, 0, 1.0, 1.0, 0.0)
     for b in range(1, bf2):
-        set3(H2[b], 1.0 - W[a, c + b], 0.0, 0.0)
-        set3(HL2[b], 1.0 + LW[a, c + b], 0.0, 0.0)
-    set3(H2[bf2], 1.0, 0.0, 0.0)
-    set3(HL2[bf2], 1.0, 0.0, 0.0)
+        _set(H2, b, 1.0 - W[a, c + b], 0.0, 0.0)
+        _set(HL2, b, 1.0 + LW[a, c + b], 0.0, 0.0)
+    _set(H2, bf2, 1.0, 0.0, 0.0)
+    _set(HL2, bf2, 1.0, 0.0, 0.0)
     # player 1 at (a, c)
     bf1 = cap - a
-    set3(H1[0], 1.0, 0.0, -1.0)
-    set3(HL1[0], 1.0, 0.0, 1.0)
+    _set(H1, 0, 1.0, 0.0, -1.0)
+    _set(HL1, 0, 1.0, 0.0, 1.0)
     for b in range(1, bf1 + 1):
-        set3(H1[b], 1.0 - T2[c, a + b], 0.0, 0.0)
-        set3(HL1[b], 1.0 + LT2[c, a + b], 0.0, 0.0)
+        _set(H1, b, 1.0 - T2[c, a + b], 0.0, 0.0)
+        _set(HL1, b, 1.0 + LT2[c, a + b], 0.0, 0.0)
     return bf1, bf2
 
 

@@ -14,7 +14,7 @@ from math import factorial
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, TIE, TOL
+from designer._jit import MAX_SWEEPS, TIE, TOL, compiled
 from designer.solve._classes import check_pair_stats, reduce_pair_stats
 from designer.solve._zombie_kernel import chase_turns, round_pairs, tie_round
 
@@ -143,13 +143,13 @@ def run_rounds(game, arrays, R, optimize, workers=1):
     tables = (W, LW, T2, LT2, R, optimize)
     outs = [np.zeros(4)]
     tie_round(G, cap, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[0])
-    chase = np.array([(c, ap) for c in range(G) for ap in range(G, cap + 1)],
-                     dtype=np.int64).reshape(-1, 2)
+    # player 2's chases (c, a'), c < G <= a', and the rounds (a, c) below
+    # the goal by decreasing a, then c (an order that solves dependencies first)
+    chase = np.ascontiguousarray(np.indices((G, cap + 1 - G)).reshape(2, -1).T + np.array([0, G]))
     if outs[0][3] == 0.0 and workers == 1:
         outs.append(np.zeros(4))
         chase_turns(G, cap, chase, *arrays, *tables, TIE, outs[-1])
-        rounds = np.array([(a, c) for a in range(G - 1, -1, -1) for c in range(G - 1, -1, -1)],
-                          dtype=np.int64).reshape(-1, 2)
+        rounds = np.ascontiguousarray(G - 1 - np.indices((G, G)).reshape(2, -1).T)
         round_pairs(G, cap, rounds, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[-1])
     elif outs[0][3] == 0.0:
         diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
@@ -179,7 +179,7 @@ def run_rounds(game, arrays, R, optimize, workers=1):
 
 def _warm():
     """Load (or compile) the kernels before timing, so ``seconds`` is solve time."""
-    if not round_pairs.signatures:
+    if not compiled(round_pairs):
         from designer.games import ZombieGame
 
         tiny = ZombieGame(dice=1, goal=1, cap=2)
