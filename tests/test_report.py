@@ -124,6 +124,8 @@ def test_report_plain_words(deck_report):
     assert glossary.count("**") // 2 >= 10
     headers = md.split("### Top")[1].split("\n")[2]
     assert "first-player edge (points of %)" in headers and "fair komi (points to 2nd" in headers
+    first = md.split("### Top")[1].split("\n")[4]
+    assert f"| {edge:+.3f} " in first  # the sign survives the Markdown table
 
 
 def test_fairness_colours_are_brighter_when_fairer():

@@ -422,7 +422,7 @@ def glossary(fam):
         ]
     words += [("feasible", "meets every constraint of the study."),
               ("constraint", "a limit the study puts on a design (e.g. at most 49 components).")]
-    return [Text(f"{w}: {d}", term=w) for w, d in words]
+    return [Text(d, term=w) for w, d in words]
 
 
 def _solve_row(fam, row):

@@ -436,7 +436,7 @@
       grid.zmax = hi;
       void best;
     } else {
-      var m = document.getElementById("fairness-map");
+      var m = document.getElementById("map-box");
       if (m) m.style.display = "none";
     }
     if (!C.skill_gap) {

@@ -65,7 +65,7 @@ recommendation, the map and the ranked table follow. <span id="filter-count"></s
 <label><input type="radio" name="colour" value="skill_gap"> skill gap</label></p>
 </div>
 <div class="explore">
-<div><div id="fairness-map"></div>
+<div id="map-box"><div id="fairness-map"></div>
 <p class="data">Hover a cell to see its fairest design; click it for its komi curve and
 policy. Bright cells are fairer; the recommended design is outlined (solid), the one shown
 on the right dotted.</p></div>
@@ -139,7 +139,8 @@ def _markdown_table(frame):
     """
     shown = frame.rename(columns=lambda c: _markdown_escape(str(c)))
     shown = shown.apply(lambda col: col.map(_markdown_escape)) if len(shown) else shown
-    return shown.to_markdown(index=False)
+    # numbers are already text as people should read them: "+0.001" keeps its sign
+    return shown.to_markdown(index=False, disable_numparse=True)
 
 
 def to_markdown(report):
