@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -286,6 +287,11 @@ def test_report_in_a_real_browser(deck_report):
         title = _wait(browser, "var t = document.getElementById('detail-title').textContent;"
                                "return t.startsWith('1 bad and 4 good') && t")
         curve = browser.execute_script("return document.getElementById('komi-curve').data[0]")
+        note = browser.find_element("id", "policy-note").text
+        # the recommended design (a row of the table) has its policy picture
+        browser.execute_script("document.querySelector('#ranked-table tbody tr').click()")
+        picture = _wait(browser, "var p = document.getElementById('policy-picture');"
+                                 "return p.data && p.style.display !== 'none' && p.data[0].z")
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     finally:
         browser.quit()
@@ -314,6 +320,33 @@ def test_report_in_a_real_browser(deck_report):
     same = rows[(rows["bad"] == 1) & (rows["good"] == 4) & (rows["goal"] == best["goal"])]
     assert curve["x"] == same["komi"].tolist()
     assert curve["y"] == pytest.approx((100 * same["first_player_win"]).tolist())
+    # its policy is not among the 5 embedded: the page gives the command that embeds it
+    order = rank(rows, spec).drop_duplicates(["bad", "good", "goal"]).reset_index(drop=True)
+    pos = order.index[(order["bad"] == 1) & (order["good"] == 4)
+                      & (order["goal"] == best["goal"])]
+    n = str(pos[0] + 1) if len(pos) else "all"
+    assert int(n) > 5 if n != "all" else True
+    assert f"designer report {spec.path} --policies {n}" in note
+    # the picture of the filtered recommendation: good draws before holding, fresh deck
+    from designer.games import DeckGame
+    from designer.solve import solve
+
+    top = ranked6.iloc[0]
+    sol = solve(DeckGame(int(top["bad"]), int(top["good"]), int(top["goal"])))
+    goal = int(top["goal"])
+    fresh = np.minimum(sol.policy[:, :, 0, 0], goal - np.arange(goal)[:, None])
+    assert np.array_equal(np.array(picture), fresh.T)
+
+
+def test_constraints_in_words():
+    from pathlib import Path
+
+    from designer.report.content import _constraint_words
+
+    spec = load_study(Path(__file__).parent.parent / "studies" / "fair_and_skilful.toml")
+    assert _constraint_words(spec) == (
+        "number of components at most 49; first-player edge (either sign) at most 0.1 "
+        "percentage points; expected game length at most 250")
 
 
 def test_wager_and_zombie_reports(tmp_path):

@@ -227,10 +227,22 @@ def _progress(fam, status, n_rows):
 
 
 def _constraint_words(spec):
+    fam = family_of(spec.family)
+    edge = "first_player_win" in fam.stored
+
+    def name(k):
+        if k == "fairness":
+            return "first-player edge (either sign)" if edge else _words(fam, k)
+        return METRIC_WORDS.get(k, k.replace("_", " "))
+
+    def value(k, v):
+        if edge and k in ("fairness", "first_player_win", "skill_gap"):
+            return f"{100 * v:g} percentage points" if k != "first_player_win" else f"{100 * v:g}%"
+        return f"{v:g}"
+
     return "; ".join(
-        f"{METRIC_WORDS.get(k, k.replace('_', ' ')) if k != 'fairness' else 'first-player edge'} "
-        + " and ".join(f"{'at least' if b == 'min' else 'at most'} {v:g}"
-                       for b, v in bounds.items())
+        f"{name(k)} " + " and ".join(f"{'at least' if b == 'min' else 'at most'} {value(k, v)}"
+                                     for b, v in bounds.items())
         for k, bounds in spec.constraints.items())
 
 
