@@ -79,7 +79,7 @@ def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi", color="fairnes
         z = 100 * grid.to_numpy(dtype=float) if color == "skill_gap" else grid.to_numpy(dtype=float)
         vmin, vmax = float(np.nanmin(z)), float(np.nanmax(z))
     fig, ax = plt.subplots(figsize=(max(5.5, 1.6 + 0.6 * len(xs)),
-                                    max(3.5, 0.8 + 0.27 * len(ys))), layout="constrained")
+                                    max(3.5, 0.8 + 0.27 * len(ys))))
     cmap = plt.get_cmap(CMAP).with_extremes(bad="white")
     im = ax.imshow(np.ma.masked_invalid(z), origin="lower", aspect="auto", cmap=cmap,
                    vmin=vmin, vmax=vmax, extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
