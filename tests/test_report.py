@@ -168,10 +168,20 @@ def test_cli_report_errors(tmp_path):
     r = subprocess.run([sys.executable, "-m", "designer", "report", str(path)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "has no results yet" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--policies",
-                        "-3"], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2 and r.stderr.strip() == (
-        "designer: error: invalid --policies='-3': allowed an integer >= 0 or 'all'")
+
+
+
+@pytest.mark.parametrize("bad", ["-3", "x", "1.5", ""])
+def test_cli_report_bad_policies(deck_report, bad, capsys, tmp_path):
+    from designer.cli import main
+
+    index, spec, st = deck_report
+    out = tmp_path / "nothing"
+    assert main(["report", str(spec.path), "--out", str(out), f"--policies={bad}"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"designer: error: invalid --policies={bad!r}: allowed an integer >= 0 "
+                   "or 'all'\n")
+    assert not out.exists()  # checked before anything is written
 
 
 def test_cli_open_flag(deck_report, monkeypatch, capsys):
