@@ -112,10 +112,12 @@ def edge_words(first_player_win):
     return f"{e:+.3f} percentage points ({who})"
 
 
-#: How a value is written in the ranked table, by format name. The page's
-#: script (``page.js``) writes the same formats when a filter re-ranks.
 def format_value(fmt, value, se=None):
-    """One ranked-table cell as text (see :data:`FORMATS`)."""
+    """One ranked-table cell as text, by format name (see :data:`FORMATS`).
+
+    The page's script (``page.js``, ``fmt``) writes the same formats when a
+    filter re-ranks the table; the browser test checks that both agree.
+    """
     if fmt == "pct3":
         return f"{100 * value:.3f}%"
     if fmt == "edge":  # from the first-player win, in percentage points
@@ -137,6 +139,7 @@ def format_value(fmt, value, se=None):
     return str(value)
 
 
+#: The format names of :func:`format_value`.
 FORMATS = ("pct3", "edge", "pct4", "f1", "pct2", "se", "int", "tied", "g4", "text")
 
 
