@@ -302,9 +302,20 @@ def test_report_in_a_real_browser(deck_report):
         browser.execute_script("document.querySelector('#ranked-table tbody tr').click()")
         picture = _wait(browser, "var p = document.getElementById('policy-picture');"
                                  "return p.data && p.style.display !== 'none' && p.data[0].z")
+        from designer.report.content import format_value
+
+        cases = [(f, v, se) for f in ("pct3", "edge", "pct4", "f1", "pct2", "g4", "int")
+                 for v, se in ((0.5, None), (0.123456789, None), (0.49999, None),
+                               (1234.56789, None), (3e-07, None), (-0.0456, None))
+                 if not (f == "int" and v != int(v))]
+        cases += [("se", 0.1224, 0.0357), ("se", -0.0175, 0.25), ("se", 1.5e-05, 2e-06),
+                  ("se", 123456.0, 789.0), ("tied", True, None), ("tied", False, None)]
+        js_formats = browser.execute_script(
+            "return arguments[0].map(c => window.reportFormat(c[0], c[1], c[2]))", cases)
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     finally:
         browser.quit()
+    assert js_formats == [format_value(*c) for c in cases]
     assert n_images == 3 and decoded
     assert errors == [] and all(u.startswith("data:") for u in fetched), (errors, fetched)
     # hover text for every cell: 3 bad x 5 good; 13 hold a feasible design

@@ -44,6 +44,7 @@
     }
   }
   function points(k) { return k + (k === 1 ? " point" : " points"); }
+  window.reportFormat = fmt;  // for the tests: the same formats as Python's format_value
   function num(n) { return n.toLocaleString("en-US"); }
   function esc(s) {
     return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
