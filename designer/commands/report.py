@@ -29,9 +29,9 @@ def register(sub):
     p.add_argument("--out", help="output folder (default reports/<study name>)")
     p.add_argument("--open", action="store_true",
                    help="open index.html in the default browser when written")
-    p.add_argument("--policies", default="5", metavar="N|all",
+    p.add_argument("--policies", default="3", metavar="N|all",
                    help="draw the optimal policy of the N best designs in index.html (one "
-                        "solve each, about 0.5 s for a deck at goal 50; default 5), or of all")
+                        "solve each, about 0.5 s for a deck at goal 50; default 3), or of all")
     p.set_defaults(func=run)
 
 

@@ -249,7 +249,7 @@ def _constraint_words(spec):
         for k, bounds in spec.constraints.items())
 
 
-def build(spec, rows, status, unit_stats=None, policies=5):
+def build(spec, rows, status, unit_stats=None, policies=3):
     """Build the report of a study from its stored rows and status dict.
 
     Parameters

@@ -6,7 +6,7 @@ from designer.report import content, writers
 from designer.search import load_study, open_store, status
 
 
-def write_report(study_file, out_dir=None, policies=5):
+def write_report(study_file, out_dir=None, policies=3):
     """Build and write the report of a study.
 
     Parameters
