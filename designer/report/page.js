@@ -10,6 +10,7 @@
   var D = JSON.parse(document.getElementById("report-data").textContent);
   var C = D.cols, N = D.n;
   var Z = 1.96;
+  var CONFIG = {responsive: true, displaylogo: false};
   var state = {lo: {}, hi: {}, color: "fairness", selected: null};
   var byKey = {};  // policy key -> row indices (all rows of that design and goal)
 
@@ -272,7 +273,7 @@
     if (state.selected !== null) mark(state.selected, "dot");
     return {
       title: {x: 0, xanchor: "left", text: state.color === "fairness" ?
-        "Fairest design in each cell (number: komi, points to the second player)" :
+        "Fairest design per cell (number: komi, points to the 2nd player)" :
         "Skill gap of the fairest design in each cell"},
       xaxis: {title: {text: ax.xlabel}, type: "category"},
       yaxis: {title: {text: ax.ylabel}, type: "category"},
@@ -308,13 +309,13 @@
          hoverinfo: "skip"}
       ], {
         title: {x: 0, xanchor: "left",
-                text: "First-player win against komi (fair komi " + C.fair_komi[i] + ")"},
+                text: "First-player win vs komi (fair: " + C.fair_komi[i] + ")"},
         xaxis: {title: {text: "komi (points given to the second player)"}, dtick: 1},
         yaxis: {title: {text: "first-player win (%)"}},
         shapes: [{type: "line", xref: "paper", x0: 0, x1: 1, y0: 50, y1: 50,
                   line: {color: "#888", dash: "dash"}}],
         height: 340, margin: {t: 50}, showlegend: false
-      }, {responsive: true}));
+      }, CONFIG));
     }
     var pol = D.policies[key], note = document.getElementById("policy-note");
     var box = document.getElementById("policy-picture");
@@ -329,7 +330,7 @@
         xaxis: {title: {text: "own score (points)"}, constrain: "domain"},
         yaxis: {title: {text: "opponent score (points)"}, scaleanchor: "x", constrain: "domain"},
         height: 400, margin: {t: 20}
-      }, {responsive: true}));
+      }, CONFIG));
     } else {
       box.style.display = "none";
       var pos = D.policy_order.indexOf(key);
@@ -409,7 +410,7 @@
     if (grid) {
       var best = cellBest(pass);
       promises.push(Plotly.react("fairness-map", mapTraces(best), mapLayout(best, R),
-                                 {responsive: true}));
+                                 CONFIG));
     }
     return Promise.all(promises);
   }
