@@ -203,8 +203,18 @@ def test_cli_open_flag(deck_report, monkeypatch, capsys):
         monkeypatch.delenv(var, raising=False)
     out = index.parent.parent / "opened"
     assert cmd.run(parser.parse_args(["report", str(spec.path), "--out", str(out), "--open",
-                                      "--policies", "1"])) == 0
+                                      "--policies", "all"])) == 0
     assert opened == [] and "no browser to open here: open" in capsys.readouterr().out
+    # --policies all: every (composition, goal) of the study has its picture
+    import json
+
+    page = (out / "index.html").read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)'
+                                r"</script>", page, re.S).group(1))
+    rows = open_store(spec).rows()
+    keys = {f"{b}|{g}|{goal}" for b, g, goal in rows[["bad", "good", "goal"]].itertuples(
+        index=False)}
+    assert set(data["policies"]) == keys and len(keys) == 14 * 4
     monkeypatch.setenv("DISPLAY", ":0")
     assert cmd.open_in_browser(out / "index.html") is True
     assert opened == [(out / "index.html").resolve().as_uri()]
