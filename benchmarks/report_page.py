@@ -10,6 +10,8 @@ cold: a new browser each time) and prints medians of
 * ``DCL->drawn``: DOMContentLoaded -> every figure drawn (the page sets
   ``window.reportDrawn`` when the last Plotly promise resolves),
 * ``total``: navigation start -> every figure drawn,
+* ``text``: navigation start -> first contentful paint (the summary and the
+  tables show before plotly.js is read: it is inlined at the end),
 
 and the file size. The baseline, measured in the same run, is a page that
 only inlines plotly.js and draws one empty heatmap: the floor any
@@ -50,7 +52,8 @@ def _browser():
 
 
 def load_times(path, loads):
-    """(DCL, DCL->drawn, total) in ms for each of ``loads`` cold loads."""
+    """(DCL, DCL->drawn, total, first text painted) in ms for each of ``loads``
+    cold loads."""
     out = []
     for _ in range(loads):
         b = _browser()
@@ -61,15 +64,17 @@ def load_times(path, loads):
                 if time.monotonic() - t0 > 60:
                     raise RuntimeError(f"{path}: figures not drawn after 60 s")
                 time.sleep(0.02)
-            dcl, drawn = b.execute_script(
+            paint, dcl, drawn = b.execute_script(
                 "var n = performance.getEntriesByType('navigation')[0];"
-                "return [n.domContentLoadedEventStart, window.reportDrawn]")
+                "var p = performance.getEntriesByName('first-contentful-paint')[0];"
+                "return [p ? p.startTime : null, n.domContentLoadedEventStart,"
+                " window.reportDrawn]")
             errors = [e for e in b.get_log("browser") if e["level"] == "SEVERE"]
             if errors:
                 raise RuntimeError(f"{path}: console errors {errors}")
         finally:
             b.quit()
-        out.append((dcl, drawn - dcl, drawn))
+        out.append((dcl, drawn - dcl, drawn, paint if paint is not None else float("nan")))
     return out
 
 
@@ -134,23 +139,24 @@ def main():
     tmp = Path(tempfile.mkdtemp(prefix="report_page_"))
     try:
         base = load_times(baseline_page(tmp), args.loads)
-        b_total = statistics.median(t for *_, t in base)
-        print(f"{'page':<28} {'MB':>6} {'DCL ms':>8} {'DCL->drawn':>11} {'total ms':>9} "
-              f"{'x baseline':>10}")
-        print(f"{'baseline (plotly.js only)':<28} "
-              f"{(tmp / 'baseline.html').stat().st_size / 1e6:6.2f} "
-              f"{statistics.median(t[0] for t in base):8.0f} "
-              f"{statistics.median(t[1] for t in base):11.0f} {b_total:9.0f} {1:10.2f}")
+        b_total = statistics.median(t[2] for t in base)
+        print(f"{'page':<30} {'MB':>5} {'text ms':>7} {'DCL ms':>7} {'DCL->drawn':>10} "
+              f"{'total ms':>8} {'x baseline':>10}")
+        print(f"{'baseline (plotly.js only)':<30} "
+              f"{(tmp / 'baseline.html').stat().st_size / 1e6:5.2f} {'':>7} "
+              f"{statistics.median(t[0] for t in base):7.0f} "
+              f"{statistics.median(t[1] for t in base):10.0f} {b_total:8.0f} {1:10.2f}")
         for study in studies:
             t0 = time.perf_counter()
             index, st = write_report(study, tmp / study.stem)
             built = time.perf_counter() - t0
             runs = load_times(index, args.loads)
-            total = statistics.median(t for *_, t in runs)
+            total = statistics.median(t[2] for t in runs)
             name = f"{study.stem} ({st['rows']:,} rows)"
-            print(f"{name:<28} {index.stat().st_size / 1e6:6.2f} "
-                  f"{statistics.median(t[0] for t in runs):8.0f} "
-                  f"{statistics.median(t[1] for t in runs):11.0f} {total:9.0f} "
+            print(f"{name:<30} {index.stat().st_size / 1e6:5.2f} "
+                  f"{statistics.median(t[3] for t in runs):7.0f} "
+                  f"{statistics.median(t[0] for t in runs):7.0f} "
+                  f"{statistics.median(t[1] for t in runs):10.0f} {total:8.0f} "
                   f"{total / b_total:10.2f}   (report written in {built:.1f} s, in process)")
         if args.generation:
             for study in studies:

@@ -37,7 +37,6 @@ dl.glossary dt { font-weight: 600; margin-top: 0.5rem; }
 dl.glossary dd { margin-left: 1.5rem; }
 code { background: #f0f0f0; padding: 0 0.2rem; }
 </style>
-{% if explorer %}<script>{{ plotly_js | safe }}</script>{% endif %}
 </head>
 <body>
 <h1>{{ report.title }}</h1>
@@ -79,7 +78,9 @@ on the right dotted.</p></div>
 {% endif %}
 {% endfor %}
 {% endfor %}
-{% if explorer %}<script type="application/json" id="report-data">{{ data_json | safe }}</script>
+{# plotly.js last: the text and the tables show while the browser reads its 4.8 MB #}
+{% if explorer %}<script>{{ plotly_js | safe }}</script>
+<script type="application/json" id="report-data">{{ data_json | safe }}</script>
 <script>{{ page_js | safe }}</script>{% endif %}
 </body></html>
 """
