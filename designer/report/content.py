@@ -19,10 +19,14 @@ from designer.search.ranking import apply_constraints, rank
 
 @dataclass
 class Text:
-    """A paragraph; ``strong`` paragraphs are emphasised."""
+    """A paragraph; ``strong`` paragraphs are emphasised. ``id`` names a
+    paragraph the interactive page rewrites when a filter changes; ``term``
+    marks a glossary entry (the word it defines)."""
 
     text: str
     strong: bool = False
+    id: str = ""
+    term: str = ""
 
 
 @dataclass
@@ -47,6 +51,15 @@ class Figure:
 
 
 @dataclass
+class Explorer:
+    """The interactive part of ``index.html``: the data the page's script
+    draws from (see :mod:`designer.report.interactive`). Markdown says
+    where to find it."""
+
+    data: dict = field(repr=False)
+
+
+@dataclass
 class Section:
     title: str
     blocks: list
@@ -58,90 +71,221 @@ class Report:
     sections: list
 
 
-#: How the summary names each metric.
-METRIC_WORDS = {"fairness": "|first-player win - 1/2|", "expected_actions": "expected game length",
+#: How the summary names each metric (plain words: a designer reads them).
+METRIC_WORDS = {"fairness": "first-player edge (either sign)",
+                "expected_actions": "expected game length",
                 "components": "number of components", "first_player_win": "first-player win",
                 "skill_vs_noncounting": "margin of counting over non-counting",
                 "skill_vs_random": "margin of counting over random",
                 "net_sd": "spread of outcomes",
-                "skill_gap": "skill gap (optimal vs max-score, seats averaged, minus 1/2)"}
+                "skill_gap": "skill gap (how much more often an optimal player beats a "
+                             "max-score player than a coin flip would)"}
+
+#: Families whose fairness is not the first player's edge.
+FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)"}
+
+#: What one unit of work is called in each family (a design for the
+#: simulated ones; a composition, answered at every goal and komi, otherwise).
+COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
+                     "zombie": "sets of zombie dice"}
 
 
 def _words(fam, metric):
-    return fam.fairness_words[0] if metric == "fairness" else METRIC_WORDS.get(metric, metric)
+    if metric == "fairness":
+        return FAIRNESS_WORDS.get(fam.name, METRIC_WORDS["fairness"])
+    return METRIC_WORDS.get(metric, metric)
+
+
+def _points(k):
+    return f"{int(k)} point" + ("" if int(k) == 1 else "s")
 
 
 def _pct(x):
     return f"{100 * x:.3f}%"
 
 
-def ranked_table(ranked, spec, n=10):
-    """The top ``n`` ranked rows, formatted for people.
+def edge_words(first_player_win):
+    """The first-player edge in percentage points, signed, in words."""
+    e = 100 * (first_player_win - 0.5)
+    who = ("the first player wins more often" if e > 0 else
+           "the second player wins more often" if e < 0 else "neither seat is favoured")
+    return f"{e:+.3f} percentage points ({who})"
 
-    Simulated metrics are shown as ``value ± 1.96 se``; every numeric column
-    beyond the basic ones (metrics added by later features) is shown too.
+
+def format_value(fmt, value, se=None):
+    """One ranked-table cell as text, by format name (see :data:`FORMATS`).
+
+    The page's script (``page.js``, ``fmt``) writes the same formats when a
+    filter re-ranks the table; the browser test checks that both agree.
+    """
+    if fmt == "pct3":
+        return f"{100 * value:.3f}%"
+    if fmt == "edge":  # from the first-player win, in percentage points
+        return f"{100 * (value - 0.5):+.3f}"
+    if fmt == "pct4":
+        return f"{100 * value:.4f}%"
+    if fmt == "f1":
+        return f"{value:.1f}"
+    if fmt == "pct2":
+        return f"{100 * value:.2f}%"
+    if fmt == "se":
+        return f"{value:.3g} ± {1.96 * se:.1g}"
+    if fmt == "int":
+        return str(int(value))
+    if fmt == "tied":
+        return "tied" if value else ""
+    if fmt == "g4":
+        return f"{value:.4g}"
+    return str(value)
+
+
+#: The format names of :func:`format_value`.
+FORMATS = ("pct3", "edge", "pct4", "f1", "pct2", "se", "int", "tied", "g4", "text")
+
+
+def table_columns(ranked, spec):
+    """The ranked table's columns: ``(header, data column, format, se column)``.
+
+    Parameters the study holds fixed are said once in the summary, not per
+    row; simulated metrics are shown as ``value ± 1.96 se``; every numeric
+    column beyond the basic ones (metrics added by later features) is shown
+    too.
     """
     fam = family_of(spec.family)
-    lead = ["rank"] + (["tied"] if "tied" in ranked.columns else [])
-    # parameters the study holds fixed are said once in the summary, not per row
-    keys = [c for c in fam.design_columns + fam.plane
-            if not (c in spec.space and len(spec.space[c].values) == 1)
-            and c not in spec.fixed]
+    out = [("rank", "rank", "int", None)]
+    if "tied" in ranked.columns:
+        out.append(("tied", "tied", "tied", None))
+    for c in fam.design_columns + fam.plane:
+        if (c in spec.space and len(spec.space[c].values) == 1) or c in spec.fixed:
+            continue
+        fmt = "int" if pd.api.types.is_integer_dtype(ranked[c]) else "text"
+        out.append((HEADERS.get(c, c.replace("_", " ")), c, fmt, None))
     se_cols = set(fam.se.values())
     metrics = [c for c in fam.stored if c not in se_cols and c not in (
         "fair_first_player_win", "games", "nondealer_advantage", "nondealer_advantage_se")]
     extra = [c for c in ranked.columns
-             if c not in lead + list(fam.design_columns + fam.plane) + list(fam.stored)
+             if c not in ["rank", "tied"] + list(fam.design_columns + fam.plane) + list(fam.stored)
              and pd.api.types.is_numeric_dtype(ranked[c])]
-    data = ranked.head(n)[lead + keys + metrics + [c for c in fam.stored if c in se_cols] + extra]
-    shown = data[lead + keys].copy()
     for c in metrics + extra:
-        v = data[c]
         if c == "first_player_win":
-            shown[c] = v.map(_pct)
-        elif c == "fairness" and not fam.se:  # in percentage points
-            shown[c] = v.map(lambda x: f"{100 * x:.4f}%")
-        elif c == "expected_actions":
-            shown[c] = v.map(lambda x: f"{x:.1f}")
-        elif c == "skill_gap":
-            shown[c] = v.map(lambda x: f"{100 * x:.2f}%")
+            out.append((HEADERS[c], c, "pct3", None))
+            out.append((HEADERS["edge"], c, "edge", None))
+        elif c == "fairness" and "first_player_win" in fam.stored:
+            continue  # the signed edge above says it, with its sign
+        elif c == "fairness" and not fam.se:
+            out.append((fam.fairness_words[1], c, "pct4", None))
         elif c in fam.se:
-            se = data[fam.se[c]]
-            shown[c] = [f"{a:.3g} ± {1.96 * b:.1g}" for a, b in zip(v, se)]
-        elif pd.api.types.is_integer_dtype(v):
-            shown[c] = v
+            head = fam.fairness_words[1] if c == "fairness" else HEADERS.get(c, c)
+            out.append((head, c, "se", fam.se[c]))
+        elif c == "expected_actions":
+            out.append((HEADERS[c], c, "f1", None))
+        elif c == "skill_gap":
+            out.append((HEADERS[c], c, "pct2", None))
+        elif pd.api.types.is_integer_dtype(ranked[c]):
+            out.append((HEADERS.get(c, c.replace("_", " ")), c, "int", None))
         else:
-            shown[c] = v.map(lambda x: f"{x:.4g}")
-    if "tied" in shown.columns:
-        shown["tied"] = shown["tied"].map(lambda t: "tied" if t else "")
-    shown = shown.rename(columns={**HEADERS, "fairness": fam.fairness_words[1]})
+            out.append((HEADERS.get(c, c.replace("_", " ")), c, "g4", None))
+    return out
+
+
+def ranked_table(ranked, spec, n=10):
+    """The top ``n`` ranked rows, formatted for people (see :func:`table_columns`)."""
+    cols = table_columns(ranked, spec)
+    fam = family_of(spec.family)
+    keep = list(dict.fromkeys(
+        [c for _, c, _, _ in cols] + [s for *_, s in cols if s]
+        + [c for c in fam.design_columns + fam.plane + ("fairness",) if c in ranked.columns]))
+    data = ranked.head(n)[keep]
+    shown = pd.DataFrame({head: [format_value(fmt, v, se) for v, se in zip(
+        data[c], data[se_col] if se_col else [None] * len(data))]
+        for head, c, fmt, se_col in cols}, index=data.index)
     return Table("top_designs", f"Top {len(data)} designs", shown, data)
 
 
-#: Column headers in reports.
-HEADERS = {"first_player_win": "P1 win", "fairness": "|P1 - 50%|", "fair_komi": "fair komi",
-           "expected_actions": "actions", "bust_faces": "bust", "components": "parts",
-           "nondealer_advantage": "non-dealer/hand", "skill_vs_noncounting": "vs non-counting",
-           "skill_vs_random": "vs random", "net_sd": "sd of net", "busted": "busted",
-           "max_raise": "max raise", "bust_shotguns": "bust at", "footprints": "feet",
-           "skill_gap": "skill gap"}
+#: Column headers in reports (plain words).
+HEADERS = {"first_player_win": "first-player win", "edge": "first-player edge (points of %)",
+           "fair_komi": "fair komi (points to 2nd player)",
+           "expected_actions": "length (actions)", "bust_faces": "busting faces",
+           "components": "components", "nondealer_advantage": "non-dealer/hand",
+           "skill_vs_noncounting": "vs non-counting", "skill_vs_random": "vs random",
+           "net_sd": "sd of net", "busted": "busted", "max_raise": "max raise",
+           "bust_shotguns": "shotguns to bust", "footprints": "footprints", "goal": "goal",
+           "komi": "komi (points to 2nd player)", "skill_gap": "skill gap", "bad": "bad",
+           "good": "good"}
 
 
-def build(spec, rows, status):
-    """Build the report of a study from its stored rows and status dict."""
+def _progress(fam, status, n_rows):
+    done, total = status["done"], status["units"]
+    what = COMPOSITION_WORDS.get(fam.name, "compositions") if fam.plane else "designs"
+    text = f"{done} of {total} {what} computed"
+    if status["failed"]:
+        text += f", {status['failed']} failed"
+    if fam.plane:
+        text += (f", {n_rows:,} designs in all (each composition at every goal and komi of "
+                 "the study)")
+    if done == total:
+        return text + "; the study is complete."
+    return (text + f" - the study is NOT complete; this report covers "
+            f"{100 * done / max(1, total):.0f}% of the space.")
+
+
+def _constraint_words(spec):
+    fam = family_of(spec.family)
+    edge = "first_player_win" in fam.stored
+
+    def name(k):
+        if k == "fairness":
+            return "first-player edge (either sign)" if edge else _words(fam, k)
+        return METRIC_WORDS.get(k, k.replace("_", " "))
+
+    def value(k, v):
+        if edge and k in ("fairness", "first_player_win", "skill_gap"):
+            return f"{100 * v:g} percentage points" if k != "first_player_win" else f"{100 * v:g}%"
+        return f"{v:g}"
+
+    return "; ".join(
+        f"{name(k)} " + " and ".join(f"{'at least' if b == 'min' else 'at most'} {value(k, v)}"
+                                     for b, v in bounds.items())
+        for k, bounds in spec.constraints.items())
+
+
+def build(spec, rows, status, unit_stats=None, policies=3):
+    """Build the report of a study from its stored rows and status dict.
+
+    Parameters
+    ----------
+    spec : StudySpec
+    rows : pandas.DataFrame
+        Every stored row of the study.
+    status : dict
+        From :func:`designer.search.status` (``done``, ``units``, ``failed``).
+    unit_stats : pandas.DataFrame, optional
+        The store's per-unit statistics (seconds, residual), for the
+        technical details at the end.
+    policies : int or "all"
+        How many of the best designs (distinct compositions and goals) get
+        their optimal-policy picture in the interactive page; each costs one
+        solve (about half a second for a deck at goal 50). The recommended
+        design's picture is always drawn; ``"all"`` draws every design's.
+    """
+    from designer.report import interactive
+
     fam = family_of(spec.family)
     sections = []
     feasible = apply_constraints(rows, spec)
     ranked = rank(rows, spec)
-    progress = (f"{status['done']} of {status['units']} units computed"
-                + (f", {status['failed']} failed" if status["failed"] else "")
-                + (" (the study is complete)." if status["done"] == status["units"]
-                   else f" - the study is NOT complete; this report covers "
-                        f"{100 * status['done'] / max(1, status['units']):.0f}% of the space."))
-    summary = [Text(spec.description or f"Study {spec.name}."), Text(progress)]
+    summary = [Text(spec.description or f"Study {spec.name}."),
+               Text(_progress(fam, status, len(rows)))]
     if len(ranked):
         best = ranked.iloc[0]
-        summary.append(Text("Recommended: " + fam.sentence(best) + ".", strong=True))
+        summary.append(Text("Recommended: " + fam.sentence(best) + ".", strong=True,
+                            id="recommendation"))
+        if "first_player_win" in ranked.columns:
+            summary.append(Text(
+                f"First-player edge: {edge_words(best['first_player_win'])}. The second player "
+                f"starts with {_points(best['komi'])} (komi); the fair komi of this design "
+                f"at goal {int(best['goal'])} is {_points(best['fair_komi'])} for the second "
+                "player.", id="recommendation-edge"))
         if "tied" in ranked.columns and bool(best["tied"]):
             n_tied = int((ranked["rank"] == best["rank"]).sum())
             summary.append(Text(f"{n_tied} designs share rank {int(best['rank'])}: their "
@@ -153,18 +297,28 @@ def build(spec, rows, status):
             f"{'smallest' if o.direction == 'min' else 'largest'} {_words(fam, o.metric)}"
             for o in spec.objectives) + " among " + f"{len(feasible):,} feasible designs "
             f"({len(rows):,} computed) over {spec.describe_space()}.")
-        summary.append(Text(why))
+        summary.append(Text(why, id="recommendation-why"))
         if spec.constraints:
-            summary.append(Text("Constraints: " + "; ".join(
-                f"{k.replace('_', ' ')} " + " and ".join(
-                    f"{'>=' if b == 'min' else '<='} {v:g}" for b, v in bounds.items())
-                for k, bounds in spec.constraints.items()) + "."))
+            summary.append(Text("Constraints: " + _constraint_words(spec) + "."))
     else:
         summary.append(Text("No feasible design has been computed yet.", strong=True))
     sections.append(Section("Summary", summary))
     if not len(ranked):
+        sections += appendix(spec, rows, status, unit_stats)
         return Report(f"Study {spec.name}", sections)
 
+    policy = POLICIES.get(spec.family)
+    pictures = {}
+    if policy is not None:
+        keys = list(fam.design_columns) + ["goal"]
+        if policies == "all":  # every design, the ranked ones first
+            chosen = pd.concat([ranked, rows]).drop_duplicates(keys)
+        else:
+            chosen = ranked.drop_duplicates(keys).head(max(1, int(policies)))
+        for _, row in chosen.iterrows():
+            pictures[interactive.policy_key(fam, row)] = policy(fam, row)
+    sections.append(Section("Explore the designs", [
+        interactive.explorer(spec, rows, ranked, table_columns(ranked, spec), pictures)]))
     sections.append(Section("Ranked designs", [ranked_table(ranked, spec)]))
 
     figs = []
@@ -174,17 +328,19 @@ def build(spec, rows, status):
             png, data = figures.fairness_heatmap(feasible, x, y, xl, yl,
                                                  annotate="komi" if "komi" in fam.plane else None)
             figs.append(Figure("fairness_heatmap", "Fairness over the design space", png, data,
-                               "Each cell: the best fairness over the other parameters"
-                               + ("; the number is the komi that achieves it."
-                                  if "komi" in fam.plane else ".")))
+                               "Each cell: the fairest design over the other parameters; "
+                               "bright cells are fairer, the fairest one is outlined"
+                               + ("; the number is the komi (points given to the second "
+                                  "player) that achieves it." if "komi" in fam.plane else ".")))
     if fam.heatmap and "skill_gap" in feasible.columns:
         x, y, xl, yl = fam.heatmap
         if feasible[x].nunique() > 1 and feasible[y].nunique() > 1:
             png, data = figures.fairness_heatmap(feasible, x, y, xl, yl, annotate=None,
                                                  color="skill_gap")
             figs.append(Figure("skill_heatmap", "Skill gap over the design space", png, data,
-                               "Each cell: the skill gap (optimal player against a max-score "
-                               "player, seats averaged, minus 1/2) of the fairest design there."))
+                               "Each cell: the skill gap of the fairest design there (how much "
+                               "more often an optimal player beats a max-score player than a "
+                               "coin flip would, seats averaged); bright cells reward skill more."))
     if "komi" in fam.plane:
         keys = list(fam.design_columns) + ["goal"]
         top_designs = ranked.drop_duplicates(keys).head(5)[keys]
@@ -203,11 +359,85 @@ def build(spec, rows, status):
                            "Bars: 95% confidence intervals (1.96 standard errors)."))
     if figs:
         sections.append(Section("Fairness and length" if fam.plane else "Metrics", figs))
-    policy = POLICY_FIGURES.get(spec.family)
     if policy is not None:
+        best_key = interactive.policy_key(fam, ranked.iloc[0])
         sections.append(Section("Optimal play of the recommended design",
-                                [policy(fam, ranked.iloc[0])]))
+                                [policy_figure(fam, ranked.iloc[0], pictures[best_key])]))
+    sections += appendix(spec, rows, status, unit_stats)
     return Report(f"Study {spec.name}", sections)
+
+
+def appendix(spec, rows, status, unit_stats):
+    """Technical details (how the numbers were computed) and the glossary."""
+    fam = family_of(spec.family)
+    tech = []
+    if fam.plane:
+        tech.append(Text(
+            "Every number is exact (no simulation): each composition is solved once by value "
+            "iteration over every position of the game, and every goal and komi of the study "
+            "is read off that solve."))
+    else:
+        tech.append(Text(
+            f"Every number is estimated by simulating {spec.games:,} games per design; "
+            "standard errors are stored beside each metric, and designs whose difference "
+            "is within 1.96 combined standard errors share a rank."))
+    if unit_stats is not None and len(unit_stats):
+        done = unit_stats[unit_stats["status"] == "done"]
+        res = done["residual"].dropna()
+        if len(res):
+            tech.append(Text(
+                f"Convergence: the largest remaining error of a solve (the residual, the "
+                f"largest change of a win probability in the last sweep) is {res.max():.1e} "
+                f"over {len(done):,} solves."))
+        if len(done):
+            tech.append(Text(f"Compute time: {done['seconds'].sum():,.0f} s in all "
+                             f"(median {done['seconds'].median():.2f} s per "
+                             f"{'composition' if fam.plane else 'design'})."))
+    tech.append(Text(f"Rows stored: {len(rows):,}; study file: {spec.path}."))
+    return [Section("Technical details", tech), Section("Glossary", glossary(fam))]
+
+
+def glossary(fam):
+    """Plain definitions of the words the report uses."""
+    words = [
+        ("design", "one complete set of rules you could print: "
+         + ("the composition, the goal and the komi." if fam.plane else "every parameter "
+            "of the game.")),
+    ]
+    if fam.plane:
+        words += [
+            ("composition", "what is in the box: "
+             + {"deck": "how many bad and good items the deck holds.",
+                "dice": "the die (its faces and which faces bust).",
+                "zombie": "the dice and their faces."}.get(fam.name, "the components.")),
+            ("goal", "the points a player needs to win."),
+            ("komi", "points the second player starts with, to make up for moving second."),
+            ("fair komi", "the komi (points for the second player) that brings the first "
+             "player's chance of winning closest to 50%."),
+            ("first-player win", "the chance that the player who moves first wins, when both "
+             "play as well as possible."),
+            ("first-player edge", "first-player win minus 50%, in percentage points. "
+             "Positive: the first player wins more often; negative: the second player does; "
+             "0: a perfectly fair game. The report ranks by its size, ignoring the sign."),
+            ("expected length", "the average number of actions (draws, rolls, holds) in a game "
+             "between two optimal players."),
+            ("optimal policy", "the play that maximises the chance of winning, found exactly."),
+        ]
+        if "skill_gap" in fam.stored:
+            words.append(("skill gap", "how much more often an optimal player beats a "
+                          "max-score player (one who keeps drawing while another draw gains "
+                          "points on average, whatever the scores) than a coin flip would, "
+                          "averaged over both seats: 0% means skill does not matter."))
+    else:
+        words += [
+            ("non-dealer gain per hand", "how many counters the non-dealer wins per hand on "
+             "average; 0 is a fair game."),
+            ("standard error", "the uncertainty of a simulated number; ± 1.96 standard "
+             "errors is a 95% interval."),
+        ]
+    words += [("feasible", "meets every constraint of the study."),
+              ("constraint", "a limit the study puts on a design (e.g. at most 49 components).")]
+    return [Text(d, term=w) for w, d in words]
 
 
 def _solve_row(fam, row):
@@ -218,9 +448,22 @@ def _solve_row(fam, row):
     return solve(fam.game(unit, int(row["goal"])))
 
 
-def deck_policy_figure(fam, best):
-    """The recommended deck's optimal policy, as the Fowl Play paper shows it."""
-    sol = _solve_row(fam, best)
+@dataclass
+class PolicyPicture:
+    """A design's optimal policy over (own score, opponent score): one or
+    more panels ``(subtitle, array[i, j])`` and how to label them."""
+
+    title: str
+    panels: list = field(repr=False)
+    goal: int
+    value_label: str
+    caption: str
+
+
+def deck_policy(fam, row):
+    """A deck's optimal policy, as the Fowl Play paper shows it: good draws
+    before holding at each score pair, at several deck states."""
+    sol = _solve_row(fam, row)
     g = sol.game
     goal = g.goal
     states = [("fresh deck", 0, 0), (f"{g.bad - 1} bad drawn (one left)", g.bad - 1, 0),
@@ -231,23 +474,29 @@ def deck_policy_figure(fam, best):
     # draws to the goal are shown as the points still needed
     panels = [(sub, np.minimum(sol.policy[:, :, w, c].astype(float), goal - i))
               for sub, w, c in states]
-    png, data = figures.policy_heatmaps(panels, goal, "good draws before holding",
-                                        f"Optimal policy: good draws before holding ({g.name})")
-    return Figure("policy", "Optimal policy", png, data,
-                  "At each score pair, the number of good items the optimal player draws "
-                  "before holding, at several deck states.")
+    return PolicyPicture(f"Optimal policy: good draws before holding ({g.name})", panels, goal,
+                         "good draws before holding",
+                         "At each score pair, the number of good items the optimal player "
+                         "draws before holding, at several deck states.")
 
 
-def dice_policy_figure(fam, best):
-    """The recommended die's optimal policy: hold-at turn total per score pair."""
-    sol = _solve_row(fam, best)
+def dice_policy(fam, row):
+    """A die's optimal policy: the hold-at turn total at each score pair."""
+    sol = _solve_row(fam, row)
     G = sol.game.goal
     hold = np.array([[sol.hold_at(i, j) for j in range(G)] for i in range(G)], dtype=float)
-    png, data = figures.policy_heatmaps([("hold at turn total", hold)], G, "hold at (points)",
-                                        f"Optimal policy: turn total at which to hold ({sol.game.name})")
-    return Figure("policy", "Optimal policy", png, data,
-                  "At each score pair, the smallest turn total at which the optimal player holds.")
+    return PolicyPicture(f"Optimal policy: turn total at which to hold ({sol.game.name})",
+                         [("hold at turn total", hold)], G, "hold at (points)",
+                         "At each score pair, the smallest turn total at which the optimal "
+                         "player holds.")
 
 
-#: Families whose recommended design gets a policy figure.
-POLICY_FIGURES = {"deck": deck_policy_figure, "dice": dice_policy_figure}
+def policy_figure(fam, best, picture=None):
+    """The recommended design's optimal policy as a PNG figure."""
+    pic = picture or POLICIES[fam.name](fam, best)
+    png, data = figures.policy_heatmaps(pic.panels, pic.goal, pic.value_label, pic.title)
+    return Figure("policy", "Optimal policy", png, data, pic.caption)
+
+
+#: Families whose designs get a policy picture: family -> function(fam, row).
+POLICIES = {"deck": deck_policy, "dice": dice_policy}

@@ -35,12 +35,35 @@ def _style(i, n):
                 color=plt.get_cmap("viridis")(0.9 * i / max(1, n - 1)))
 
 
+#: The fairness colour scale spans first-player edges from 10% (or more:
+#: darkest) to 0.001% (or less: brightest), in decades.
+EDGE_DECADES = (1.0, 5.0)
+
+
+def _fairness_scale(fairness, probability):
+    """``-log10`` of the fairness (bigger is fairer) and its colour limits.
+
+    For win probabilities the limits are fixed (:data:`EDGE_DECADES`) so
+    that every report's colours mean the same; otherwise they follow the
+    data.
+    """
+    z = -np.log10(np.maximum(fairness, 1e-12))
+    finite = z[np.isfinite(z)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if probability:
+        lo, hi = EDGE_DECADES
+    return z, lo, max(hi, lo + 1e-9)
+
+
 def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi", color="fairness"):
     """The fairest design of every (x, y) cell, coloured by ``color``.
 
     ``rows`` are the feasible study rows; for each (x, y) the fairest row
     over the other parameters (goal, komi, ...) is drawn, with ``annotate``
-    written in. Fairness is drawn on a log scale, other metrics linearly.
+    written in. Fairness is drawn on a log scale with the fairest cells
+    brightest (``cividis``: lightness grows monotonically, so greyscale
+    keeps the order) and the fairest cell outlined; other metrics are drawn
+    linearly, brighter for larger values.
     """
     best = rows.loc[rows.groupby([x, y])["fairness"].idxmin()]
     cols = list(dict.fromkeys([x, y] + [c for c in ("goal", "komi", "first_player_win")
@@ -49,35 +72,57 @@ def fairness_heatmap(rows, x, y, xlabel, ylabel, annotate="komi", color="fairnes
     grid = data.pivot(index=y, columns=x, values=color)
     komi = data.pivot(index=y, columns=x, values=annotate) if annotate else grid * np.nan
     xs, ys = list(grid.columns), list(grid.index)
+    probability = "first_player_win" in rows.columns
     if color == "fairness":
-        z = np.log10(np.maximum(grid.to_numpy(dtype=float), 1e-9))
+        z, vmin, vmax = _fairness_scale(grid.to_numpy(dtype=float), probability)
     else:
-        z = grid.to_numpy(dtype=float)
-    fig, ax = plt.subplots(figsize=(max(5, 0.9 + 0.55 * len(xs)), max(3.5, 0.6 + 0.2 * len(ys))))
-    im = ax.imshow(z, origin="lower", aspect="auto", cmap=CMAP,
-                   extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
+        z = 100 * grid.to_numpy(dtype=float) if color == "skill_gap" else grid.to_numpy(dtype=float)
+        vmin, vmax = float(np.nanmin(z)), float(np.nanmax(z))
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.6 + 0.6 * len(xs)),
+                                    max(3.5, 0.8 + 0.27 * len(ys))))
+    cmap = plt.get_cmap(CMAP).with_extremes(bad="white")
+    im = ax.imshow(np.ma.masked_invalid(z), origin="lower", aspect="auto", cmap=cmap,
+                   vmin=vmin, vmax=vmax, extent=(-0.5, len(xs) - 0.5, -0.5, len(ys) - 0.5))
     if len(xs) * len(ys) <= 900:
+        size = 9 if len(ys) <= 60 else 7
         for iy in range(len(ys)):
             for ix in range(len(xs)):
                 k = komi.iat[iy, ix]
                 if not np.isnan(k):
-                    light = z[iy, ix] < np.nanmean(z)
-                    ax.text(ix, iy, f"{int(k)}", ha="center", va="center", fontsize=6,
-                            color="white" if light else "black")
+                    # cividis is light above ~55% of its range: dark text there
+                    light = (z[iy, ix] - vmin) / (vmax - vmin) > 0.55
+                    ax.text(ix, iy, f"{int(k)}", ha="center", va="center", fontsize=size,
+                            color="black" if light else "white")
+    if color == "fairness" and np.isfinite(z).any():
+        iy, ix = np.unravel_index(np.nanargmax(np.where(np.isfinite(z), z, -np.inf)), z.shape)
+        for lw, c in ((3.2, "black"), (1.4, "white")):  # visible on any colour
+            ax.add_patch(plt.Rectangle((ix - 0.5, iy - 0.5), 1, 1, fill=False, linewidth=lw,
+                                       edgecolor=c))
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
-    step = max(1, len(ys) // 16)
+    step = max(1, len(ys) // 24)
     ax.set_yticks(range(0, len(ys), step), [str(v) for v in ys[::step]])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    cb = fig.colorbar(im, ax=ax, shrink=min(1.0, 0.5 + 0.01 * len(ys)))
     if color == "fairness":
-        ax.set_title("Best achievable fairness" + (" (numbers: fair komi, points)" if annotate else ""))
-        label = ("log10 |first-player win - 1/2|" if "first_player_win" in rows.columns
-                 else "log10 |non-dealer gain per hand|")
+        ax.set_title("Fairest design in each cell: bright is fairer"
+                     + ("\n(numbers: komi, points given to the second player)" if annotate
+                        else ""), fontsize=10)
+        ticks = np.arange(np.ceil(vmin), np.floor(vmax) + 1)
+        what = "first-player edge" if probability else "non-dealer gain per hand"
+        labels = [(f"{100 * 10 ** -t:g}%" if probability else f"{10 ** -t:g}") for t in ticks]
+        if len(ticks) > 1:
+            labels[0] = f"\u2265{labels[0]}\nless fair" if probability else f"{labels[0]}\nless fair"
+            labels[-1] = f"\u2264{labels[-1]}\nfairer" if probability else f"{labels[-1]}\nfairer"
+        cb.set_ticks(ticks, labels=labels)
+        cb.set_label(f"{what} (either sign)")
     else:
-        ax.set_title(f"{color.replace('_', ' ')} of the fairest design in each cell")
-        label = color.replace("_", " ")
-    cb = fig.colorbar(im, ax=ax)
-    cb.set_label(label)
+        ax.set_title(f"{color.replace('_', ' ')} of the fairest design in each cell: "
+                     "bright is more", fontsize=10)
+        if color == "skill_gap":
+            cb.set_label("skill gap (%): higher means skill matters more")
+        else:
+            cb.set_label(color.replace("_", " "))
     return _png(fig), data
 
 

@@ -6,7 +6,7 @@ from designer.report import content, writers
 from designer.search import load_study, open_store, status
 
 
-def write_report(study_file, out_dir=None):
+def write_report(study_file, out_dir=None, policies=3):
     """Build and write the report of a study.
 
     Parameters
@@ -15,6 +15,9 @@ def write_report(study_file, out_dir=None):
         The study's TOML file; its results store must exist.
     out_dir : path, optional
         Default ``reports/<study name>`` under the current directory.
+    policies : int or "all"
+        How many of the best designs get their optimal-policy picture in
+        ``index.html`` (one solve each); ``"all"`` for every design.
 
     Returns
     -------
@@ -24,6 +27,7 @@ def write_report(study_file, out_dir=None):
     spec = load_study(study_file)
     store = open_store(spec, must_exist=True)
     st = status(spec, store)
-    report = content.build(spec, store.rows(), st)
+    report = content.build(spec, store.rows(), st, unit_stats=store.unit_stats(),
+                           policies=policies)
     out = Path(out_dir) if out_dir else Path("reports") / spec.name
-    return writers.write(report, out), st
+    return writers.write(report, out), dict(st, family=spec.family)
