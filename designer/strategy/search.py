@@ -180,8 +180,41 @@ def plan(game, max_size):
     return [t for t in templates(game) if t.size <= max_size]
 
 
+def _induced(game, ev, scorer, max_size, batch, per_size):
+    """The induced source: decision lists fitted to the optimal policy
+    (:mod:`designer.strategy.induce`), ``per_size`` of least loss for each
+    size, scored exactly. A second round weighs the states by the visits of
+    the best rule of the first (the states a good rule actually reaches,
+    where the loss is first-order exact). The best of each size is then
+    tuned on the exact win rate by coordinate descent over its constants."""
+    from designer.policies.rule import RulePolicy
+    from designer.strategy.induce import induced_rules
+    from designer.strategy.templates import template_of
+
+    found = []
+    player = None
+    for _ in range(2):
+        picked = {}
+        for rule, _ in induced_rules(game, ev.solution, max_size=max_size, player=player):
+            lst = picked.setdefault(rule.size, [])
+            if len(lst) < per_size:
+                lst.append(rule)
+        rules = [r for size in sorted(picked) for r in picked[size]]
+        for n in range(0, len(rules), batch):
+            part = rules[n:n + batch]
+            found += [_found(r, v, "induced") for r, v in zip(part, scorer.score(part))]
+        player = RulePolicy(game, max(found, key=lambda f: f.win_average).rule)
+    out = list(found)
+    for size in sorted({f.size for f in found}):
+        best = max((f for f in found if f.size == size), key=lambda f: f.win_average)
+        tpl, vals = template_of(best.rule, game)
+        if tpl.ranges:
+            out += [f for _, f in _polish(tpl, scorer, (vals, best), batch, max_rounds=8)]
+    return out
+
+
 def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, evaluator=None,
-                 progress=None, extra=(), shapes=None):
+                 progress=None, extra=(), shapes=None, induce=True, per_size=2):
     """Search every template up to ``max_size``; return the scored candidates.
 
     Parameters
@@ -208,6 +241,10 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         Rules scored too (e.g. the classic rules, for comparison).
     shapes : list of Template, optional
         Search these templates instead of the family's list.
+    induce : bool
+        Also search rules induced from the optimal policy (deck and dice
+        games; :mod:`designer.strategy.induce`), ``per_size`` of each size,
+        each size's best then tuned on the exact win rate.
 
     Returns
     -------
@@ -217,7 +254,9 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     """
     ev = evaluator or Evaluator(game)
     plan_ = [t for t in (shapes if shapes is not None else templates(game)) if t.size <= max_size]
+    induce = induce and game.family in ("deck", "dice")
     total = sum(t.count if t.count <= 2 * trials else trials for t in plan_) + len(extra)
+    total += 2 * per_size * (max_size + 1) if induce else 0
     if progress is not None:
         progress(total=total)
     scorer = _Scorer(ev, jobs, cache, (lambda n: progress(advance=n)) if progress else None)
@@ -244,6 +283,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             best = max(cands, key=lambda c: c[1].win_average)
             if best[0]:
                 seeded.append(best)
+    if induce:
+        found += _induced(game, ev, scorer, max_size, batch, per_size)
     # Seeded polish: a template's slots often mean the same as another's (the
     # same letter is the same kind of constant), so the best constants of
     # every template are tried as starts for the others.
@@ -272,7 +313,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             uniq[key] = f
     ranked = sorted(uniq.values(), key=lambda f: (-f.win_average, f.size, f.rule.text()))
     return ranked, {"evaluated": scorer.evaluated, "resumed": scorer.resumed,
-                    "templates": len(plan_)}
+                    "templates": len(plan_),
+                    "induced": sum(1 for f in found if f.template == "induced")}
 
 
 def best_by_size(found, max_size):

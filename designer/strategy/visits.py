@@ -41,7 +41,6 @@ import numpy as np
 
 from designer._jit import TIE, kernel
 from designer.errors import ConvergenceError
-from designer.solve.deck_chain import chain_draw_hold
 
 #: A pair whose reshuffle/bust cycle has a pivot below this never ends.
 _SINGULAR = 1e-12
