@@ -110,6 +110,19 @@ _SPECIAL = {("max_ij", ">="): "either score is {} or more", ("p", "=="): "you ar
             ("c_rem", "<="): "{} good items or fewer are left"}
 
 
+#: Comparisons of two features that read better in words of their own.
+_SPECIAL_PAIR = {("opp_need", "<=", "w_rem"): "the opponent needs no more points than there "
+                                               "are bad items left",
+                 ("opp_need", "<", "w_rem"): "the opponent needs fewer points than there are "
+                                              "bad items left",
+                 ("opp_need", "<=", "k"): "the opponent needs no more points than your turn "
+                                          "total",
+                 ("opp_need", "<", "k"): "the opponent needs fewer points than your turn total",
+                 ("j", "<", "i"): "you lead", ("j", "<=", "i"): "you lead or the scores are tied",
+                 ("j", ">", "i"): "the opponent leads",
+                 ("j", ">=", "i"): "the opponent leads or the scores are tied"}
+
+
 def _err(text, why):
     return DesignError(f"invalid rule {text!r}: {why}")
 
@@ -154,6 +167,10 @@ class Condition:
         return f"{_fname(self.feature, family)} {self.op} {rhs}"
 
     def phrase(self):
+        if self.rhs is not None and self.const == 0:
+            pair = _SPECIAL_PAIR.get((self.feature, self.op, self.rhs))
+            if pair:
+                return pair
         special = _SPECIAL.get((self.feature, self.op)) if self.rhs is None else None
         if special:
             return special.format(self.const)

@@ -440,6 +440,8 @@ def induce(ls, *, max_size=8, max_clauses=3, beam=6):
                         for sr in range(3):
                             if br[sr][1] is None or base + sm + sr > max_size:
                                 continue
+                            if bm[sm][1][k] == br[sr][1][k]:
+                                continue  # same action on both sides: no split
                             loss = fixed + bm[sm][0][k] + br[sr][0][k]
                             ind = Induced(fam, clauses + ((sp, ls.menu[bm[sm][1][k]]),),
                                           ls.menu[br[sr][1][k]], float(loss))

@@ -10,7 +10,15 @@ whose size fits the budget:
 3. the three best TPE instances are then polished by coordinate descent over
    their integer constants (steps of 1, 2 and 4 on one constant at a time)
    until no step improves them;
-4. finally every template is polished again from the best constants of the
+4. rules induced from the optimal policy (deck and dice games,
+   :mod:`designer.strategy.induce`: decision lists fitted to the optimal
+   decisions, each state weighted by its exact visits and the value at
+   stake; a second round weighted by the visits of the first round's best
+   rule) are scored, and the best of each size tuned by the same descent
+   (each of its constants a slot, :func:`~designer.strategy.templates.template_of`);
+5. Zombie Dice only: the slides' rules (long lists that no template
+   reaches) are tuned by the same descent, each constant a slot;
+6. finally every template is polished again from the best constants of the
    other templates whose slots it shares (templates name a kind of constant
    by the same letter), which carries a good constant found in one shape to
    the others.
@@ -24,7 +32,8 @@ Resuming: with ``cache=FILE`` every score is appended to a JSON-lines file
 as soon as it is known, and a new run reads it back. TPE is seeded and told
 results in the order it asked, so a resumed run asks the same candidates
 again and finds their scores in the file: an interrupted search continues
-where it stopped without evaluating anything twice.
+where it stopped without evaluating anything twice. The induced rules are a
+function of the exact solve alone, so they come back the same too.
 """
 
 import json
@@ -34,7 +43,7 @@ from pathlib import Path
 
 from designer.errors import DesignError
 from designer.strategy.evaluate import Evaluator
-from designer.strategy.templates import templates
+from designer.strategy.templates import template_of, templates
 
 
 @dataclass(frozen=True)
@@ -189,7 +198,6 @@ def _induced(game, ev, scorer, max_size, batch, per_size):
     tuned on the exact win rate by coordinate descent over its constants."""
     from designer.policies.rule import RulePolicy
     from designer.strategy.induce import induced_rules
-    from designer.strategy.templates import template_of
 
     found = []
     player = None
@@ -265,6 +273,14 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     seeded = []
     if extra:
         found += [_found(r, s, "given") for r, s in zip(extra, scorer.score(list(extra)))]
+        if game.family == "zombie":
+            # Zombie Dice's classic rules are long lists no template reaches:
+            # their own constants are tuned as a start of the search
+            for f in found[:len(extra)]:
+                tpl, vals = template_of(f.rule, game)
+                if tpl.ranges and f.size <= max_size:
+                    found += [g for _, g in _polish(tpl, scorer, (vals, f), batch,
+                                                    max_rounds=30)]
     for n, tpl in enumerate(plan_):
         if not tpl.ranges:
             cands = [({}, _found(tpl.rule({}), scorer.score([tpl.rule({})])[0], tpl.text))]
