@@ -540,3 +540,19 @@ def test_choice_templates_keep_one_size():
     tpl, vals = template_of(rule, game)
     assert tpl.rule(vals) == rule and tpl.size == rule.size == 4
     assert tpl.slots == ["x0", "x1"]
+
+
+def test_zombie_classic_rules_are_tuned():
+    """Zombie Dice: a given rule's constants are tuned by the exact descent
+    (the way neller's list is improved at its own size)."""
+    game = ZombieGame(1, 1, 1, 2, 2, 4, 0, 7)
+    rule = Rule.parse("zombie", "s == 0 -> below 6; below 4")  # a poor start
+    found, stats = search_rules(game, max_size=4, jobs=1, shapes=[], extra=[rule])
+    ev = Evaluator(game)
+    tuned = [f for f in found if f.template != "given"]
+    assert stats["induced"] == 0 and tuned
+    assert all(f.size == rule.size for f in tuned)
+    best = found[0]
+    assert best.template != "given" and best.rule != rule
+    assert best.win_average > ev.score(rule)["win_average"]
+    assert ev.score(best.rule)["win_average"] == best.win_average
