@@ -13,6 +13,7 @@ from designer.analysis import compare
 from designer.errors import DesignError
 from designer.policies import from_function, parse_policy
 from designer.policies.zombie import policy_table
+from designer.policies.rules import Condition
 from designer.strategy import Evaluator, Rule, RulePolicy, known_rules
 from designer.strategy.search import best_by_size, search_rules
 from designer.strategy.templates import Template
@@ -556,3 +557,16 @@ def test_zombie_classic_rules_are_tuned():
     assert best.template != "given" and best.rule != rule
     assert best.win_average > ev.score(rule)["win_average"]
     assert ev.score(best.rule)["win_average"] == best.win_average
+
+
+def test_comparison_conditions_read_in_words():
+    rule = Rule.parse("deck", "opp_need <= w_rem -> roll; j < i -> mspace 12; bold 1")
+    assert rule.size == 4
+    assert rule.sentence().startswith(
+        "If the opponent needs no more points than there are bad items left, draw on to the "
+        "goal; otherwise, if you lead, draw while")
+    assert Condition.parse("opp_need <= w_rem-2").phrase() == (
+        "the opponent needs at least 2 fewer points than there are bad items left")
+    assert Condition.parse("opp_need >= w_rem+5").phrase() == (
+        "the opponent needs at least 5 more points than there are bad items left")
+    assert Condition.parse("sum_ij >= 80").phrase() == "the two scores add up to 80 or more"

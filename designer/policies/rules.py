@@ -171,6 +171,12 @@ class Condition:
             pair = _SPECIAL_PAIR.get((self.feature, self.op, self.rhs))
             if pair:
                 return pair
+        if (self.feature, self.rhs) == ("opp_need", "w_rem") and self.op in ("<=", ">="):
+            n = self.const
+            more = f"{abs(n)} {'more' if n > 0 else 'fewer'}"
+            # opp_need <= w_rem + n: at most n more, or (n < 0) at least |n| fewer
+            least = "at most" if (self.op == "<=") == (n > 0) else "at least"
+            return f"the opponent needs {least} {more} points than there are bad items left"
         special = _SPECIAL.get((self.feature, self.op)) if self.rhs is None else None
         if special:
             return special.format(self.const)
