@@ -8,7 +8,7 @@ whose size fits the budget:
 2. a larger one by optuna's TPE sampler (``trials`` candidates, seeded),
    asked in batches that are scored in parallel;
 3. the three best TPE instances are then polished by coordinate descent over
-   their integer constants (steps of 1, 2 and 4 on one constant at a time)
+   their integer constants (steps of 1 to 4 on one constant at a time)
    until no step improves them;
 4. rules induced from the optimal policy (deck and dice games,
    :mod:`designer.strategy.induce`: decision lists fitted to the optimal
@@ -165,7 +165,7 @@ def _polish(tpl, scorer, start, batch, max_rounds=30):
     for _ in range(max_rounds):
         moves = []
         for s, lo, hi in tpl.ranges:
-            for step in (-4, -2, -1, 1, 2, 4):
+            for step in (-4, -3, -2, -1, 1, 2, 3, 4):
                 x = vals[s] + step
                 if lo <= x <= hi:
                     moves.append({**vals, s: x})
