@@ -5,7 +5,9 @@ kernel table + match evaluation of both seats), and as the baseline, in the
 same run, the time of the same match with the built-in max-score policy's
 table (``MaxScorePolicy`` + ``match_table``; zombie: the slides' ``minh``
 table + the two matches). The ratio shows what interpreting a rule costs.
-Also: candidates per second with 1 and 2 scoring threads.
+Also: candidates per second with 1 and 2 scoring threads, and for the deck
+and dice games the cost of induction (exact visits, the loss table, the
+tree search) against one exact rule score measured in the same run.
 
     PYTHONPATH=. python benchmarks/strategy.py
 """
@@ -63,6 +65,18 @@ def main():
         print(f"{name:14s} rule score {t_rule * 1e3:8.1f} ms   built-in baseline "
               f"{t_base * 1e3:8.1f} ms   ratio {t_rule / t_base:5.2f}   "
               f"rules/s: 1 thread {rates[1]:6.1f}, 2 threads {rates[2]:6.1f}")
+        if game.family in ("deck", "dice"):
+            from designer.strategy.induce import induce, losses
+            from designer.strategy.visits import visits
+
+            T = ev._opt
+            t_vis = median_time(lambda: visits(game, T, T), n=3)
+            t_loss = median_time(lambda: losses(game, ev.solution), n=1)
+            ls = losses(game, ev.solution)
+            t_tree = median_time(lambda: induce(ls, max_size=8), n=1)
+            print(f"{'':14s} induction: visits {t_vis * 1e3:8.1f} ms, loss table {t_loss:6.2f} s, "
+                  f"tree search {t_tree:6.2f} s  (= {(t_vis + t_loss + t_tree) / t_rule:5.1f} "
+                  f"rule scores)")
     print(f"load average: {os.getloadavg()}")
 
 

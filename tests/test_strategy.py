@@ -13,6 +13,7 @@ from designer.analysis import compare
 from designer.errors import DesignError
 from designer.policies import from_function, parse_policy
 from designer.policies.zombie import policy_table
+from designer.policies.rules import Condition
 from designer.strategy import Evaluator, Rule, RulePolicy, known_rules
 from designer.strategy.search import best_by_size, search_rules
 from designer.strategy.templates import Template
@@ -248,13 +249,15 @@ def test_search_finds_keep_pace_shape_on_small_pig(tmp_path):
     game = DiceGame(faces=6, goal=30)
     tpl = Template("dice", "max_ij >= {a} -> roll; below {b}", (("a", 18, 26), ("b", 4, 10)))
     cache = tmp_path / "cache.jsonl"
-    found, stats = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache)
+    found, stats = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache,
+                                induce=False)
     ev = Evaluator(game)
     brute = max((ev.score(tpl.rule({"a": a, "b": b}))["win_average"], a, b)
                 for a in range(18, 27) for b in range(4, 11))
     assert found[0].win_average == pytest.approx(brute[0], abs=1e-15)
     assert stats["evaluated"] == 63
-    again, st2 = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache)
+    again, st2 = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache,
+                              induce=False)
     assert st2["evaluated"] == 0 and st2["resumed"] == 63
     assert again[0].rule == found[0].rule
     front = best_by_size(found, 4)
@@ -264,8 +267,8 @@ def test_search_finds_keep_pace_shape_on_small_pig(tmp_path):
 def test_search_tpe_and_polish_is_reproducible():
     game = DeckGame(bad=2, good=6, goal=8)
     tpl = Template("deck", "diff >= {a} -> bold {b}; maxscore", (("a", -7, 7), ("b", -2, 3)))
-    a, _ = search_rules(game, max_size=3, trials=20, jobs=1, shapes=[tpl], seed=3)
-    b, _ = search_rules(game, max_size=3, trials=20, jobs=2, shapes=[tpl], seed=3)
+    a, _ = search_rules(game, max_size=3, trials=20, jobs=1, shapes=[tpl], seed=3, induce=False)
+    b, _ = search_rules(game, max_size=3, trials=20, jobs=2, shapes=[tpl], seed=3, induce=False)
     assert [f.rule for f in a[:5]] == [f.rule for f in b[:5]]
 
 
@@ -315,3 +318,255 @@ def test_cli_compare_malformed_rule_file(tmp_path):
     out = run_cli("compare", "red-light", "--policy", f"rule:{p}")
     assert out.returncode == 2
     assert "invalid rule file" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+# ---- rules induced from the optimal policy ---------------------------------------
+
+def _deck_occupancy_reference(game, f_a, f_b):
+    """Expected visits of every state of a deck match by plain forward
+    iteration: the distribution after n actions, summed over n until the
+    mass left is negligible. ``f(i, j, k, w, c) -> draw``; A moves first.
+    Returns {(mover, i, j, k, w, c): visits}."""
+    bad, good, goal = game.bad, game.good, game.goal
+    dist = {(0, 0, game.komi, 0, 0, 0): 1.0}
+    occ = {}
+    pol = (f_a, f_b)
+    while sum(dist.values()) > 1e-15:
+        nxt = {}
+        for s, m in dist.items():
+            occ[s] = occ.get(s, 0.0) + m
+            p, i, j, k, w, c = s
+            if k > 0 and not pol[p](i, j, k, w, c):
+                key = (1 - p, j, i + k, 0, w, c)
+                nxt[key] = nxt.get(key, 0.0) + m
+                continue
+            w_rem, c_rem = bad - w, good - c
+            n = w_rem + c_rem
+            after = (w + 1, c) if w + 1 < bad else (0, 0)
+            key = (1 - p, j, i, 0) + after
+            nxt[key] = nxt.get(key, 0.0) + m * w_rem / n
+            if c_rem and i + k + 1 < goal:
+                key = (p, i, j, k + 1, w, c + 1)
+                nxt[key] = nxt.get(key, 0.0) + m * c_rem / n
+        dist = nxt
+    return occ
+
+
+def test_visits_against_forward_reference():
+    """Turn starts and decision states: the layered propagation equals plain
+    forward iteration, state by state, for a rule against optimal play."""
+    from designer.policies.builtin import OptimalPolicy, solution_for
+    from designer.strategy.visits import visits
+
+    game = DeckGame(bad=2, good=4, goal=6, komi=1)
+    rule = Rule.parse("deck", "j < i -> bold 1; maxscore")
+    opt = OptimalPolicy(game, solution_for(game))
+    mine = RulePolicy(game, rule)
+    v = visits(game, mine.table(), opt.table())
+
+    def f_rule(i, j, k, w, c):
+        return mine.draws(i, j, k, w, c)
+
+    def f_opt(i, j, k, w, c):
+        return opt.draws(i, j, k, w, c)
+
+    ref = _deck_occupancy_reference(game, f_rule, f_opt)
+    G = game.goal
+    for p in (0, 1):
+        block = np.zeros((G, G, game.bad, game.good + 1))
+        for (q, i, j, k, w, c), m in ref.items():
+            if q == p and k == 0:
+                block[i, j, w, c] += m
+        assert np.allclose(v.occ[p], block, atol=1e-13)
+        for i in range(G):
+            b = v.block(i, p)
+            for (q, ii, j, k, w, c), m in ref.items():
+                if q == p and ii == i and k >= 1:
+                    assert b[j, w, c - k, k] == pytest.approx(m, abs=1e-13)
+    decisions = sum(m for (q, i, j, k, w, c), m in ref.items() if k >= 1)
+    assert v.decisions == pytest.approx(decisions, abs=1e-12)
+
+
+@pytest.mark.parametrize("game", [DeckGame(bad=3, good=8, goal=12, komi=1),
+                                  DiceGame(faces=6, goal=30)], ids=["deck", "dice"])
+def test_visits_sum_to_expected_actions(game):
+    """E[turns] + E[decisions] + 1 (the final hold) is the expected number of
+    actions the solver computes backwards: optimal self-play, and a rule
+    against optimal (the match evaluator's expected actions)."""
+    from designer.policies.builtin import OptimalPolicy, solution_for
+    from designer.solve.match import match_table
+    from designer.strategy.visits import visits
+
+    sol = solution_for(game)
+    T = OptimalPolicy(game, sol).table()
+    assert visits(game, T, T).actions == pytest.approx(sol.expected_actions(komi=game.komi),
+                                                       rel=1e-12)
+    rule = Rule.parse(game.family, "maxscore" if game.family == "deck" else "pace 8 4")
+    R = RulePolicy(game, rule).table()
+    m = match_table(game, R, T)
+    assert visits(game, R, T).actions == pytest.approx(m.actions_as_first(), rel=1e-12)
+    assert visits(game, T, R).actions == pytest.approx(m.actions_as_second(), rel=1e-12)
+
+
+@pytest.mark.parametrize("game,text", [(DeckGame(bad=3, good=8, goal=12), "bold 1"),
+                                       (DiceGame(faces=6, goal=30), "pace 8 4")],
+                         ids=["deck", "dice"])
+def test_loss_of_a_rule_is_its_exact_gap(game, text):
+    """Weighted by the rule's own visits (both seats, against optimal), the
+    loss of its decisions is exactly twice its average win rate below 1/2
+    (performance difference lemma)."""
+    from designer.policies.builtin import solution_for
+    from designer.strategy.induce import losses
+
+    sol = solution_for(game)
+    rule = Rule.parse(game.family, text)
+    ls = losses(game, sol, player=RulePolicy(game, rule), beyond=False, menu=[text])
+    exact = Evaluator(game, sol).score(rule)["win_average"]
+    assert ls.L.sum() == pytest.approx(2 * (0.5 - exact), abs=1e-13)
+
+
+def _act_by_hand(kind, args, i, j, k, w_rem, c_rem):
+    """The actions of the grammar, from the README's table."""
+    def rnd(x):
+        return round(x)  # halves to even, as the grammar says
+    if kind == "roll":
+        return True
+    if kind == "hold":
+        return False
+    if kind == "maxscore":
+        return c_rem > w_rem * k
+    if kind == "below":
+        return k < args[0]
+    if kind == "bold":
+        return c_rem > w_rem * (k - args[0])
+    if kind == "mspace":
+        return c_rem > w_rem * (k - rnd((j - i) / args[0]))
+    if kind == "boldpace":
+        return c_rem > w_rem * (k - args[0] - rnd((j - i) / args[1]))
+    if kind == "lead":
+        return i + k < j + args[0]
+    raise AssertionError(kind)
+
+
+@pytest.fixture(scope="module")
+def small_deck_induced():
+    from designer.policies.builtin import solution_for
+    from designer.strategy.induce import induce, losses
+
+    game = DeckGame(bad=2, good=6, goal=8)
+    sol = solution_for(game)
+    ls = losses(game, sol)
+    return game, sol, ls, induce(ls, max_size=8)
+
+
+def test_tree_to_rule_decides_as_the_tree(small_deck_induced):
+    """Every induced list, written as a rule, draws exactly where the list
+    (its splits on the turn-start cell, then its leaf action) says so, at
+    every decision state of the game."""
+    game, _, ls, found = small_deck_induced
+    G, bad, good = game.goal, game.bad, game.good
+    sizes = {x.size for x in found}
+    assert {0, 1, 2, 3, 4} <= sizes and len(found) > 10
+    assert any(x.clauses for x in found) and any(len(x.clauses) >= 2 for x in found)
+    for x in found:
+        got = RulePolicy(game, x.rule).decisions()  # [i, j, w, c, k]
+        assert x.rule.size == x.size
+        for i in range(G):
+            for j in range(G):
+                for w in range(bad):
+                    feats = {"need": G - i, "opp_need": G - j, "diff": j - i,
+                             "max_ij": max(i, j), "sum_ij": i + j, "w_rem": bad - w,
+                             "opp_need-w_rem": j * -1 + G - (bad - w),
+                             "need-w_rem": G - i - (bad - w)}
+                    a = Rule.parse("deck", x.action_at(feats)).clauses[0].action
+                    for c in range(good + 1):
+                        for k in range(1, min(c, G - 1 - i) + 1):
+                            want = _act_by_hand(a.kind, a.args, i, j, k, bad - w, good - c)
+                            assert got[i, j, w, c, k] == want, (x.rule.text(), i, j, k, w, c)
+
+
+def test_induced_rule_exact_against_reference():
+    """An induced rule's exact win rate equals plain value iteration of the
+    match (tests' reference, SPEC 1.1), seat by seat."""
+    from designer.policies.builtin import solution_for
+    from designer.strategy.induce import induce, losses
+
+    game = DeckGame(bad=2, good=4, goal=6)
+    sol = solution_for(game)
+    found = induce(losses(game, sol), max_size=6)
+    x = next(f for f in found if len(f.clauses) >= 1 and f.size >= 3)
+    pol = RulePolicy(game, x.rule)
+    P, _, _ = deck_reference(game.bad, game.good, game.goal)
+
+    def optimal(i, j, k, w, c):
+        w_rem, c_rem = game.bad - w, game.good - c
+        nxt = (w + 1, c) if w + 1 < game.bad else (0, 0)
+        draw = w_rem / (w_rem + c_rem) * (1 - P[(j, i, 0) + nxt])
+        if c_rem:
+            up = 1.0 if i + k + 1 >= game.goal else P[(i, j, k + 1, w, c + 1)]
+            draw += c_rem / (w_rem + c_rem) * up
+        return draw > 1 - P[(j, i + k, 0, w, c)] + TIE
+
+    first, second = _deck_match_reference(game, pol.draws, optimal)
+    s = Evaluator(game, sol).score(x.rule)
+    assert s["win_as_first"] == pytest.approx(first, abs=1e-12)
+    assert s["win_as_second"] == pytest.approx(second, abs=1e-12)
+
+
+def test_search_with_induced_source_resumes(tmp_path):
+    """The induced source goes through the exact scoring; a second run with
+    the cache evaluates nothing again and gives the same front."""
+    game = DeckGame(bad=2, good=6, goal=8)
+    cache = tmp_path / "c.jsonl"
+    found, stats = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache)
+    assert stats["induced"] > 0 and stats["evaluated"] > 0
+    assert all(f.template != "given" for f in found)
+    ev = Evaluator(game)
+    top = found[0]
+    assert ev.score(top.rule)["win_average"] == top.win_average
+    again, st2 = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache)
+    assert st2["evaluated"] == 0 and st2["resumed"] == stats["evaluated"]
+    assert [f.rule for f in best_by_size(again, 4)] == [f.rule for f in best_by_size(found, 4)]
+
+
+def test_choice_templates_keep_one_size():
+    from designer.strategy.templates import templates, template_of
+
+    game = load_game("fowl-play")
+    for tpl in templates(game):
+        if tpl.choices:
+            sizes = {tpl.rule(v).size for v in tpl.grid()[:: max(1, tpl.count // 50)]}
+            assert sizes == {tpl.size}, tpl.text
+    rule = Rule.parse("deck", "opp_need <= w_rem -> roll; j < i -> mspace 12; bold 1")
+    tpl, vals = template_of(rule, game)
+    assert tpl.rule(vals) == rule and tpl.size == rule.size == 4
+    assert tpl.slots == ["x0", "x1"]
+
+
+def test_zombie_classic_rules_are_tuned():
+    """Zombie Dice: a given rule's constants are tuned by the exact descent
+    (the way neller's list is improved at its own size)."""
+    game = ZombieGame(1, 1, 1, 2, 2, 4, 0, 7)
+    rule = Rule.parse("zombie", "s == 0 -> below 6; below 4")  # a poor start
+    found, stats = search_rules(game, max_size=4, jobs=1, shapes=[], extra=[rule])
+    ev = Evaluator(game)
+    tuned = [f for f in found if f.template != "given"]
+    assert stats["induced"] == 0 and tuned
+    assert all(f.size == rule.size for f in tuned)
+    best = found[0]
+    assert best.template != "given" and best.rule != rule
+    assert best.win_average > ev.score(rule)["win_average"]
+    assert ev.score(best.rule)["win_average"] == best.win_average
+
+
+def test_comparison_conditions_read_in_words():
+    rule = Rule.parse("deck", "opp_need <= w_rem -> roll; j < i -> mspace 12; bold 1")
+    assert rule.size == 4
+    assert rule.sentence().startswith(
+        "If the opponent needs no more points than there are bad items left, draw on to the "
+        "goal; otherwise, if you lead, draw while")
+    assert Condition.parse("opp_need <= w_rem-2").phrase() == (
+        "the opponent needs at least 2 fewer points than there are bad items left")
+    assert Condition.parse("opp_need >= w_rem+5").phrase() == (
+        "the opponent needs at least 5 more points than there are bad items left")
+    assert Condition.parse("sum_ij >= 80").phrase() == "the two scores add up to 80 or more"

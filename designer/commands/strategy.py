@@ -32,6 +32,9 @@ def register(sub):
     p.add_argument("--cache", metavar="FILE",
                    help="JSON-lines file of scores: an interrupted search run again with the "
                         "same file resumes without re-evaluating anything")
+    p.add_argument("--no-induce", action="store_true",
+                   help="skip the rules induced from the optimal policy (a shallow tree "
+                        "fitted to the optimal decisions; deck and dice games)")
     p.add_argument("--json", action="store_true",
                    help="print a list of objects (size, rule, formula, win_as_first, "
                         "win_as_second, win_average, agreement, ...)")
@@ -87,7 +90,8 @@ def run(args):
                 bar.advance(task, advance)
 
         card = strategy_card(game, max_size=args.max_size, trials=args.trials, jobs=args.jobs,
-                             seed=args.seed, cache=args.cache, progress=progress)
+                             seed=args.seed, cache=args.cache, progress=progress,
+                             induce=not args.no_induce)
     if out is not None:
         _save(card, out)
     if args.json:
@@ -155,8 +159,9 @@ def _show(card):
                   pct(r.win_average, 4), f"{r.win_as_first + r.win_as_second - 1:+.4f}")
     console.print(t)
     s = card.stats
-    console.print(f"  {s['templates']} rule templates, {s['evaluated']} rules evaluated exactly"
-                  f" ({s['resumed']} scores read from the cache)")
+    console.print(f"  {s['templates']} rule templates and {s['induced']} rules induced from the "
+                  f"optimal policy; {s['evaluated']} rules evaluated exactly ({s['resumed']} "
+                  f"scores read from the cache)")
 
 
 def _show_card(card):

@@ -36,6 +36,8 @@ def _feature(f, p, i, j, k, w_rem, c_rem, s, goal):
         return s
     if f == 10:
         return p
+    if f == 12:
+        return i + j
     return i + k
 
 

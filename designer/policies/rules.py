@@ -29,8 +29,10 @@ an offset: ``max_ij >= 71``, ``s == 1``, ``i2 < j``, ``i2 < j+3``. Features:
 ``i`` (own score), ``j`` (the opponent's), ``k`` (turn total; ``b`` in
 Zombie Dice), ``w_rem``, ``c_rem`` (items left, decks), ``need``
 (``goal - i``), ``opp_need`` (``goal - j``), ``diff`` (``j - i``, the
-opponent's lead), ``max_ij`` (the higher score), ``i2`` (``i + k``), ``s``
-(shotguns) and ``p`` (seat, 1 or 2; Zombie Dice).
+opponent's lead), ``max_ij`` (the higher score), ``sum_ij`` (``i + j``, how
+far the game has gone: optimal Fowl Play draws to the goal once the two
+scores together pass about 78), ``i2`` (``i + k``), ``s`` (shotguns) and
+``p`` (seat, 1 or 2; Zombie Dice).
 
 Size (SPEC 5): the numeric constants (every integer written in a condition,
 a zero offset of a feature comparison excepted, and the action's constants)
@@ -64,14 +66,15 @@ from designer.errors import DesignError
 
 #: Feature codes (the kernel's numbering).
 FEATURES = {"i": 0, "j": 1, "k": 2, "w_rem": 3, "c_rem": 4, "need": 5, "opp_need": 6,
-            "diff": 7, "max_ij": 8, "s": 9, "p": 10, "i2": 11}
+            "diff": 7, "max_ij": 8, "s": 9, "p": 10, "i2": 11, "sum_ij": 12}
 #: ``b`` is Zombie Dice's name for the turn total.
 ALIASES = {"b": "k"}
 #: Features each family can see.
 FAMILY_FEATURES = {
-    "deck": {"i", "j", "k", "w_rem", "c_rem", "need", "opp_need", "diff", "max_ij", "i2"},
-    "dice": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2"},
-    "zombie": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2", "s", "p"},
+    "deck": {"i", "j", "k", "w_rem", "c_rem", "need", "opp_need", "diff", "max_ij", "i2",
+             "sum_ij"},
+    "dice": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2", "sum_ij"},
+    "zombie": {"i", "j", "k", "need", "opp_need", "diff", "max_ij", "i2", "s", "p", "sum_ij"},
 }
 OPS = {">=": 0, "<=": 1, "==": 2, "<": 3, ">": 4, "!=": 5}
 #: Action codes and their number of constants.
@@ -90,18 +93,34 @@ _NOUN = {"i": "your score", "j": "the opponent's score", "k": "the turn total",
          "w_rem": "the bad items left", "c_rem": "the good items left",
          "need": "the points you still need", "opp_need": "the points the opponent needs",
          "diff": "the opponent's lead", "max_ij": "the higher score",
-         "i2": "your score plus the turn total", "s": "the shotguns", "p": "your seat"}
+         "i2": "your score plus the turn total", "s": "the shotguns", "p": "your seat",
+         "sum_ij": "the sum of the two scores"}
 _VERB = {">=": "is {} or more", "<=": "is {} or less", "==": "is {}", "<": "is below {}",
          ">": "is above {}", "!=": "is not {}"}
 
 
 _SPECIAL = {("max_ij", ">="): "either score is {} or more", ("p", "=="): "you are player {}",
-            ("s", "=="): "you have {} shotguns", ("s", "<="): "you have {} shotguns or fewer",
+            ("s", "=="): "you have {} shotguns",
+            ("sum_ij", ">="): "the two scores add up to {} or more",
+            ("s", "<="): "you have {} shotguns or fewer",
             ("diff", ">="): "the opponent leads by {} or more",
             ("need", "<="): "you need {} points or fewer",
             ("opp_need", "<="): "the opponent needs {} points or fewer",
             ("w_rem", "<="): "{} bad items or fewer are left",
             ("c_rem", "<="): "{} good items or fewer are left"}
+
+
+#: Comparisons of two features that read better in words of their own.
+_SPECIAL_PAIR = {("opp_need", "<=", "w_rem"): "the opponent needs no more points than there "
+                                               "are bad items left",
+                 ("opp_need", "<", "w_rem"): "the opponent needs fewer points than there are "
+                                              "bad items left",
+                 ("opp_need", "<=", "k"): "the opponent needs no more points than your turn "
+                                          "total",
+                 ("opp_need", "<", "k"): "the opponent needs fewer points than your turn total",
+                 ("j", "<", "i"): "you lead", ("j", "<=", "i"): "you lead or the scores are tied",
+                 ("j", ">", "i"): "the opponent leads",
+                 ("j", ">=", "i"): "the opponent leads or the scores are tied"}
 
 
 def _err(text, why):
@@ -148,6 +167,16 @@ class Condition:
         return f"{_fname(self.feature, family)} {self.op} {rhs}"
 
     def phrase(self):
+        if self.rhs is not None and self.const == 0:
+            pair = _SPECIAL_PAIR.get((self.feature, self.op, self.rhs))
+            if pair:
+                return pair
+        if (self.feature, self.rhs) == ("opp_need", "w_rem") and self.op in ("<=", ">="):
+            n = self.const
+            more = f"{abs(n)} {'more' if n > 0 else 'fewer'}"
+            # opp_need <= w_rem + n: at most n more, or (n < 0) at least |n| fewer
+            least = "at most" if (self.op == "<=") == (n > 0) else "at least"
+            return f"the opponent needs {least} {more} points than there are bad items left"
         special = _SPECIAL.get((self.feature, self.op)) if self.rhs is None else None
         if special:
             return special.format(self.const)

@@ -97,7 +97,7 @@ def check_game(game):
 
 
 def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, progress=None,
-                  evaluator=None):
+                  evaluator=None, induce=True):
     """Search and measure the best rules of ``game`` up to ``max_size``.
 
     Parameters are those of :func:`~designer.strategy.search.search_rules`.
@@ -122,7 +122,7 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     refs = known_rules(game.family)
     found, stats = search_rules(game, max_size=max_size, trials=trials, jobs=jobs, seed=seed,
                                 cache=cache, evaluator=ev, progress=progress,
-                                extra=list(refs.values()))
+                                extra=list(refs.values()), induce=induce)
     by_text = {f.rule.text(): f for f in found}
     references = {name: by_text[r.text()] for name, r in refs.items()}
     baseline = "fixed_hold_at" if game.family == "zombie" else "max-score"

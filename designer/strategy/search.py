@@ -8,9 +8,17 @@ whose size fits the budget:
 2. a larger one by optuna's TPE sampler (``trials`` candidates, seeded),
    asked in batches that are scored in parallel;
 3. the three best TPE instances are then polished by coordinate descent over
-   their integer constants (steps of 1, 2 and 4 on one constant at a time)
+   their integer constants (steps of 1 to 4 on one constant at a time)
    until no step improves them;
-4. finally every template is polished again from the best constants of the
+4. rules induced from the optimal policy (deck and dice games,
+   :mod:`designer.strategy.induce`: decision lists fitted to the optimal
+   decisions, each state weighted by its exact visits and the value at
+   stake; a second round weighted by the visits of the first round's best
+   rule) are scored, and the best of each size tuned by the same descent
+   (each of its constants a slot, :func:`~designer.strategy.templates.template_of`);
+5. Zombie Dice only: the slides' rules (long lists that no template
+   reaches) are tuned by the same descent, each constant a slot;
+6. finally every template is polished again from the best constants of the
    other templates whose slots it shares (templates name a kind of constant
    by the same letter), which carries a good constant found in one shape to
    the others.
@@ -24,7 +32,8 @@ Resuming: with ``cache=FILE`` every score is appended to a JSON-lines file
 as soon as it is known, and a new run reads it back. TPE is seeded and told
 results in the order it asked, so a resumed run asks the same candidates
 again and finds their scores in the file: an interrupted search continues
-where it stopped without evaluating anything twice.
+where it stopped without evaluating anything twice. The induced rules are a
+function of the exact solve alone, so they come back the same too.
 """
 
 import json
@@ -34,7 +43,7 @@ from pathlib import Path
 
 from designer.errors import DesignError
 from designer.strategy.evaluate import Evaluator
-from designer.strategy.templates import templates
+from designer.strategy.templates import template_of, templates
 
 
 @dataclass(frozen=True)
@@ -156,7 +165,7 @@ def _polish(tpl, scorer, start, batch, max_rounds=30):
     for _ in range(max_rounds):
         moves = []
         for s, lo, hi in tpl.ranges:
-            for step in (-4, -2, -1, 1, 2, 4):
+            for step in (-4, -3, -2, -1, 1, 2, 3, 4):
                 x = vals[s] + step
                 if lo <= x <= hi:
                     moves.append({**vals, s: x})
@@ -180,8 +189,40 @@ def plan(game, max_size):
     return [t for t in templates(game) if t.size <= max_size]
 
 
+def _induced(game, ev, scorer, max_size, batch, per_size):
+    """The induced source: decision lists fitted to the optimal policy
+    (:mod:`designer.strategy.induce`), ``per_size`` of least loss for each
+    size, scored exactly. A second round weighs the states by the visits of
+    the best rule of the first (the states a good rule actually reaches,
+    where the loss is first-order exact). The best of each size is then
+    tuned on the exact win rate by coordinate descent over its constants."""
+    from designer.policies.rule import RulePolicy
+    from designer.strategy.induce import induced_rules
+
+    found = []
+    player = None
+    for _ in range(2):
+        picked = {}
+        for rule, _ in induced_rules(game, ev.solution, max_size=max_size, player=player):
+            lst = picked.setdefault(rule.size, [])
+            if len(lst) < per_size:
+                lst.append(rule)
+        rules = [r for size in sorted(picked) for r in picked[size]]
+        for n in range(0, len(rules), batch):
+            part = rules[n:n + batch]
+            found += [_found(r, v, "induced") for r, v in zip(part, scorer.score(part))]
+        player = RulePolicy(game, max(found, key=lambda f: f.win_average).rule)
+    out = list(found)
+    for size in sorted({f.size for f in found}):
+        best = max((f for f in found if f.size == size), key=lambda f: f.win_average)
+        tpl, vals = template_of(best.rule, game)
+        if tpl.ranges:
+            out += [f for _, f in _polish(tpl, scorer, (vals, best), batch, max_rounds=8)]
+    return out
+
+
 def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, evaluator=None,
-                 progress=None, extra=(), shapes=None):
+                 progress=None, extra=(), shapes=None, induce=True, per_size=2):
     """Search every template up to ``max_size``; return the scored candidates.
 
     Parameters
@@ -208,6 +249,10 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         Rules scored too (e.g. the classic rules, for comparison).
     shapes : list of Template, optional
         Search these templates instead of the family's list.
+    induce : bool
+        Also search rules induced from the optimal policy (deck and dice
+        games; :mod:`designer.strategy.induce`), ``per_size`` of each size,
+        each size's best then tuned on the exact win rate.
 
     Returns
     -------
@@ -217,7 +262,9 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     """
     ev = evaluator or Evaluator(game)
     plan_ = [t for t in (shapes if shapes is not None else templates(game)) if t.size <= max_size]
+    induce = induce and game.family in ("deck", "dice")
     total = sum(t.count if t.count <= 2 * trials else trials for t in plan_) + len(extra)
+    total += 2 * per_size * (max_size + 1) if induce else 0
     if progress is not None:
         progress(total=total)
     scorer = _Scorer(ev, jobs, cache, (lambda n: progress(advance=n)) if progress else None)
@@ -226,6 +273,14 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     seeded = []
     if extra:
         found += [_found(r, s, "given") for r, s in zip(extra, scorer.score(list(extra)))]
+        if game.family == "zombie":
+            # Zombie Dice's classic rules are long lists no template reaches:
+            # their own constants are tuned as a start of the search
+            for f in found[:len(extra)]:
+                tpl, vals = template_of(f.rule, game)
+                if tpl.ranges and f.size <= max_size:
+                    found += [g for _, g in _polish(tpl, scorer, (vals, f), batch,
+                                                    max_rounds=30)]
     for n, tpl in enumerate(plan_):
         if not tpl.ranges:
             cands = [({}, _found(tpl.rule({}), scorer.score([tpl.rule({})])[0], tpl.text))]
@@ -244,6 +299,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             best = max(cands, key=lambda c: c[1].win_average)
             if best[0]:
                 seeded.append(best)
+    if induce:
+        found += _induced(game, ev, scorer, max_size, batch, per_size)
     # Seeded polish: a template's slots often mean the same as another's (the
     # same letter is the same kind of constant), so the best constants of
     # every template are tried as starts for the others.
@@ -272,7 +329,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             uniq[key] = f
     ranked = sorted(uniq.values(), key=lambda f: (-f.win_average, f.size, f.rule.text()))
     return ranked, {"evaluated": scorer.evaluated, "resumed": scorer.resumed,
-                    "templates": len(plan_)}
+                    "templates": len(plan_),
+                    "induced": sum(1 for f in found if f.template == "induced")}
 
 
 def best_by_size(found, max_size):

@@ -15,15 +15,24 @@ from designer.policies.rules import Rule
 
 @dataclass(frozen=True)
 class Template:
-    """A rule shape: ``text`` with ``{slot}`` fields, ``ranges[slot] = (lo, hi)``."""
+    """A rule shape: ``text`` with ``{slot}`` fields, ``ranges[slot] = (lo, hi)``.
+
+    ``choices`` names the slots that pick a piece of text (a condition) by
+    index instead of an integer: ``((slot, (text, ...)), ...)``; their range
+    is ``0 .. len - 1`` and every choice must give the same rule size.
+    """
 
     family: str
     text: str
     ranges: tuple  # ((slot, lo, hi), ...)
+    choices: tuple = ()
 
     def rule(self, values):
         """The rule with ``values[slot]`` filled in."""
-        return Rule.parse(self.family, self.text.format(**values))
+        fill = dict(values)
+        for slot, texts in self.choices:
+            fill[slot] = texts[values[slot]]
+        return Rule.parse(self.family, self.text.format(**fill))
 
     @property
     def slots(self):
@@ -49,8 +58,17 @@ class Template:
         return {s: min(max(int(values[s]), lo), hi) for s, lo, hi in self.ranges}
 
 
-def _t(family, text, **ranges):
-    return Template(family, text, tuple((k, lo, hi) for k, (lo, hi) in ranges.items()))
+def _t(family, text, choices=None, **ranges):
+    choices = choices or {}
+    rng = tuple((k, 0, len(v) - 1) for k, v in choices.items())
+    rng += tuple((k, lo, hi) for k, (lo, hi) in ranges.items())
+    return Template(family, text, rng, tuple(choices.items()))
+
+
+#: Cheap conditions (two features compared, no constant: size 1, SPEC 5's
+#: "comparisons like max-score's") for the end of the race and for who leads.
+END_RACE = ("opp_need <= w_rem", "opp_need < w_rem", "opp_need <= k", "opp_need < k")
+LEADS = ("j < i", "j <= i", "i2 < j", "i2 <= j")
 
 
 def templates(game):
@@ -65,19 +83,16 @@ def templates(game):
             _t("deck", "mspace {d}", d=(1, 30)),
             _t("deck", "boldpace {a} {d}", a=(-2, 3), d=(1, 30)),
             _t("deck", "opp_need <= {a} -> roll; maxscore", a=(1, G)),
-            _t("deck", "diff >= {a} -> bold {b}; maxscore", a=(-G, G), b=(-2, 3)),
-            _t("deck", "opp_need <= {a} -> roll; boldpace {b} {d}", a=(1, G), b=(-2, 3),
-               d=(1, 30)),
-            _t("deck", "w_rem <= {a} -> bold {b}; boldpace {c} {d}", a=(1, game.bad), b=(-2, 4),
-               c=(-2, 3), d=(1, 30)),
-            _t("deck", "j >= {h} -> boldpace {a} {d}; boldpace {b} {e}", h=(G // 2, G - 1),
-               a=(-2, 4), d=(1, 30), b=(-2, 3), e=(1, 30)),
-            _t("deck", "opp_need <= {a} -> bold {b}; boldpace {c} {d}", a=(1, G // 2), b=(0, 8),
-               c=(-2, 3), d=(1, 30)),
-            _t("deck", "opp_need <= {a} -> roll; diff >= {b} -> bold {c}; maxscore", a=(1, G),
-               b=(-G, G), c=(-2, 3)),
-            _t("deck", "opp_need <= {a} -> roll; diff >= {b} -> bold {c}; boldpace {e} {d}",
-               a=(1, G), b=(-G, G), c=(-2, 4), e=(-2, 3), d=(1, 30)),
+            # the end race read off the deck: draw on when the opponent needs
+            # no more than the bad items left (no constant to remember)
+            _t("deck", "{E} -> roll; boldpace {a} {d}", {"E": END_RACE}, a=(-2, 3), d=(1, 30)),
+            _t("deck", "{E} -> roll; {L} -> mspace {d}; bold {b}", {"E": END_RACE, "L": LEADS},
+               d=(1, 30), b=(-2, 4)),
+            _t("deck", "{E} -> roll; {L} -> maxscore; boldpace {a} {d}",
+               {"E": END_RACE, "L": LEADS}, a=(-2, 3), d=(1, 30)),
+            # (the larger deck shapes searched before, sizes 3 to 7, all fell
+            # below the best size-4 rule on Fowl Play; larger rules now come
+            # from the induced source)
         ]
     if game.family == "dice":
         t = min(G, 60)
@@ -178,3 +193,53 @@ def templates(game):
                              "s == 1, max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
            **gr, m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
     ]
+
+
+#: Ranges of an action's constants when a rule is turned into a template
+#: (``G`` the goal, ``t`` the largest useful turn total).
+def _action_ranges(kind, G, t):
+    return {"below": [(1, t)], "pace": [(1, t), (1, 40)], "bold": [(-5, 12)],
+            "mspace": [(1, 40)], "boldpace": [(-4, 8), (1, 40)], "reach": [(1, G)],
+            "reachmax": [(1, G + 10), (-10, 20)], "lead": [(-10, 20)]}.get(kind, [])
+
+
+def _feature_range(feature, game):
+    G = game.goal
+    return {"i": (0, G), "j": (0, G + 20), "k": (0, G), "need": (1, G), "opp_need": (1, G),
+            "diff": (-G, G), "max_ij": (0, G + 20), "sum_ij": (0, 2 * G), "i2": (0, G + 20),
+            "w_rem": (1, getattr(game, "bad", 1)), "c_rem": (0, getattr(game, "good", 1)),
+            "s": (0, 3), "p": (1, 2)}[feature]
+
+
+def template_of(rule, game):
+    """The template of ``rule``'s shape: each integer constant of a condition
+    compared with a number, and of an action, becomes a slot (ranges from
+    the game); comparisons of two features keep their offsets (changing one
+    from 0 would change the size). Returns ``(template, values)`` with the
+    rule's own constants as the values."""
+    G = game.goal
+    t = max(2, min(getattr(game, "good", G), G - 1))
+    parts, ranges, values = [], [], {}
+    n = 0
+    for cl in rule.clauses:
+        items = []
+        for c in cl.conditions:
+            if c.rhs is None:
+                name = f"x{n}"
+                n += 1
+                lo, hi = _feature_range(c.feature, game)
+                ranges.append((name, min(lo, c.const), max(hi, c.const)))
+                values[name] = c.const
+                items.append(f"{c.feature} {c.op} {{{name}}}")
+            else:
+                items.append(c.formula("deck"))
+        act = [cl.action.kind]
+        for v, (lo, hi) in zip(cl.action.args, _action_ranges(cl.action.kind, G, t)):
+            name = f"x{n}"
+            n += 1
+            ranges.append((name, min(lo, v), max(hi, v)))
+            values[name] = v
+            act.append(f"{{{name}}}")
+        act = " ".join(act)
+        parts.append(f"{', '.join(items)} -> {act}" if items else act)
+    return Template(rule.family, "; ".join(parts), tuple(ranges)), values
