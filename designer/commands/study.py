@@ -112,11 +112,11 @@ def run(args):
         _, store = _load(args, must_exist=args.resume)
         t0 = time.perf_counter()
         started = time.time() - (t0 - _T_IMPORT)  # from this command's start
-        interrupted = False
+        interrupted = computed_now = False
         with StudyLock(spec):
             try:
                 if spec.method == "grid":
-                    summary = _run_grid(spec, store, args, client, started)
+                    summary, computed_now = _run_grid(spec, store, args, client, started)
                 else:
                     summary = _run_optuna(spec, store, args)
             except KeyboardInterrupt:
@@ -142,6 +142,10 @@ def run(args):
     df = store.rows()
     if len(df):
         _print_top(spec, df, args.top)
+    if spec.method == "grid" and computed_now:
+        from designer.search.eta import note_end
+
+        note_end(store, time.time())  # how long a run takes after its last design
     return 1 if st["failed"] else 0
 
 
@@ -173,7 +177,7 @@ def _run_grid(spec, store, args, client=None, started=None):
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
                        on_result=advance, retry_failed=args.retry_failed, started=started)
     return (f"computed {out['computed']} designs"
-            + (f", {out['failed']} failed" if out["failed"] else ""))
+            + (f", {out['failed']} failed" if out["failed"] else "")), bool(p.pending)
 
 
 def _run_optuna(spec, store, args):

@@ -24,15 +24,18 @@ work, so that it describes where the time goes (the large designs). With
 
 .. math::
 
-    \\text{time left} = t_0 + \\frac{r \\sum_{u \\in P} W_u}{\\min(p, |P|)}
+    \\text{time left} = t_0 + \\frac{r \\sum_{u \\in P} W_u}{\\min(p, |P|)} + t_1
 
 where :math:`t_0` is the start-up of a run (starting the processes, loading
 the compiled kernels) as measured in the last run: the least, over the
-designs it stored, of (finished - run start - :math:`\min(s_u, r W_u)`):
+designs it stored, of (finished - run start - :math:`\\min(s_u, r W_u)`):
 how long the run took before its first design started solving, counting
 the kernels a worker loads inside its first design (whose :math:`s_u` that
 load inflates) as start-up. A running study has
 no start-up left; a study whose store predates run notes counts none.
+:math:`t_1` is the tail of a run, from its last design to its end (ranking
+and listing the best designs), as measured in the last run that completed
+(0 before one has).
 
 Per-design times measured in worker processes already include the sharing
 of cores between the ``p`` processes, so dividing by ``p`` gives wall time.
@@ -44,8 +47,9 @@ import numpy as np
 
 from designer.search.families import family, unit_key, units
 
-#: Store notes written by each grid run (see :func:`note_run`).
+#: Store notes written by each grid run (see :func:`note_run`, :func:`note_end`).
 RUN_STARTED = "run_started"
+TAIL = "tail_seconds"
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Estimate:
         Calibrated :math:`r`; None before any design is stored.
     startup_seconds : float
         :math:`t_0` (0 when running, or unknown).
+    tail_seconds : float
+        :math:`t_1` (0 until a run has completed).
     workers : int
         Parallel processes assumed.
     seconds : float or None
@@ -74,6 +80,7 @@ class Estimate:
     work_left: float
     seconds_per_work: float
     startup_seconds: float
+    tail_seconds: float
     workers: int
     seconds: float
 
@@ -135,6 +142,15 @@ def note_run(store, started):
     store.set_note(RUN_STARTED, repr(float(started)))
 
 
+def note_end(store, ended):
+    """Record that a run that stored designs ended at ``ended`` (epoch
+    seconds, after listing the best designs): the time after its last
+    design is the tail :math:`t_1` every later run pays too."""
+    last = store.unit_stats().finished.max()
+    if last == last:  # not NaN: some design is stored
+        store.set_note(TAIL, repr(max(0.0, float(ended) - float(last))))
+
+
 def estimate(spec, store, workers=None, running=False, retry_failed=False):
     """Time left to finish ``spec`` from what ``store`` holds.
 
@@ -163,15 +179,18 @@ def estimate(spec, store, workers=None, running=False, retry_failed=False):
     w_done = np.array([work[k] for k in known.key], dtype=float)
     rate = calibrate(w_done, known.seconds.to_numpy(dtype=float))
     t0 = 0.0
+    notes = store.notes()
     if rate is not None and not running:
-        started = store.notes().get(RUN_STARTED)
+        started = notes.get(RUN_STARTED)
         if started is not None:
             t0 = startup(float(started), known.finished.to_numpy(dtype=float),
                          known.seconds.to_numpy(dtype=float), rate * w_done)
+    t1 = float(notes.get(TAIL, 0.0))
     if not left:
         seconds = 0.0
     elif rate is None:
         seconds = None
     else:
-        seconds = t0 + rate * work_left / max(1, min(workers, len(left)))
-    return Estimate(len(left), float(sum(work.values())), work_left, rate, t0, workers, seconds)
+        seconds = t0 + rate * work_left / max(1, min(workers, len(left))) + t1
+    return Estimate(len(left), float(sum(work.values())), work_left, rate, t0, t1, workers,
+                    seconds)
