@@ -188,6 +188,12 @@ def test_progress_bar_moves_by_work():
         assert col.render(task).plain == "about 5 s left"  # 100 / 20, still the prior speed
         advance({"key": "a"})
         assert col.render(task).plain == "done"
+    # before the first design, what is left of the start-up counts too
+    bar = unit_progress("x", 3, 1, 2, "loky", work={"a": 100.0, "b": 300.0}, work_done=600.0,
+                        seconds_per_work=0.1, startup_seconds=30.0)
+    with bar:
+        left = col.render(bar.progress.tasks[0]).plain
+        assert left in ("about 50 s left", "about 49 s left")  # 30 + 400 / 20
     no_prior = unit_progress("x", 2, 0, 1, "loky", work={"a": 1.0, "b": 1.0})
     with no_prior:
-        assert _TimeLeft().render(no_prior.progress.tasks[0]).plain == "time left unknown"
+        assert _TimeLeft().render(no_prior.progress.tasks[0]).plain == "estimating time left"

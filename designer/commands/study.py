@@ -169,11 +169,12 @@ def _run_grid(spec, store, args, client=None, started=None):
     workers = args.workers or spec.workers
     work = work_of(spec)
     pending = {unit_key(u) for u in p.pending}
-    prior = estimate(spec, store, workers).seconds_per_work if p.pending else None
+    prior = estimate(spec, store, workers, retry_failed=args.retry_failed)
     with unit_progress(spec.name, p.total, p.total - len(p.pending), workers, args.backend,
                        work={k: w for k, w in work.items() if k in pending},
                        work_done=sum(w for k, w in work.items() if k not in pending),
-                       seconds_per_work=prior) as advance:
+                       seconds_per_work=prior.seconds_per_work,
+                       startup_seconds=prior.startup_seconds) as advance:
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
                        on_result=advance, retry_failed=args.retry_failed, started=started)
     return (f"computed {out['computed']} designs"

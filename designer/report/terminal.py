@@ -199,8 +199,8 @@ def show_status(st, estimate=None, verbose=False):
 
 
 class unit_progress:
-    """A rich progress bar over designs (or optuna trials) with rate and
-    time left.
+    """A rich progress bar over designs (or optuna trials) with the time
+    spent and the time left.
 
     Used as ``with unit_progress(...) as advance: ... advance(result)``.
     The bar moves by WORK (``work[result["key"]]``, see
@@ -212,16 +212,20 @@ class unit_progress:
     """
 
     def __init__(self, name, total, done, workers, backend, noun="designs", work=None,
-                 work_done=0.0, seconds_per_work=None):
+                 work_done=0.0, seconds_per_work=None, startup_seconds=0.0):
         from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn)
 
         self.work = work
         self.noun = noun
-        who = "optuna, " + processes(workers) if backend == "optuna" else processes(workers, backend)
+        how = ("optuna search, " + processes(workers) if backend == "optuna"
+               else processes(workers, backend))
+        left = total - done
+        self.header = (f"[bold]{name}[/bold]: {left} of {total} {noun} to compute, {how}"
+                       if backend != "optuna" else f"[bold]{name}[/bold]: {left} {noun} to run, {how}")
         self.progress = Progress(
-            TextColumn(f"[bold]{name}[/bold] ({who})"), BarColumn(),
-            TextColumn("{task.fields[count]}/" + f"{total} {noun}"),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), _TimeLeft(),
+            TextColumn(f"[bold]{name}[/bold]"), BarColumn(bar_width=24),
+            TextColumn("{task.fields[count]}/" + f"{total} {noun}"), TimeElapsedColumn(),
+            _TimeLeft(),
             console=err_console, transient=False, speed_estimate_period=120)
         self.total, self.done = total, done
         if work is None:
@@ -232,13 +236,16 @@ class unit_progress:
         parallel = 1 if backend == "dask" else max(1, workers)
         # prior speed in work per second of wall time, all processes together
         self.prior = (parallel / seconds_per_work) if seconds_per_work else None
+        self.startup = startup_seconds
 
     def __enter__(self):
         import time
 
+        err_console.print(self.header)
         self.progress.start()
         self.task = self.progress.add_task("", total=self.work_total, completed=self.work_done,
-                                           rate="", count=self.done, prior=self.prior,
+                                           count=self.done, prior=self.prior,
+                                           startup=self.startup, t0=time.perf_counter(),
                                            first=None)
         self.t0, self.n, self.first = time.perf_counter(), 0, None
         return self.advance
@@ -248,11 +255,9 @@ class unit_progress:
 
         self.n += 1
         now = time.perf_counter()
-        rate = self.n / max(now - self.t0, 1e-9)
         step = 1.0 if self.work is None or result is None else self.work.get(result["key"], 0.0)
         self.first = self.first or now
-        self.progress.update(self.task, advance=step, count=self.done + self.n, first=self.first,
-                             rate=f"{rate:.1f} {self.noun}/s")
+        self.progress.update(self.task, advance=step, count=self.done + self.n, first=self.first)
 
     def __exit__(self, *exc):
         self.progress.stop()
@@ -262,8 +267,8 @@ class unit_progress:
 class _TimeLeft(ProgressColumn):
     """``about 1 min 05 s left``: the work left over the speed measured in
     this run (rich's, once the results span 2 s: the first two designs
-    finish together), else over the calibrated prior speed; ``time left
-    unknown`` with neither."""
+    finish together), else over the calibrated prior speed plus what is
+    left of the measured start-up; ``estimating time left`` with neither."""
 
     max_refresh = 0.5
 
@@ -272,14 +277,17 @@ class _TimeLeft(ProgressColumn):
 
         if task.finished:
             return Text("done", style="progress.remaining")
-        speed = None
+        now = time.perf_counter()
         first = task.fields.get("first")
-        if first is not None and time.perf_counter() - first >= 2.0:
-            speed = task.speed
-        speed = speed or task.fields.get("prior")
+        speed = task.speed if first is not None and now - first >= 2.0 else None
+        waiting = 0.0
         if not speed:
-            return Text("time left unknown", style="progress.remaining")
-        left = max(0.0, task.total - task.completed) / speed
+            speed = task.fields.get("prior")
+            if not speed:
+                return Text("estimating time left", style="progress.remaining")
+            t0 = task.fields.get("t0")
+            waiting = max(0.0, task.fields.get("startup", 0.0) - (now - t0)) if t0 else 0.0
+        left = waiting + max(0.0, task.total - task.completed) / speed
         return Text(f"{duration(left)} left", style="progress.remaining")
 
 
