@@ -142,7 +142,8 @@ def test_cli_status_top_export(tmp_path):
     assert "best designs" in r.stdout
     # plain words: designs and parallel processes, not units and loky workers
     assert "computed 14 designs" in r.stdout and "14 of 14 designs done, 0 failed" in r.stdout
-    assert "(2 parallel processes)" in r.stderr and "14/14 designs" in r.stderr
+    assert "14 of 14 designs to compute, 2 parallel processes" in r.stderr
+    assert "14/14 designs" in r.stderr
     assert "units" not in r.stdout + r.stderr and "loky" not in r.stdout + r.stderr
     st = json.loads(_cli("study", "status", str(path), "--json").stdout)
     # the JSON keys are for scripts: they stay as they were

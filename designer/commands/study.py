@@ -7,6 +7,8 @@ from designer.errors import DesignError
 
 _T_IMPORT = time.perf_counter()  # about when the command started (imports done)
 
+STUDY_HELP = "the study file (TOML), e.g. studies/red_light.toml"
+
 
 def register(sub):
     p = sub.add_parser(
@@ -28,8 +30,8 @@ def register(sub):
                            ("resume", "continue a study that was stopped")):
         q = ss.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:]
                           + "." + details)
-        q.add_argument("file", help="study file (TOML)")
-        q.add_argument("--workers", type=int_in(1, 256),
+        q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+        q.add_argument("--workers", type=int_in(1, 256), metavar="N",
                        help="how many designs to compute at once, each in its own process "
                             "(default: the study file's `workers`; more than the machine's "
                             "cores does not help)")
@@ -37,12 +39,12 @@ def register(sub):
                        help="where the designs are computed: loky = processes on this "
                             "machine (default); dask = an existing Dask cluster of several "
                             "machines, grid studies only (give its address with --scheduler)")
-        q.add_argument("--scheduler",
+        q.add_argument("--scheduler", metavar="ADDRESS",
                        help="address of the Dask cluster's scheduler, e.g. tcp://10.0.0.5:8786")
         q.add_argument("--retry-failed", action="store_true",
                        help="also compute again the designs that failed in an earlier run "
                             "(`study status` lists them with the reason)")
-        q.add_argument("--top", type=int_in(1, 10_000), default=5,
+        q.add_argument("--top", type=int_in(1, 10_000), default=5, metavar="N",
                        help="how many of the best designs to list at the end (default 5)")
         q.set_defaults(func=run, resume=(name == "resume"))
 
@@ -51,7 +53,7 @@ def register(sub):
                                   "failed (with the reason), and the time a `resume` will take, "
                                   "estimated from the size of the designs left and the speed "
                                   "measured on the designs already computed.")
-    q.add_argument("file", help="study file (TOML)")
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
     q.add_argument("--json", action="store_true",
                    help="print one JSON object for scripts (its keys never change)")
     q.add_argument("--verbose", action="store_true",
@@ -62,8 +64,8 @@ def register(sub):
                       description="List the best designs stored so far, ranked by the study "
                                   "file's objectives (designs that break its constraints left "
                                   "out).")
-    q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--n", type=int_in(1, 10**6), default=10,
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+    q.add_argument("--n", type=int_in(1, 10**6), default=10, metavar="N",
                    help="how many designs to list (default 10)")
     q.add_argument("--json", action="store_true", help="print a JSON list for scripts")
     q.set_defaults(func=show_top)
@@ -71,10 +73,10 @@ def register(sub):
     q = ss.add_parser("export", help="write every stored result to parquet or CSV",
                       description="Write every stored row (one per design, goal and komi) to "
                                   "a file for a spreadsheet or pandas.")
-    q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--format", default="parquet",
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+    q.add_argument("--format", default="parquet", metavar="FORMAT",
                    help="parquet (default; pandas, R, DuckDB) or csv (spreadsheets)")
-    q.add_argument("--out", help="file to write (default: <study name>.<format> in the study's "
+    q.add_argument("--out", metavar="FILE", help="file to write (default: <study name>.<format> in the study's "
                                  "results folder)")
     q.set_defaults(func=do_export)
 
