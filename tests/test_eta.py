@@ -8,10 +8,12 @@ import itertools
 
 import pytest
 
+from designer import DeckGame
 from designer.search import load_study, open_store
 from designer.search.eta import (calibrate, estimate, note_end, note_run, startup,
                                  weighted_median, work_of)
 from designer.search.families import PAIR_OVERHEAD, STATE_OVERHEAD, family, unit_key, units
+from designer.solve.api import deck_states
 from study_helpers import SMALL_DECK, write_study
 
 DECK = family("deck")
@@ -30,6 +32,10 @@ def test_deck_work_counts_the_states_of_spec_1_1():
                                                             range(good + 1))
                      for k in range(c + 1) if i + k < goal)
         assert _deck_work(bad, good, goal) == states + PAIR_OVERHEAD * goal * goal
+        assert deck_states(DeckGame(bad, good, goal)) == states  # the solver's own count
+    # the flagship's sizes: the largest and smallest compositions to 50
+    assert _deck_work(10, 39, 50) - PAIR_OVERHEAD * 2500 == deck_states(DeckGame(10, 39, 50))
+    assert _deck_work(1, 1, 50) - PAIR_OVERHEAD * 2500 == deck_states(DeckGame(1, 1, 50)) == 7450
 
 
 def test_dice_work_counts_states_times_outcomes():
