@@ -354,7 +354,8 @@ def show_pairings(game, results):
 def show_comparison(result):
     """Print a :class:`designer.analysis.compare.Comparison`."""
     r = result
-    console.print(f"[bold]{r.game}[/bold]  goal {r.goal}, komi {r.komi} (to the second mover)")
+    whom = start_points(r.komi).replace("the second player", "whoever moves second")
+    console.print(f"[bold]{r.game}[/bold]  goal {r.goal}, komi {r.komi} ({whom})")
     console.print(f"  policy A: [bold]{r.policy}[/bold]   against B: [bold]{r.against}[/bold]")
     table = Table(show_header=True)
     table.add_column("A's exact win probability")
@@ -362,7 +363,7 @@ def show_comparison(result):
     table.add_row("A moves first", pct(r.win_as_first, 4))
     table.add_row("A moves second", pct(r.win_as_second, 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r.win_average, 4)}[/bold]")
-    table.add_row("gap (first + second - 1)", f"{r.gap:+.6f}")
+    table.add_row("gap: A's first + second - 1", f"{r.gap:+.6f}")
     if r.agreement is not None:
         table.add_row("agreement", f"{pct(r.agreement, 3)} of {r.states:,} decision states")
     console.print(table)
@@ -375,7 +376,7 @@ def show_comparison(result):
 def show_zombie_comparison(r):
     """Print the dict of :func:`designer.analysis.zombie.compare_zombie`."""
     console.print(f"[bold]{r['game']['name']}[/bold]  goal {r['game']['goal']}, "
-                  f"komi {r['game']['komi']} (to player 2)")
+                  f"komi {r['game']['komi']} ({start_points(r['game']['komi'])})")
     console.print(f"  policy A: [bold]{r['policy']}[/bold]   against B: [bold]{r['against']}[/bold]")
     table = Table(show_header=True)
     table.add_column("A's exact win probability")
@@ -383,7 +384,7 @@ def show_zombie_comparison(r):
     table.add_row("A is player 1", pct(r["win_as_first"], 4))
     table.add_row("A is player 2", pct(r["win_as_second"], 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r['win_average'], 4)}[/bold]")
-    table.add_row("gap (SPEC 1.3)", f"{r['gap']:+.6f}")
+    table.add_row("gap: A's first + second - 1", f"{r['gap']:+.6f}")
     table.add_row("agreement", f"{pct(r['agreement'], 3)} of {r['states_compared']:,} decision states")
     console.print(table)
     console.print(f"  exact evaluation: {r['seconds']:.3f} s")
