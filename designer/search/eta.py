@@ -11,15 +11,19 @@ Each design ``u`` has a predicted work :math:`W_u`, computed from its
 parameters before solving (:meth:`designer.search.families.Family.work`:
 the states its solve sweeps, weighted by their outcomes). Its measured
 solve time is :math:`s_u` (stored with every design). The machine's speed
-is calibrated online from the stored designs as
+is calibrated online from the stored designs as the work-weighted mean of
+their seconds per unit of work,
 
 .. math::
 
-    r = \\operatorname{wmedian}_u \\left( s_u / W_u ;\\ \\text{weights } W_u \\right)
+    r = \\frac{\\sum_{u \\in K} s_u}{\\sum_{u \\in K} W_u}, \\qquad
+    K = \\{u : s_u / W_u \\le 3 m\\}, \\quad
+    m = \\operatorname{wmedian}_u \\left( s_u / W_u ;\\ \\text{weights } W_u \\right)
 
-seconds per unit of work: a median, so that one design slowed by a busy
-machine or by a worker loading its kernels does not move it, weighted by
-work, so that it describes where the time goes (the large designs). With
+a mean, because the time left is a sum and a busy machine's slow spells
+recur, but without the outliers beyond 3 times the weighted median: a
+worker's first design carries the loading of its kernels (seconds, under
+load; counted in the start-up below, once per run). With
 ``p`` parallel processes and ``P`` the designs not yet stored,
 
 .. math::
@@ -105,15 +109,24 @@ def weighted_median(values, weights):
     return float(values[order][np.searchsorted(cum, 0.5 * cum[-1])])
 
 
+#: Designs slower than this many times the weighted median (seconds per
+#: unit of work) are left out of the calibration.
+OUTLIER = 3.0
+
+
 def calibrate(work, seconds):
     """Seconds per unit of work from designs of predicted ``work`` that took
-    ``seconds`` each (see the module docstring); None without data."""
+    ``seconds`` each: the trimmed work-weighted mean of the module
+    docstring; None without data."""
     work = np.asarray(work, dtype=float)
     seconds = np.asarray(seconds, dtype=float)
     keep = (work > 0) & np.isfinite(seconds) & (seconds >= 0)
     if not keep.any():
         return None
-    return weighted_median(seconds[keep] / work[keep], work[keep])
+    work, seconds = work[keep], seconds[keep]
+    ratio = seconds / work
+    usual = ratio <= OUTLIER * weighted_median(ratio, work)
+    return float(seconds[usual].sum() / work[usual].sum())
 
 
 def startup(started, finished, seconds, predicted):
