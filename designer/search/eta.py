@@ -88,9 +88,6 @@ class Estimate:
     workers: int
     seconds: float
 
-    def to_dict(self):
-        return dict(self.__dict__)
-
 
 def weighted_median(values, weights):
     """The smallest value at which the cumulative weight reaches half the total.
@@ -188,7 +185,7 @@ def estimate(spec, store, workers=None, running=False, retry_failed=False):
     left = [k for k in work if k not in skip]
     work_left = float(sum(work[k] for k in left))
     workers = int(workers or spec.workers)
-    known = done[done.key.isin(work.keys())]
+    known = done[done.key.isin(list(work))]
     w_done = np.array([work[k] for k in known.key], dtype=float)
     rate = calibrate(w_done, known.seconds.to_numpy(dtype=float))
     t0 = 0.0
