@@ -192,8 +192,10 @@ def show_status(st, estimate=None, verbose=False):
             share = e.work_left / e.work_total if e.work_total else 0.0
             console.print(f"  work left: {pct(share, 1)} (designs sized by the states they "
                           f"solve); {1e9 * e.seconds_per_work:.1f} ns per state measured")
-            console.print(f"  a run's start-up: {e.startup_seconds:.1f} s, and after its last "
-                          f"design: {e.tail_seconds:.1f} s (measured)")
+            start = ("already behind it (running now)" if st["running"]
+                     else f"{e.startup_seconds:.1f} s")
+            console.print(f"  a run's start-up: {start}; after its last design: "
+                          f"{e.tail_seconds:.1f} s (measured)")
     for key, err in st.get("failures", {}).items():
         console.print(f"  failed design {key}: {err}")
 
