@@ -48,13 +48,14 @@ def test_failures_in_process_are_recorded_and_skipped(tmp_path, monkeypatch):
 
 
 def test_killed_worker_does_not_stop_the_study(tmp_path):
-    """Two loky workers; one unit kills its process, two others raise.
+    """Two parallel processes; one design kills its process, two others raise.
     The rest completes; status lists the three; --retry-failed finishes the
     study and its rows equal an undisturbed run."""
     path = write_study(tmp_path, SMALL_DECK.format(name="f2", workers=2))
     r = _cli("study", "run", str(path), env={"DESIGNER_INJECT_FAILURE": INJECT})
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "--retry-failed" in r.stderr
+    assert "3 designs failed" in r.stderr and "11 of 14 designs done, 3 failed" in r.stdout
     # the rest runs in this process (same code path as the console script)
     code, out, err, _ = run_cli(["study", "status", str(path), "--json"], tmp_path, limit=120)
     st = json.loads(out)
@@ -64,7 +65,8 @@ def test_killed_worker_does_not_stop_the_study(tmp_path):
     assert reasons[unit_key({"bad": 2, "good": 3})].startswith("MemoryError")
     assert reasons[unit_key({"bad": 1, "good": 4})].startswith("TypingError")
     code, out, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=120)
-    assert out.count("failed {") == 3 and "worker process died" in out
+    assert out.count("failed design {") == 3 and "worker process died" in out
+    assert "designs: 11 done, 0 to compute, 3 failed, of 14" in out
 
     # resume without the flag computes nothing; with it, the three units
     code, out, err, _ = run_cli(["study", "resume", str(path)], tmp_path, limit=120)

@@ -107,8 +107,19 @@ def test_cli_solve_json():
 def test_cli_solve_text():
     r = _cli("solve", "deck", "--bad", "5", "--good", "30", "--goal", "40", "--komi", "2")
     assert r.returncode == 0, r.stderr
-    assert "first-player win (komi 2)" in r.stdout
-    assert "fair komi" in r.stdout and "residual" in r.stdout
+    assert "komi 2: 2 points for the second player" in r.stdout
+    import re
+
+    win, edge = map(float, re.search(r"first player wins ([\d.]+)% \(first-player edge "
+                                     r"([+-][\d.]+)%\)", r.stdout).groups())
+    assert edge == pytest.approx(win - 50, abs=2e-4)  # signed: + favours the first player
+    assert "fair komi" in r.stdout and "points for the second player" in r.stdout
+    # convergence figures only on request
+    assert "residual" not in r.stdout and "sweeps" not in r.stdout
+    v = _cli("solve", "deck", "--bad", "5", "--good", "30", "--goal", "40", "--komi", "2",
+             "--verbose")
+    assert v.returncode == 0, v.stderr
+    assert "residual" in v.stdout and "sweeps" in v.stdout
 
 
 def test_cli_help_explains():

@@ -1,9 +1,30 @@
 """``designer study``: run, watch, resume and read design studies."""
 
+import os
 import time
 
 from designer.commands._common import int_in
 from designer.errors import DesignError
+
+STUDY_HELP = "the study file (TOML), e.g. studies/red_light.toml"
+
+
+def _command_started():
+    """When the user started this command (epoch seconds): the process's
+    start, so that interpreter start-up and imports count (Linux tells a
+    process's age in /proc), unless the process is older than a command
+    takes to start (main() called in a long-lived process, e.g. a test):
+    then now."""
+    now = time.time()
+    try:
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - age if 0.0 <= age < 60.0 else now
 
 
 def register(sub):
@@ -20,37 +41,60 @@ def register(sub):
     details = (" Every finished design is committed at once to the study's SQLite store "
                "(<file stem>.results/ beside the file), so the run is safe to stop at any "
                "moment (Ctrl-C, kill, reboot): `resume` continues where it stopped, computing "
-               "nothing twice.")
-    for name, helptext in (("run", "run the study (continues if results exist)"),
-                           ("resume", "continue an interrupted study")):
+               "nothing twice. A progress bar shows the designs done and the time left, "
+               "estimated from the size of the designs still to compute.")
+    for name, helptext in (("run", "compute the study's designs (continues if results exist)"),
+                           ("resume", "continue a study that was stopped")):
         q = ss.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:]
                           + "." + details)
-        q.add_argument("file", help="study file (TOML)")
-        q.add_argument("--workers", type=int_in(1, 256), help="parallel workers (default: the file's)")
+        q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+        q.add_argument("--workers", type=int_in(1, 256), metavar="N",
+                       help="how many designs to compute at once, each in its own process "
+                            "(default: the study file's `workers`; more than the machine's "
+                            "cores does not help)")
         q.add_argument("--backend", choices=("loky", "dask"), default="loky",
-                       help="loky: processes on this machine (default); dask: an existing "
-                            "Dask cluster (grid method), see --scheduler")
-        q.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+                       help="where the designs are computed: loky = processes on this "
+                            "machine (default); dask = an existing Dask cluster of several "
+                            "machines, grid studies only (give its address with --scheduler)")
+        q.add_argument("--scheduler", metavar="ADDRESS",
+                       help="address of the Dask cluster's scheduler, e.g. tcp://10.0.0.5:8786")
         q.add_argument("--retry-failed", action="store_true",
-                       help="also run again the units that failed before (see `study status`)")
-        q.add_argument("--top", type=int_in(1, 10_000), default=5, help="designs to show at the end (default 5)")
+                       help="also compute again the designs that failed in an earlier run "
+                            "(`study status` lists them with the reason)")
+        q.add_argument("--top", type=int_in(1, 10_000), default=5, metavar="N",
+                       help="how many of the best designs to list at the end (default 5)")
         q.set_defaults(func=run, resume=(name == "resume"))
 
-    q = ss.add_parser("status", help="done / pending / failed units and an ETA")
-    q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q = ss.add_parser("status", help="designs done, to compute and failed, and the time left",
+                      description="How far a study is: designs done, still to compute and "
+                                  "failed (with the reason), and the time a `resume` will take, "
+                                  "estimated from the size of the designs left and the speed "
+                                  "measured on the designs already computed.")
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+    q.add_argument("--json", action="store_true",
+                   help="print one JSON object for scripts (its keys never change)")
+    q.add_argument("--verbose", action="store_true",
+                   help="also show the rows stored and how the time left is estimated")
     q.set_defaults(func=show_status)
 
-    q = ss.add_parser("top", help="the best designs by the study's objectives")
-    q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--n", type=int_in(1, 10**6), default=10, help="how many designs (default 10)")
-    q.add_argument("--json", action="store_true", help="print a JSON list")
+    q = ss.add_parser("top", help="the best designs by the study's objectives",
+                      description="List the best designs stored so far, ranked by the study "
+                                  "file's objectives (designs that break its constraints left "
+                                  "out).")
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+    q.add_argument("--n", type=int_in(1, 10**6), default=10, metavar="N",
+                   help="how many designs to list (default 10)")
+    q.add_argument("--json", action="store_true", help="print a JSON list for scripts")
     q.set_defaults(func=show_top)
 
-    q = ss.add_parser("export", help="write every stored result to parquet or CSV")
-    q.add_argument("file", help="study file (TOML)")
-    q.add_argument("--format", default="parquet", help="parquet (default) or csv")
-    q.add_argument("--out", help="output file (default: in the study's results folder)")
+    q = ss.add_parser("export", help="write every stored result to parquet or CSV",
+                      description="Write every stored row (one per design, goal and komi) to "
+                                  "a file for a spreadsheet or pandas.")
+    q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
+    q.add_argument("--format", default="parquet", metavar="FORMAT",
+                   help="parquet (default; pandas, R, DuckDB) or csv (spreadsheets)")
+    q.add_argument("--out", metavar="FILE", help="file to write (default: <study name>.<format> in the study's "
+                                 "results folder)")
     q.set_defaults(func=do_export)
 
 
@@ -62,6 +106,7 @@ def _load(args, must_exist=False):
 
 
 def run(args):
+    command_started = _command_started()
     from designer.report import terminal
     from designer.search.lock import StudyLock
 
@@ -86,11 +131,12 @@ def run(args):
     try:
         _, store = _load(args, must_exist=args.resume)
         t0 = time.perf_counter()
-        interrupted = False
+        started = command_started
+        interrupted = computed_now = False
         with StudyLock(spec):
             try:
                 if spec.method == "grid":
-                    summary = _run_grid(spec, store, args, client)
+                    summary, computed_now = _run_grid(spec, store, args, client, started)
                 else:
                     summary = _run_optuna(spec, store, args)
             except KeyboardInterrupt:
@@ -103,19 +149,23 @@ def run(args):
     st = status(spec, store)
     if interrupted:
         terminal.err_console.print(
-            f"interrupted: {st['done']} of {st['units']} units are stored; "
+            f"interrupted: {st['done']} of {st['units']} designs are stored; "
             f"continue with `designer study resume {args.file}`")
         return 130
     terminal.console.print(
         f"{spec.name}: {summary} in {time.perf_counter() - t0:.1f} s; "
-        f"{st['done']} of {st['units']} units done, {st['failed']} failed")
+        f"{st['done']} of {st['units']} designs done, {st['failed']} failed")
     if st["failed"]:
         terminal.err_console.print(
-            f"{st['failed']} units failed (see `designer study status {args.file}`); run them "
+            f"{st['failed']} designs failed (see `designer study status {args.file}`); run them "
             f"again with `designer study resume {args.file} --retry-failed`")
     df = store.rows()
     if len(df):
         _print_top(spec, df, args.top)
+    if spec.method == "grid" and computed_now:
+        from designer.search.eta import note_end
+
+        note_end(store, time.time())  # how long a run takes after its last design
     return 1 if st["failed"] else 0
 
 
@@ -129,17 +179,26 @@ def _print_top(spec, rows, n):
                           f"{', '.join(o.label for o in spec.objectives)}")
 
 
-def _run_grid(spec, store, args, client=None):
+def _run_grid(spec, store, args, client=None, started=None):
     from designer.report.terminal import unit_progress
+    from designer.search.eta import estimate, work_of
+    from designer.search.families import unit_key
     from designer.search.grid import plan, run_grid
 
     p = plan(spec, store, args.retry_failed)
     workers = args.workers or spec.workers
-    with unit_progress(spec.name, p.total, p.total - len(p.pending), workers,
-                       args.backend) as advance:
+    work = work_of(spec)
+    pending = {unit_key(u) for u in p.pending}
+    prior = estimate(spec, store, workers, retry_failed=args.retry_failed)
+    with unit_progress(spec.name, p.total, p.total - len(p.pending), workers, args.backend,
+                       work={k: w for k, w in work.items() if k in pending},
+                       work_done=sum(w for k, w in work.items() if k not in pending),
+                       seconds_per_work=prior.seconds_per_work,
+                       startup_seconds=prior.startup_seconds) as advance:
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
-                       on_result=advance, retry_failed=args.retry_failed)
-    return f"computed {out['computed']} units" + (f", {out['failed']} failed" if out["failed"] else "")
+                       on_result=advance, retry_failed=args.retry_failed, started=started)
+    return (f"computed {out['computed']} designs"
+            + (f", {out['failed']} failed" if out["failed"] else "")), bool(p.pending)
 
 
 def _run_optuna(spec, store, args):
@@ -150,10 +209,10 @@ def _run_optuna(spec, store, args):
     done = optuna_search.counted(study)
     local = not spec.optuna_storage or spec.optuna_storage.startswith("sqlite")
     with unit_progress(spec.name, spec.trials, min(done, spec.trials), args.workers or spec.workers,
-                       "optuna", unit="trials") as advance:
+                       "optuna", noun="trials") as advance:
         out = optuna_search.run_optuna(spec, store, workers=args.workers, local=local,
                                        on_trial=advance)
-    return (f"ran {out['trials']} trials, solved {out['computed']} units"
+    return (f"ran {out['trials']} trials, solved {out['computed']} new designs"
             + (f", retried {out['recovered']} orphaned trials" if out["recovered"] else ""))
 
 
@@ -166,7 +225,12 @@ def show_status(args):
     if args.json:
         terminal.print_json(st)
     else:
-        terminal.show_status(st)
+        est = None
+        if spec.method == "grid":
+            from designer.search.eta import estimate
+
+            est = estimate(spec, store, running=st["running"])
+        terminal.show_status(st, est, verbose=args.verbose)
     return 0
 
 

@@ -5,7 +5,9 @@ import json
 
 from rich import box
 from rich.console import Console
+from rich.progress import ProgressColumn
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 err_console = Console(stderr=True)
@@ -47,8 +49,37 @@ def _default(v):
     return str(v)
 
 
-def show_solution(summary):
-    """Print the headline figures of :meth:`Solution.summary`."""
+def points(n):
+    """``1 point``, ``3 points``."""
+    return f"{n} point" + ("" if abs(n) == 1 else "s")
+
+
+def start_points(komi, players=2):
+    """A komi in words: who starts with how many points.
+
+    Two players: ``m >= 0`` points for the second player, ``m < 0`` for the
+    first; more players: one integer for every seat after the first, or a
+    list, seat 1 first."""
+    if isinstance(komi, (list, tuple)):
+        given = [f"seat {s + 1}: {points(k)}" for s, k in enumerate(komi) if k]
+        return ", ".join(given) if given else "no start points"
+    if komi == 0:
+        return "no start points"
+    if komi < 0:
+        return f"{points(-komi)} for the first player"
+    return f"{points(komi)} for " + ("the second player" if players == 2
+                                      else "every seat after the first")
+
+
+def edge(p):
+    """The first-player edge ``p - 1/2`` with its sign, in percentage points
+    (``+2.078%``: the first player wins 52.078% of games)."""
+    return f"{100 * (p - 0.5):+.4f}%"
+
+
+def show_solution(summary, verbose=False):
+    """Print the headline figures of :meth:`Solution.summary`; the
+    convergence figures (residual, sweeps) only when ``verbose``."""
     g = summary["game"]
     params = ", ".join(f"{k}={v}" for k, v in g.items() if k not in ("name", "family"))
     console.print(f"[bold]{g['name']}[/bold]  ({g['family']}: {params})")
@@ -56,37 +87,54 @@ def show_solution(summary):
 
     n = summary.get("players", 2)
     if n == 2:
-        console.print(f"  first-player win (komi {g['komi']}): "
-                      f"[bold]{pct(summary['first_player_win'], 4)}[/bold]")
+        p1 = summary["first_player_win"]
+        console.print(f"  komi {g['komi']}: {start_points(g['komi'])}")
+        console.print(f"  first player wins [bold]{pct(p1, 4)}[/bold] "
+                      f"(first-player edge {edge(p1)})")
     else:
         seats = ", ".join(f"seat {a + 1} {pct(p, 3)}" for a, p in enumerate(summary["seat_win"]))
-        console.print(f"  {n} players, {summary['ending']} ending, komi {g['komi']}: [bold]{seats}[/bold]"
-                      f"  (fairness {pct(summary['fairness'], 3)})")
+        console.print(f"  {n} players, {summary['ending']} ending; {start_points(g['komi'], n)}")
+        console.print(f"  wins: [bold]{seats}[/bold]")
+        console.print(f"  largest gap from an equal share ({pct(1 / n, 1)}): "
+                      f"{pct(summary['fairness'], 3)}")
     console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
     if n == 2:
-        console.print(f"  fair komi: {summary['fair_komi']} "
-                      f"(first-player win {pct(summary['fair_komi_first_player_win'], 4)})")
+        fk = summary["fair_komi"]
+        console.print(f"  fair komi: {start_points(fk)} "
+                      f"(first-player edge {edge(summary['fair_komi_first_player_win'])})")
     else:
         seats = ", ".join(pct(p, 3) for p in summary["fair_komi_seat_win"])
-        console.print(f"  fair komi: {', '.join(map(str, summary['fair_komi']))} "
-                      f"(seats win {seats})")
+        console.print(f"  fair komi: {start_points(summary['fair_komi'], n)}")
+        console.print(f"    (seats win {seats})")
     rows = [{k: v for k, v in r.items() if k != "seat_win"}
             | {f"seat {a + 1}": p for a, p in enumerate(r.get("seat_win", [])) if n > 2}
             for r in summary["komi_table"]]
     if n > 2:
         rows = [{k: v for k, v in r.items() if k != "first_player_win"} for r in rows]
-    table = pd.DataFrame(rows)
+    else:
+        rows = [{"komi": r["komi"], "first-player win": r["first_player_win"],
+                 "first-player edge": r["first_player_win"],
+                 "game length (actions)": r["expected_actions"]} for r in rows]
+    table = pd.DataFrame(rows).rename(columns={
+        "fairness": "largest gap from equal", "expected_actions": "game length (actions)"})
+    whom = "the second player" if n == 2 else "every seat after the first"
+    lo, hi = int(table["komi"].min()), int(table["komi"].max())
+    title = f"komi {lo}..{hi}: points for {whom}" + (" (below 0: for the first)" if lo < 0 else "")
     console.print(frame_table(
-        table, title=f"komi 0..{len(table) - 1}" + (" to every seat after the first" if n > 2 else ""),
-        formats={"first_player_win": lambda v: pct(v, 4), "fairness": lambda v: pct(v, 3),
-                 "expected_actions": lambda v: f"{v:.2f}",
+        table, title=title,
+        formats={"first-player win": lambda v: pct(v, 4), "first-player edge": edge,
+                 "largest gap from equal": lambda v: pct(v, 3),
+                 "game length (actions)": lambda v: f"{v:.2f}",
                  **{f"seat {a + 1}": (lambda v: pct(v, 3)) for a in range(n)}}))
     if summary.get("unsettled_positions"):
         console.print(f"  Max-n play did not settle at {summary['unsettled_positions']:,} positions "
-                      f"(mutual best responses cycle there); the largest residual kept there is "
-                      f"{summary['unsettled_residual']:.1e}.")
-    console.print(f"  states: {summary['states']:,}   residual: {summary['residual']:.2e}   "
-                  f"sweeps: {summary['sweeps']:,}   solve time: {summary['seconds']:.3f} s")
+                      f"(each player's best reply keeps changing there)"
+                      + (f"; the largest residual kept there is "
+                         f"{summary['unsettled_residual']:.1e}." if verbose else "."))
+    line = f"  states: {summary['states']:,}   solve time: {summary['seconds']:.3f} s"
+    if verbose:
+        line += f"   residual: {summary['residual']:.2e}   sweeps: {summary['sweeps']:,}"
+    console.print(line)
 
 
 def show_top(table, title):
@@ -94,59 +142,155 @@ def show_top(table, title):
     console.print(frame_table(table.astype(str), title=title, formats={}))
 
 
-def show_status(st):
-    """Print a study's progress from :func:`designer.search.status`."""
+def duration(seconds):
+    """Seconds in words a person reads at a glance: ``about 45 s``,
+    ``about 3 min 20 s``, ``about 2 h 05 min``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"about {max(s, 1)} s"
+    if s < 3600:
+        return f"about {s // 60} min {s % 60:02d} s"
+    return f"about {s // 3600} h {(s % 3600) // 60:02d} min"
+
+
+def processes(workers, backend="loky"):
+    """How the designs are computed, in words."""
+    if backend == "dask":
+        return "on the dask cluster"
+    return f"{workers} parallel process" + ("" if workers == 1 else "es")
+
+
+def show_status(st, estimate=None, verbose=False):
+    """Print a study's progress from :func:`designer.search.status`;
+    ``estimate`` (:class:`designer.search.eta.Estimate`) details the time
+    left when ``verbose``."""
     eta = st.get("eta_seconds")
-    eta_txt = "unknown" if eta is None else f"{eta:.0f} s"
     state = "running now" if st["running"] else "not running"
     console.print(f"[bold]{st['name']}[/bold] ({st['method']}, {state})")
     if "trials" in st:
         console.print(f"  optuna trials: {st['trials']} of {st['trials_target']} done, "
                       f"{st['pending_trials']} pending")
-        console.print(f"  compositions solved: {st['done']} of {st['units']} in the space, "
-                      f"{st['failed']} failed   rows: {st['rows']:,}")
+        console.print(f"  designs solved: {st['done']} of {st['units']} in the space, "
+                      f"{st['failed']} failed")
+        console.print("  time left: unknown (trials that propose a design already solved "
+                      "take no time)")
     else:
-        console.print(f"  units: {st['done']} done, {st['pending']} pending, {st['failed']} failed "
-                      f"of {st['units']}   rows: {st['rows']:,}   ETA: {eta_txt}")
+        console.print(f"  designs: {st['done']} done, {st['pending']} to compute, "
+                      f"{st['failed']} failed, of {st['units']}")
+        if eta is None:
+            left = "unknown until the first design is stored"
+        elif eta == 0:
+            left = "none, the study is complete" if not st["pending"] else "none"
+        else:
+            workers = estimate.workers if estimate is not None else None
+            left = duration(eta) + (f" with {processes(workers)}" if workers else "")
+        console.print(f"  time left: {left}")
+    if verbose:
+        console.print(f"  rows stored: {st['rows']:,}")
+        if estimate is not None and estimate.seconds_per_work is not None:
+            e = estimate
+            share = e.work_left / e.work_total if e.work_total else 0.0
+            console.print(f"  work left: {pct(share, 1)} (designs sized by the states they "
+                          f"solve); {1e9 * e.seconds_per_work:.1f} ns per state measured")
+            start = ("already behind it (running now)" if st["running"]
+                     else f"{e.startup_seconds:.1f} s")
+            console.print(f"  a run's start-up: {start}; after its last design: "
+                          f"{e.tail_seconds:.1f} s (measured)")
     for key, err in st.get("failures", {}).items():
-        console.print(f"  failed {key}: {err}")
+        console.print(f"  failed design {key}: {err}")
 
 
 class unit_progress:
-    """A rich progress bar over units (or trials) with rate and ETA.
+    """A rich progress bar over designs (or optuna trials) with the time
+    spent and the time left.
 
     Used as ``with unit_progress(...) as advance: ... advance(result)``.
+    The bar moves by WORK (``work[result["key"]]``, see
+    :mod:`designer.search.eta`), not by designs, so that the time left is
+    right although the designs left are smaller than those done: it is the
+    work left divided by the speed measured in this run, or, until this run
+    has measured one, by the speed calibrated from the stored designs
+    (``seconds_per_work``). Without ``work`` every step weighs 1.
     """
 
-    def __init__(self, name, total, done, workers, backend, unit="units"):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+    def __init__(self, name, total, done, workers, backend, noun="designs", work=None,
+                 work_done=0.0, seconds_per_work=None, startup_seconds=0.0):
+        from rich.progress import (BarColumn, Progress, TextColumn, TimeElapsedColumn)
 
+        self.work = work
+        self.noun = noun
+        how = ("optuna search, " + processes(workers) if backend == "optuna"
+               else processes(workers, backend))
+        left = total - done
+        self.header = (f"[bold]{name}[/bold]: {left} of {total} {noun} to compute, {how}"
+                       if backend != "optuna" else f"[bold]{name}[/bold]: {left} {noun} to run, {how}")
         self.progress = Progress(
-            TextColumn(f"[bold]{name}[/bold] ({workers} {backend} worker{'s' if workers != 1 else ''})"),
-            BarColumn(), MofNCompleteColumn(), TextColumn(unit),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
-            TimeRemainingColumn(), console=err_console, transient=False)
-        self.total, self.done, self.unit = total, done, unit
+            TextColumn(f"[bold]{name}[/bold]"), BarColumn(bar_width=24),
+            TextColumn("{task.fields[count]}/" + f"{total} {noun}"), TimeElapsedColumn(),
+            _TimeLeft(),
+            console=err_console, transient=False, speed_estimate_period=120)
+        self.total, self.done = total, done
+        if work is None:
+            self.work_total, self.work_done = float(total), float(done)
+        else:
+            self.work_total = float(work_done + sum(work.values()))
+            self.work_done = float(work_done)
+        parallel = 1 if backend == "dask" else max(1, workers)
+        # prior speed in work per second of wall time, all processes together
+        self.prior = (parallel / seconds_per_work) if seconds_per_work else None
+        self.startup = startup_seconds
 
     def __enter__(self):
         import time
 
+        err_console.print(self.header)
         self.progress.start()
-        self.task = self.progress.add_task("", total=self.total, completed=self.done, rate="")
-        self.t0, self.n = time.perf_counter(), 0
+        self.task = self.progress.add_task("", total=self.work_total, completed=self.work_done,
+                                           count=self.done, prior=self.prior,
+                                           startup=self.startup, t0=time.perf_counter(),
+                                           first=None)
+        self.t0, self.n, self.first = time.perf_counter(), 0, None
         return self.advance
 
-    def advance(self, _result=None):
+    def advance(self, result=None):
         import time
 
         self.n += 1
-        rate = self.n / max(time.perf_counter() - self.t0, 1e-9)
-        self.progress.update(self.task, advance=1, rate=f"{rate:.1f} {self.unit}/s")
+        now = time.perf_counter()
+        step = 1.0 if self.work is None or result is None else self.work.get(result["key"], 0.0)
+        self.first = self.first or now
+        self.progress.update(self.task, advance=step, count=self.done + self.n, first=self.first)
 
     def __exit__(self, *exc):
         self.progress.stop()
         return False
+
+
+class _TimeLeft(ProgressColumn):
+    """``about 1 min 05 s left``: the work left over the speed measured in
+    this run (rich's, once the results span 2 s: the first two designs
+    finish together), else over the calibrated prior speed plus what is
+    left of the measured start-up; ``estimating time left`` with neither."""
+
+    max_refresh = 0.5
+
+    def render(self, task):
+        import time
+
+        if task.finished:
+            return Text("done", style="progress.remaining")
+        now = time.perf_counter()
+        first = task.fields.get("first")
+        speed = task.speed if first is not None and now - first >= 2.0 else None
+        waiting = 0.0
+        if not speed:
+            speed = task.fields.get("prior")
+            if not speed:
+                return Text("estimating time left", style="progress.remaining")
+            t0 = task.fields.get("t0")
+            waiting = max(0.0, task.fields.get("startup", 0.0) - (now - t0)) if t0 else 0.0
+        left = waiting + max(0.0, task.total - task.completed) / speed
+        return Text(f"{duration(left)} left", style="progress.remaining")
 
 
 class _NoProgress:
@@ -212,7 +356,8 @@ def show_pairings(game, results):
 def show_comparison(result):
     """Print a :class:`designer.analysis.compare.Comparison`."""
     r = result
-    console.print(f"[bold]{r.game}[/bold]  goal {r.goal}, komi {r.komi} (to the second mover)")
+    whom = start_points(r.komi).replace("the second player", "whoever moves second")
+    console.print(f"[bold]{r.game}[/bold]  goal {r.goal}, komi {r.komi} ({whom})")
     console.print(f"  policy A: [bold]{r.policy}[/bold]   against B: [bold]{r.against}[/bold]")
     table = Table(show_header=True)
     table.add_column("A's exact win probability")
@@ -220,7 +365,7 @@ def show_comparison(result):
     table.add_row("A moves first", pct(r.win_as_first, 4))
     table.add_row("A moves second", pct(r.win_as_second, 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r.win_average, 4)}[/bold]")
-    table.add_row("gap (first + second - 1)", f"{r.gap:+.6f}")
+    table.add_row("gap: A's first + second - 1", f"{r.gap:+.6f}")
     if r.agreement is not None:
         table.add_row("agreement", f"{pct(r.agreement, 3)} of {r.states:,} decision states")
     console.print(table)
@@ -233,7 +378,7 @@ def show_comparison(result):
 def show_zombie_comparison(r):
     """Print the dict of :func:`designer.analysis.zombie.compare_zombie`."""
     console.print(f"[bold]{r['game']['name']}[/bold]  goal {r['game']['goal']}, "
-                  f"komi {r['game']['komi']} (to player 2)")
+                  f"komi {r['game']['komi']} ({start_points(r['game']['komi'])})")
     console.print(f"  policy A: [bold]{r['policy']}[/bold]   against B: [bold]{r['against']}[/bold]")
     table = Table(show_header=True)
     table.add_column("A's exact win probability")
@@ -241,7 +386,7 @@ def show_zombie_comparison(r):
     table.add_row("A is player 1", pct(r["win_as_first"], 4))
     table.add_row("A is player 2", pct(r["win_as_second"], 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r['win_average'], 4)}[/bold]")
-    table.add_row("gap (SPEC 1.3)", f"{r['gap']:+.6f}")
+    table.add_row("gap: A's first + second - 1", f"{r['gap']:+.6f}")
     table.add_row("agreement", f"{pct(r['agreement'], 3)} of {r['states_compared']:,} decision states")
     console.print(table)
     console.print(f"  exact evaluation: {r['seconds']:.3f} s")

@@ -15,10 +15,12 @@ recorded as failed, and the remaining units continue in parallel. Failed
 units are skipped by later runs unless ``retry_failed`` is set.
 """
 
+import time
 from dataclasses import dataclass
 
 from joblib import Parallel, delayed, parallel_config
 
+from designer.search.eta import note_run
 from designer.search.failures import evaluate_safely, failed_result
 from designer.search.families import family, unit_key, units, warm
 
@@ -84,7 +86,7 @@ class _Isolator:
 
 
 def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_result=None,
-             retry_failed=False):
+             retry_failed=False, started=None):
     """Compute the pending units of ``spec`` and commit each to ``store``.
 
     Parameters
@@ -99,6 +101,10 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
         command layer drives its progress bar with it).
     retry_failed : bool
         Also run the units that failed in earlier runs.
+    started : float, optional
+        When the run began (``time.time()``; default: now), noted in the
+        store so that :mod:`designer.search.eta` can measure the start-up
+        of a run (the command passes its own start, imports included).
 
     Returns
     -------
@@ -110,6 +116,7 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
     counts = {"computed": 0, "failed": 0}
     if not p.pending:
         return counts
+    note_run(store, time.time() if started is None else started)
     warm(spec.family)
     n_jobs = workers or spec.workers
 

@@ -11,6 +11,9 @@ Contract of a :class:`ResultStore` (every backend passes the same tests in
   stored or absent, never half-stored, and a unit is never stored twice.
 * ``mark_failed(result)`` records a failure; a later commit of the same unit
   replaces it.
+* ``set_note(key, value)`` / ``notes()`` keep small text facts about the
+  runs (e.g. when the last run started, for the time estimates of
+  :mod:`designer.search.eta`); they never touch results.
 * ``done()``, ``failed()`` return unit keys; ``rows()`` returns all rows as a
   DataFrame in a canonical order (design columns, goal, komi), so two stores
   holding the same results compare equal row for row.
@@ -46,6 +49,14 @@ class ResultStore(abc.ABC):
     @abc.abstractmethod
     def mark_failed(self, result):
         """Record a failed unit with its error message."""
+
+    @abc.abstractmethod
+    def set_note(self, key, value):
+        """Keep a text ``value`` under ``key`` (replacing an older one)."""
+
+    @abc.abstractmethod
+    def notes(self):
+        """Every note as a dict of text."""
 
     @abc.abstractmethod
     def done(self):
@@ -111,6 +122,9 @@ class SQLiteStore(ResultStore):
             con.execute("CREATE TABLE IF NOT EXISTS designer_meta (key TEXT PRIMARY KEY, value TEXT)")
             con.execute("CREATE TABLE IF NOT EXISTS designer_units (key TEXT PRIMARY KEY, status TEXT, "
                         "seconds REAL, residual REAL, error TEXT, finished REAL)")
+            # notes about runs, apart from designer_meta (whose content is the
+            # study's identity); created here for stores older than notes too
+            con.execute("CREATE TABLE IF NOT EXISTS designer_notes (key TEXT PRIMARY KEY, value TEXT)")
             con.execute(f"CREATE TABLE IF NOT EXISTS designer_rows (unit TEXT, {coldefs}, "
                         f"UNIQUE ({unique}))")
             have = [r[1] for r in con.execute("PRAGMA table_info(designer_rows)")][1:]
@@ -150,6 +164,14 @@ class SQLiteStore(ResultStore):
         with con:
             con.execute("INSERT OR REPLACE INTO designer_units VALUES (?, 'failed', ?, NULL, ?, ?)",
                         (result["key"], result["seconds"], result["error"], time.time()))
+
+    def set_note(self, key, value):
+        con = self._connect()
+        with con:
+            con.execute("INSERT OR REPLACE INTO designer_notes VALUES (?, ?)", (key, str(value)))
+
+    def notes(self):
+        return dict(self._connect().execute("SELECT key, value FROM designer_notes").fetchall())
 
     def done(self):
         return {k for (k,) in self._connect().execute(

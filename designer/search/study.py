@@ -1,7 +1,6 @@
 """Study-level operations used by the command line and the reports."""
 
-import statistics
-
+from designer.search.eta import estimate
 from designer.search.families import units
 from designer.search.lock import is_running
 from designer.search.spec import StudyError
@@ -20,23 +19,21 @@ def open_store(spec, must_exist=False):
 def status(spec, store):
     """Progress of a study as a dict.
 
-    Keys: ``name``, ``method``, ``units``, ``done``, ``failed``, ``pending``,
-    ``rows``, ``running``, ``eta_seconds`` (None when unknown), and for optuna
-    studies ``trials`` and ``trials_target``.
+    Keys: ``name``, ``method``, ``units`` (designs in the space), ``done``,
+    ``failed``, ``pending``, ``rows``, ``running``, ``eta_seconds`` (None
+    when unknown: see :mod:`designer.search.eta`), and for optuna studies
+    ``trials`` and ``trials_target``.
     """
     total = len(units(spec))
     done = store.done()
     failed = store.failed()
-    stats = store.unit_stats()
-    secs = stats.loc[stats.status == "done", "seconds"].tolist()
     out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
            "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
            "rows": int(len(store.rows())), "running": is_running(spec),
            "failures": dict(list(failed.items())[:5])}
     if spec.method == "grid":
-        left = total - len(done)
-        out["eta_seconds"] = (statistics.median(secs) * left / spec.workers) if secs and left else (
-            0.0 if not left else None)
+        # the designs a plain `resume` computes: failed ones are skipped
+        out["eta_seconds"] = estimate(spec, store, running=out["running"]).seconds
     else:
         from designer.search import optuna_search
 
