@@ -139,3 +139,46 @@ def game_from_args(args):
                      red=args.red, green_faces=_triple("--green-faces", args.green_faces),
                      yellow_faces=_triple("--yellow-faces", args.yellow_faces),
                      red_faces=_triple("--red-faces", args.red_faces))
+
+
+class CtrlC:
+    """Ctrl-C that cannot be lost during a long run.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread happens to
+    be when SIGINT arrives; inside a finaliser (``__del__``, a weakref
+    callback of a pool) it is printed as "Exception ignored" and dropped, and
+    the run would go on to the end. This handler also remembers the signal,
+    and :meth:`checked` wraps a per-result callback so that the next result
+    raises it again.
+    """
+
+    def __init__(self):
+        self.fired = False
+        self._old = None
+
+    def __enter__(self):
+        import signal
+
+        def handler(signum, frame):
+            self.fired = True
+            raise KeyboardInterrupt
+
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._old = signal.signal(signal.SIGINT, handler)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+        return False
+
+    def checked(self, callback):
+        """``callback`` that raises ``KeyboardInterrupt`` once SIGINT came."""
+        def call(*args, **kwargs):
+            out = callback(*args, **kwargs)
+            if self.fired:
+                raise KeyboardInterrupt
+            return out
+        return call

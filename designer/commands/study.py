@@ -3,7 +3,7 @@
 import os
 import time
 
-from designer.commands._common import int_in
+from designer.commands._common import CtrlC, int_in
 from designer.errors import DesignError
 
 STUDY_HELP = "the study file (TOML), e.g. studies/red_light.toml"
@@ -133,12 +133,12 @@ def run(args):
         t0 = time.perf_counter()
         started = command_started
         interrupted = computed_now = False
-        with StudyLock(spec):
+        with StudyLock(spec), CtrlC() as ctrl_c:
             try:
                 if spec.method == "grid":
-                    summary, computed_now = _run_grid(spec, store, args, client, started)
+                    summary, computed_now = _run_grid(spec, store, args, ctrl_c, client, started)
                 else:
-                    summary = _run_optuna(spec, store, args)
+                    summary = _run_optuna(spec, store, args, ctrl_c)
             except KeyboardInterrupt:
                 interrupted = True
     finally:
@@ -179,7 +179,7 @@ def _print_top(spec, rows, n):
                           f"{', '.join(o.label for o in spec.objectives)}")
 
 
-def _run_grid(spec, store, args, client=None, started=None):
+def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     from designer.report.terminal import unit_progress
     from designer.search.eta import estimate, work_of
     from designer.search.families import unit_key
@@ -196,12 +196,12 @@ def _run_grid(spec, store, args, client=None, started=None):
                        seconds_per_work=prior.seconds_per_work,
                        startup_seconds=prior.startup_seconds) as advance:
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
-                       on_result=advance, retry_failed=args.retry_failed, started=started)
+                       on_result=ctrl_c.checked(advance), retry_failed=args.retry_failed, started=started)
     return (f"computed {out['computed']} designs"
             + (f", {out['failed']} failed" if out["failed"] else "")), bool(p.pending)
 
 
-def _run_optuna(spec, store, args):
+def _run_optuna(spec, store, args, ctrl_c):
     from designer.report.terminal import unit_progress
     from designer.search import optuna_search
 
@@ -211,7 +211,7 @@ def _run_optuna(spec, store, args):
     with unit_progress(spec.name, spec.trials, min(done, spec.trials), args.workers or spec.workers,
                        "optuna", noun="trials") as advance:
         out = optuna_search.run_optuna(spec, store, workers=args.workers, local=local,
-                                       on_trial=advance)
+                                       on_trial=ctrl_c.checked(advance))
     return (f"ran {out['trials']} trials, solved {out['computed']} new designs"
             + (f", retried {out['recovered']} orphaned trials" if out["recovered"] else ""))
 
