@@ -230,6 +230,8 @@ def cli_cases(root):
     # report
     cases += [["report", f] for f in bad_files]
     cases += [["report", tiny]]  # no results yet
+    cases += [["report", tiny, "--card-size", v] for v in ["-1", "81", "x", "1e3"]]
+    cases += [["report", tiny, "--policies", v] for v in ["-1", "x"]]
     # simulate
     sim = ["simulate", "persian-monarchs", "--games", "100"]
     for flag in ["--max-raise", "--ante", "--start", "--rounds", "--pack"]:

@@ -182,3 +182,48 @@ class CtrlC:
                 raise KeyboardInterrupt
             return out
         return call
+
+
+class CountingBar:
+    """A rich progress bar for work that announces its size late.
+
+    ``with CountingBar("strategy search", disable=...) as bar`` gives
+    ``bar.update(advance=None, total=None)``, the ``progress`` callback the
+    rule search (:func:`designer.strategy.search.search_rules`) calls: once
+    with the planned count, then with each batch done. Written to stderr,
+    from the first call on, and removed when done, so it never mixes with
+    printed results or with an error line.
+    """
+
+    def __init__(self, label, disable=False):
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        from designer.report.terminal import err_console
+
+        self._bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=err_console, transient=True,
+                             disable=disable)
+        self._task = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._task is not None:
+            return self._bar.__exit__(*exc)
+        return False
+
+    def update(self, advance=None, total=None):
+        if self._task is None:  # shown from the first report on: an early error stays one line
+            self._bar.__enter__()
+            self._task = self._bar.add_task("work", total=None)
+        if total is not None:
+            self._bar.update(self._task, total=total)
+        if advance:
+            self._bar.advance(self._task, advance)

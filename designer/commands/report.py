@@ -32,6 +32,14 @@ def register(sub):
     p.add_argument("--policies", default="3", metavar="N|all",
                    help="draw the optimal policy of the N best designs in index.html (one "
                         "solve each, about 0.5 s for a deck at goal 50; default 3), or of all")
+    p.add_argument("--card-size", type=int, default=4, metavar="N",
+                   help="largest rule size on the recommended design's strategy card (0..80, "
+                        "default 4): the best rule a person can remember at each size, "
+                        "measured exactly against the optimal player (as `designer strategy`; "
+                        "about a minute for a deck at goal 50 the first time, its scores are "
+                        "kept beside the study's results)")
+    p.add_argument("--no-card", action="store_true", help="no strategy card")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
@@ -52,15 +60,22 @@ def open_in_browser(path):
 
 
 def run(args):
+    from designer.commands._common import CountingBar
     from designer.report.study_report import write_report
     from designer.report.terminal import console
+    from designer.strategy.card import MAX_SIZE
 
     policies = _policies(args.policies)
+    if not 0 <= args.card_size <= MAX_SIZE:
+        raise DesignError(f"invalid --card-size={args.card_size}: allowed 0..{MAX_SIZE}")
     if args.out is not None:
         from designer.paths import output_dir
 
         output_dir(args.out)
-    index, st = write_report(args.file, args.out, policies=policies)
+    with CountingBar("strategy card", disable=args.quiet) as bar:
+        index, st = write_report(args.file, args.out, policies=policies,
+                                 card=None if args.no_card else args.card_size,
+                                 card_progress=bar.update)
     from designer.report.content import COMPOSITION_WORDS
 
     what = COMPOSITION_WORDS.get(st["family"], "designs")

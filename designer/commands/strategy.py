@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from designer.commands._common import add_game_args, game_from_args
+from designer.commands._common import CountingBar, add_game_args, game_from_args
 from designer.errors import DesignError
 
 
@@ -49,15 +49,7 @@ def register(sub):
 
 
 def run(args):
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    from designer.report.terminal import err_console, print_json
+    from designer.report.terminal import print_json
     from designer.paths import output_dir, output_file
     from designer.strategy.card import MAX_SIZE, check_game, strategy_card
 
@@ -77,20 +69,9 @@ def run(args):
         (output_file if out.suffix == ".toml" else output_dir)(args.out)
     if args.cache:
         output_file(args.cache, "--cache")
-    bar = Progress(TextColumn("strategy search"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), console=err_console, transient=True,
-                   disable=args.quiet or args.json)
-    with bar:
-        task = bar.add_task("search", total=None)
-
-        def progress(advance=None, total=None):
-            if total is not None:
-                bar.update(task, total=total)
-            if advance:
-                bar.advance(task, advance)
-
+    with CountingBar("strategy search", disable=args.quiet or args.json) as bar:
         card = strategy_card(game, max_size=args.max_size, trials=args.trials, jobs=args.jobs,
-                             seed=args.seed, cache=args.cache, progress=progress,
+                             seed=args.seed, cache=args.cache, progress=bar.update,
                              induce=not args.no_induce)
     if out is not None:
         _save(card, out)

@@ -249,7 +249,7 @@ def _constraint_words(spec):
         for k, bounds in spec.constraints.items())
 
 
-def build(spec, rows, status, unit_stats=None, policies=3):
+def build(spec, rows, status, unit_stats=None, policies=3, card=None, card_progress=None):
     """Build the report of a study from its stored rows and status dict.
 
     Parameters
@@ -267,6 +267,11 @@ def build(spec, rows, status, unit_stats=None, policies=3):
         their optimal-policy picture in the interactive page; each costs one
         solve (about half a second for a deck at goal 50). The recommended
         design's picture is always drawn; ``"all"`` draws every design's.
+    card : int, optional
+        Largest rule size of the recommended design's strategy card
+        (:mod:`designer.report.card_section`); None: no card.
+    card_progress : callable, optional
+        The rule search's progress callback.
     """
     from designer.report import interactive
 
@@ -363,6 +368,12 @@ def build(spec, rows, status, unit_stats=None, policies=3):
         best_key = interactive.policy_key(fam, ranked.iloc[0])
         sections.append(Section("Optimal play of the recommended design",
                                 [policy_figure(fam, ranked.iloc[0], pictures[best_key])]))
+    if card is not None:
+        from designer.report.card_section import card_section
+
+        section = card_section(spec, fam, ranked.iloc[0], card, card_progress)
+        if section is not None:
+            sections.append(section)
     sections += appendix(spec, rows, status, unit_stats)
     return Report(f"Study {spec.name}", sections)
 
@@ -440,12 +451,17 @@ def glossary(fam):
     return [Text(d, term=w) for w, d in words]
 
 
+def row_game(fam, row, komi=0):
+    """The rules object of a stored row's design at its goal and ``komi``."""
+    unit = {c: (list(map(int, str(row[c]).split(","))) if c in fam.optional else int(row[c]))
+            for c in fam.design_columns}
+    return fam.game(unit, int(row["goal"]), komi)
+
+
 def _solve_row(fam, row):
     from designer.solve import solve
 
-    unit = {c: (list(map(int, str(row[c]).split(","))) if c in fam.optional else int(row[c]))
-            for c in fam.design_columns}
-    return solve(fam.game(unit, int(row["goal"])))
+    return solve(row_game(fam, row))
 
 
 @dataclass

@@ -6,7 +6,7 @@ from designer.report import content, writers
 from designer.search import load_study, open_store, status
 
 
-def write_report(study_file, out_dir=None, policies=3):
+def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=None):
     """Build and write the report of a study.
 
     Parameters
@@ -18,6 +18,11 @@ def write_report(study_file, out_dir=None, policies=3):
     policies : int or "all"
         How many of the best designs get their optimal-policy picture in
         ``index.html`` (one solve each); ``"all"`` for every design.
+    card : int, optional
+        Largest rule size of the recommended design's strategy card; None
+        for none.
+    card_progress : callable, optional
+        Progress callback of the card's rule search.
 
     Returns
     -------
@@ -28,6 +33,6 @@ def write_report(study_file, out_dir=None, policies=3):
     store = open_store(spec, must_exist=True)
     st = status(spec, store)
     report = content.build(spec, store.rows(), st, unit_stats=store.unit_stats(),
-                           policies=policies)
+                           policies=policies, card=card, card_progress=card_progress)
     out = Path(out_dir) if out_dir else Path("reports") / spec.name
     return writers.write(report, out), dict(st, family=spec.family)

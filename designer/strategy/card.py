@@ -140,8 +140,10 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     return Card(game, tuple(rows), ref_rows, baseline, stats)
 
 
-def front_figure(card, path):
-    """Save the Pareto front (size against exact average win rate) as a PNG."""
+def front_png(card):
+    """The Pareto front (size against exact average win rate) as PNG bytes."""
+    import io
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -159,5 +161,14 @@ def front_figure(card, path):
     ax.set_title(f"{card.game.name}: human-playable rules")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
     plt.close(fig)
+    return buf.getvalue()
+
+
+def front_figure(card, path):
+    """Save the Pareto front (:func:`front_png`) to ``path``."""
+    from pathlib import Path
+
+    Path(path).write_bytes(front_png(card))
