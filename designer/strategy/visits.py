@@ -127,6 +127,18 @@ def _solve_small(M, r, x):
 
 
 @kernel
+def _pair_inflow(a, b, n_o, occ, loc):
+    """Copy the turn-start visits of the pair ``{a, b}`` (both movers, both
+    orientations; one when ``a == b``) into ``loc[p, o]``, zeroing the rest."""
+    loc[:] = 0.0
+    for p in range(2):
+        for o in range(n_o):
+            i = a if o == 0 else b
+            j = b if o == 0 else a
+            loc[p, o] = occ[p, i, j]
+
+
+@kernel
 def deck_visits(bad, good, goal, TA, TB, i0, j0, occ):
     """Expected visits ``occ[p, i, j, w, c0]`` of every turn start (``p``: 0
     when A moves), A moving first from ``(i0, j0)`` with a fresh deck.
@@ -157,12 +169,7 @@ def deck_visits(bad, good, goal, TA, TB, i0, j0, occ):
                 continue
             n = 2 * n_o
             # pass 1: reshuffle outflow of the external inflow alone
-            loc[:] = 0.0
-            for p in range(2):
-                for o in range(n_o):
-                    i = a if o == 0 else b
-                    j = b if o == 0 else a
-                    loc[p, o] = occ[p, i, j]
+            _pair_inflow(a, b, n_o, occ, loc)
             res[:] = 0.0
             _deck_pair_pass(bad, good, goal, TA, TB, a, b, loc, res, occ, False)
             for u in range(n):
@@ -178,12 +185,7 @@ def deck_visits(bad, good, goal, TA, TB, i0, j0, occ):
             if not _solve_small(M[:n, :n], r0[:n], x[:n]):
                 return False
             # last pass: external inflow plus the reshuffled mass, written out
-            loc[:] = 0.0
-            for p in range(2):
-                for o in range(n_o):
-                    i = a if o == 0 else b
-                    j = b if o == 0 else a
-                    loc[p, o] = occ[p, i, j]
+            _pair_inflow(a, b, n_o, occ, loc)
             for u in range(n):
                 loc[u // n_o, u % n_o, 0, 0] += x[u]
             res[:] = 0.0
