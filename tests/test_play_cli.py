@@ -162,7 +162,7 @@ def test_computer_first_and_a_dice_game(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["red-light"], "stdin is not a terminal"),
     ([], "name a game to play"),
-    (["zombie-yellow"], "supports deck and dice games"),
+    (["persian-monarchs"], "supports deck, dice and zombie games"),
     (["deck", "--bad", "0", "--good", "3", "--goal", "5"], "invalid bad=0"),
 ])
 def test_refusals_are_one_line(tmp_path, args, message):

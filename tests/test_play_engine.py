@@ -169,8 +169,8 @@ def test_dice_rules():
 
 
 def test_new_game_refuses_other_families():
-    with pytest.raises(DesignError, match="deck and dice"):
-        new_game(load_game("zombie-yellow"))
+    with pytest.raises(DesignError, match="deck, dice and zombie"):
+        new_game(load_game("persian-monarchs"))
 
 
 # -- players ----------------------------------------------------------------

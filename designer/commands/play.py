@@ -14,16 +14,20 @@ from designer.errors import DesignError
 def register(sub):
     p = sub.add_parser(
         "play", help="play a design against the computer in the terminal",
-        description="Play a deck or dice game against the computer: easy (holds at a turn "
-                    "total of 2; dice: half the max-score threshold), medium (max-score) or hard "
-                    "(the exact optimal policy). Keys: d or space draws (rolls), h holds, q quits. "
-                    "At the end the program shows your costliest decision against optimal play. "
+        description="Play a deck, dice or Zombie Dice game against the computer: easy (holds "
+                    "at a turn total of 2; dice: half the max-score threshold; Zombie Dice: the "
+                    "slides' fixed_hold_at), medium (max-score; Zombie Dice: neller) or hard "
+                    "(the exact optimal policy; the full zombie-dice game takes about a minute "
+                    "to solve first). Keys: d or space draws (rolls), h holds, q quits. "
+                    "At the end the program shows your costliest decision against optimal play "
+                    "(deck and dice games). "
                     "Results are kept per design and level in the user data directory "
                     "($DESIGNER_DATA_DIR, else $XDG_DATA_HOME/designer, else "
                     "~/.local/share/designer).",
         epilog="examples: designer play red-light --level hard | "
                "designer play deck --bad 5 --good 30 --goal 40 --level medium | "
-               "designer play fowl-play --test-mode | designer play pig | designer play --stats")
+               "designer play fowl-play --test-mode | designer play pig | designer play "
+               "zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
     add_game_args(p, optional=True)
     p.add_argument("--level", choices=("easy", "medium", "hard"), default="medium",
                    help="the computer's strength (default medium)")
@@ -36,7 +40,8 @@ def register(sub):
     p.add_argument("--seed", type=seed_arg, help="seed of the shuffles (and of --first random)")
     p.add_argument("--test-mode", action="store_true",
                    help="draw from a real deck (roll a real die) and type each item for both "
-                        "players: g = good, b = bad (dice: the face); not added to statistics")
+                        "players: g = good, b = bad (dice: the face); not added to statistics; "
+                        "deck and dice games only")
     p.add_argument("--stats", action="store_true",
                    help="show your games, wins and win rate per design and level, then exit")
     p.set_defaults(func=run)
@@ -44,7 +49,7 @@ def register(sub):
 
 def run(args):
     from designer.play import make_player, stats
-    from designer.play.session import PAUSE, Session, check_playable
+    from designer.play.session import PAUSE, Session, check_playable, needs_solution
     from designer.report import play_view
     from designer.report.terminal import console
     from designer.solve import solve
@@ -63,10 +68,12 @@ def run(args):
     if not sys.stdin.isatty():
         raise DesignError("designer play is interactive: stdin is not a terminal "
                           "(run it in a terminal; `designer solve` gives the figures)")
-    with console.status(f"solving {game.name} exactly..."):
-        solution = solve(game)
-    computer = make_player(args.level, solution, nn=args.nn)
+    solution = None
+    if needs_solution(game, args.level):
+        with console.status(f"solving {game.name} exactly..."):
+            solution = solve(game)
+    computer = make_player(args.level, solution, nn=args.nn, game=game)
     session = Session(solution, computer, play_view, level=args.level, first=args.first,
                       pause=0.0 if args.no_pause else PAUSE, seed=args.seed,
-                      test_mode=args.test_mode)
+                      test_mode=args.test_mode, game=game)
     return session.run()

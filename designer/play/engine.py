@@ -20,6 +20,10 @@ Dice games (SPEC 1.2)
     Holding is allowed at any point (at ``k = 0`` it passes). Reaching the
     goal holds and wins at once.
 
+Zombie Dice (SPEC 1.3, 1.7) has its own rules module,
+:mod:`designer.play.zombie_engine`; :func:`new_game`, :func:`step` and
+:func:`random_outcome` hand its states over to it.
+
 Every state can be read from the mover's side by :meth:`mover_view`, which
 gives the ``(i, j, k, w, c)`` (deck) or ``(i, j, k)`` (dice) tuple the solver
 and the players use.
@@ -44,14 +48,16 @@ class Event:
         The seat that acted.
     action : str
         ``"draw"``, ``"roll"`` or ``"hold"``.
-    outcome : str or int or None
-        ``"good"``/``"bad"`` for a draw, the face for a roll, None for a hold.
+    outcome : str or int or tuple or None
+        ``"good"``/``"bad"`` for a draw, the face for a roll (Zombie Dice:
+        one ``(colour, face)`` per die), None for a hold.
     gained : int
         Points banked by this action (a hold or a winning draw/roll), else 0.
     bust : bool
         The turn was lost (bad item or bust face).
     reshuffled : bool
-        The last bad item was drawn and the container was refilled.
+        The last bad item was drawn and the container was refilled (Zombie
+        Dice: the brains set aside went back into the cup before the roll).
     won : bool
         The action ended the game in the actor's favour.
     """
@@ -141,13 +147,22 @@ class DiceState:
         return (self.scores[self.mover], self.scores[1 - self.mover], self.k)
 
 
+def _zombie():
+    from designer.play import zombie_engine  # it builds on this module's Event
+
+    return zombie_engine
+
+
 def new_game(game):
-    """The opening position: seat 0 to move, seat 1 holding ``komi`` points."""
+    """The opening position: seat 0 to move, seat 1 holding ``komi`` points
+    (Zombie Dice: :mod:`designer.play.zombie_engine`)."""
     if game.family == "deck":
         return DeckState(game, (0, game.komi))
     if game.family == "dice":
         return DiceState(game, (0, game.komi))
-    raise DesignError(f"cannot play {game.name}: play supports deck and dice games")
+    if game.family == "zombie":
+        return _zombie().new_game(game)
+    raise DesignError(f"cannot play {game.name}: play supports deck, dice and zombie games")
 
 
 def _bank(state, points):
@@ -174,6 +189,8 @@ def step(state, action, outcome=None):
         first draw of a deck turn), or the outcome is impossible (a good item
         when none is left, a face the die does not have).
     """
+    if state.family == "zombie":
+        return _zombie().step(state, action, outcome)
     if state.over:
         raise IllegalMove("the game is over")
     if action not in state.legal():
@@ -233,6 +250,8 @@ def random_outcome(state, rng):
     ----------
     rng : numpy.random.Generator
     """
+    if state.family == "zombie":
+        return _zombie().random_outcome(state, rng)
     if state.family == "deck":
         return "bad" if rng.random() * (state.bad_left + state.good_left) < state.bad_left else "good"
     return int(rng.integers(1, state.game.faces + 1))

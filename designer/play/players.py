@@ -17,6 +17,10 @@ medium
 hard
     The exact optimal policy, or a trained 118-weight network
     (``nn:FILE``, deck games) when one is given.
+
+Zombie Dice (SPEC 1.3, 1.7) plays the slides' rules: easy is
+``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
+brains and the shotguns of the turn), hard the exact optimal policy.
 """
 
 from designer.errors import DesignError
@@ -68,11 +72,67 @@ class OptimalPlayer:
         return self.solution.decision(*state.mover_view())
 
 
-def make_player(level, solution, nn=None):
+#: The human policies of SPEC 1.3 that play Zombie Dice at each level.
+ZOMBIE_LEVELS = {"easy": "fixed_hold_at", "medium": "neller"}
+
+
+class ZombieRulePlayer:
+    """A Zombie Dice player following one of SPEC 1.3's human policies."""
+
+    def __init__(self, level, name):
+        from designer.policies.zombie import _FUNCTIONS
+
+        self.level = level
+        self.name = name
+        self.rolls = _FUNCTIONS[name]
+
+    def decide(self, state):
+        if not state.rolled:
+            return "roll"  # the first roll of a turn is forced
+        return "roll" if self.rolls(*state.mover_view()) else "hold"
+
+
+def zombie_model_position(state):
+    """``(p, i, j, b)`` of a played Zombie Dice state in the solved model.
+
+    The solver normalises tie rounds to the tie at the goal (only score
+    differences matter once both players hold the goal,
+    :mod:`designer.solve._zombie_kernel`), so a tie round at ``t`` shifts
+    both scores down by ``t - goal``.
+    """
+    shift = state.tie - state.game.goal if state.tie is not None else 0
+    p, i, j, b, _ = state.mover_view()
+    return p, i - shift, j - shift, b
+
+
+class ZombieOptimalPlayer:
+    """Hard: the exact optimal policy of a solved Zombie Dice game."""
+
+    level = "hard"
+
+    def __init__(self, solution):
+        self.solution = solution
+
+    def decide(self, state):
+        if not state.rolled:
+            return "roll"
+        p, i, j, b = zombie_model_position(state)
+        cap = state.game.cap
+        if j > cap:  # beyond the model (the opponent banked past the cap): chase
+            return "roll"
+        if i + b >= cap:  # the model holds at the cap
+            return "hold"
+        last = state.config() if hasattr(state.game, "counts") else state.s
+        return self.solution.decision(p, i, j, b, last)
+
+
+def make_player(level, solution, nn=None, game=None):
     """The computer player for ``level`` ("easy", "medium" or "hard").
 
     ``solution`` is the exact solve of the game (it names the game, and
-    "hard" plays it); ``nn`` is a trained network file for "hard".
+    "hard" plays it); ``nn`` is a trained network file for "hard". Zombie
+    Dice's easy and medium players need no solve: pass ``solution=None``
+    and the ``game``.
     """
     from designer.policies.builtin import HoldAtPolicy, MaxScorePolicy
     from designer.policies.parse import parse_policy
@@ -81,7 +141,13 @@ def make_player(level, solution, nn=None):
         raise DesignError(f"invalid level={level!r}: allowed {', '.join(LEVELS)}")
     if nn is not None and level != "hard":
         raise DesignError("--nn sets the hard level's player: use it with --level hard")
-    game = solution.game
+    game = solution.game if solution is not None else game
+    if game.family == "zombie":
+        if nn is not None:
+            raise DesignError("--nn plays deck games: Zombie Dice has no network player")
+        if level == "hard":
+            return ZombieOptimalPlayer(solution)
+        return ZombieRulePlayer(level, ZOMBIE_LEVELS[level])
     if level == "easy":
         return PolicyPlayer("easy", HoldAtPolicy(game, timid_hold_at(game)))
     if level == "medium":

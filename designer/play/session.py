@@ -24,7 +24,18 @@ PAUSE = 0.9
 
 
 #: Families the engine plays (:mod:`designer.play.engine`).
-PLAYABLE = ("deck", "dice")
+PLAYABLE = ("deck", "dice", "zombie")
+
+#: Families whose in-turn values :mod:`designer.play.analysis` computes (the
+#: costliest decision at the end of a game).
+ANALYSED = ("deck", "dice")
+
+
+def needs_solution(game, level):
+    """Whether playing ``game`` at ``level`` needs its exact solve: the hard
+    player plays it, and the end-of-game analysis values decisions with it
+    (deck and dice games). Zombie Dice at easy and medium needs none."""
+    return level == "hard" or game.family in ANALYSED
 
 
 def check_playable(game, test_mode=False):
@@ -33,12 +44,17 @@ def check_playable(game, test_mode=False):
     Raises
     ------
     DesignError
-        A family the engine has no rules for, or ``test_mode`` with a die of
-        more than 9 faces (a face is typed with one key).
+        A family the engine has no rules for, ``test_mode`` with a die of
+        more than 9 faces (a face is typed with one key), or ``test_mode``
+        with Zombie Dice (several dice per roll, not typed in).
     """
     if game.family not in PLAYABLE:
-        raise DesignError(f"cannot play {game.name}: designer play supports deck and dice games "
-                          "(fowl-play, red-light, deck, pig, dice)")
+        raise DesignError(f"cannot play {game.name}: designer play supports deck, dice and "
+                          "zombie games (fowl-play, red-light, deck, pig, dice, zombie-yellow, "
+                          "zombie-dice, zombie)")
+    if test_mode and game.family == "zombie":
+        raise DesignError("--test-mode types one item or face per action: it plays deck and "
+                          "dice games, not Zombie Dice (several dice per roll)")
     if test_mode and game.family == "dice" and game.faces > 9:
         raise DesignError(f"--test-mode types a face with one key: it needs a die of at most 9 "
                           f"faces, not {game.faces}")
@@ -53,9 +69,10 @@ class Session:
 
     Parameters
     ----------
-    solution : Solution
+    solution : Solution or None
         The exact solve of the game played (the computer's "hard" level and
-        the analysis of the human's decisions).
+        the analysis of the human's decisions); None when neither needs it
+        (then ``game`` names the game).
     computer : player
         From :func:`designer.play.make_player` (``decide(state) -> action``).
     view : object
@@ -75,11 +92,13 @@ class Session:
     keys : context manager, optional
         A :class:`~designer.play.keys.Keys` (the default) or anything with
         ``read()`` and ``flush()``.
+    game : game, optional
+        The game, when ``solution`` is None.
     """
 
     def __init__(self, solution, computer, view, *, level, first="human", pause=PAUSE,
-                 seed=None, test_mode=False, keys=None):
-        game = solution.game
+                 seed=None, test_mode=False, keys=None, game=None):
+        game = solution.game if solution is not None else game
         self.game, self.solution, self.computer, self.view = game, solution, computer, view
         self.level = level
         self.test_mode = test_mode
@@ -126,7 +145,7 @@ class Session:
             if key in HOLD_KEYS:
                 if can_hold:
                     return "hold"
-                hint = "You must draw at least once each turn: press d or space."
+                hint = f"You must {word} at least once each turn: press d or space."
             else:
                 hint = (f"Key {key!r} does nothing here: d or space = {word}"
                         + (", h = hold" if can_hold else "") + ", q = quit.")
@@ -172,7 +191,7 @@ class Session:
                     if human:
                         action = self.ask_action(state, keys)
                         self.acted = True
-                        if len(state.legal()) > 1:
+                        if len(state.legal()) > 1 and self.game.family in ANALYSED:
                             self.decisions.append(evaluate(self.solution, state, action))
                     else:
                         action = self.computer.decide(state)
@@ -202,6 +221,7 @@ class Session:
                                       quit=quit)
             except DesignError as exc:  # still show the analysis of the game just played
                 why = f"[red]Not recorded:[/red] {exc}"
-        self.view.show_result(state, self.names, self.human, worst, self.decisions, counts, self.level,
-                    quit=quit, not_recorded=why)
+        self.view.show_result(state, self.names, self.human, worst, self.decisions, counts,
+                              self.level, quit=quit, not_recorded=why,
+                              analysed=self.game.family in ANALYSED)
         return 0

@@ -25,6 +25,41 @@ def seat_label(names, seat):
     return f"{names[seat]} ({'first' if seat == 0 else 'second'})"
 
 
+#: Rich styles of the Zombie Dice colours and faces (the words are always
+#: written too: colour is never the only cue).
+COLOUR_STYLE = {"green": "green", "yellow": "yellow", "red": "red", "die": ""}
+FACE_STYLE = {"brain": "bold", "shotgun": "bold red", "footprint": "dim"}
+
+
+def _dice_words(dice):
+    """``[(colour, face), ...]`` as rich markup: "green brain, red shotgun"."""
+    out = []
+    for colour, face in dice:
+        c = f"[{COLOUR_STYLE[colour]}]{colour}[/{COLOUR_STYLE[colour]}] " if \
+            COLOUR_STYLE[colour] else ""
+        out.append(f"{c}[{FACE_STYLE[face]}]{face}[/{FACE_STYLE[face]}]")
+    return ", ".join(out)
+
+
+def _by_colour(state, counts):
+    """Dice counts by colour in words ("2 green, 1 red"), "none" if none."""
+    words = [f"{n} {c}" if c != "die" else f"{n}" for c, n in zip(state.colours, counts,
+                                                                   strict=True) if n]
+    return ", ".join(words) if words else "none"
+
+
+def _zombie_event(event, state, names):
+    who = names[event.seat]
+    line = f"{who} rolled {_dice_words(event.outcome)}"
+    if event.reshuffled:
+        line = "The brains set aside went back into the cup. " + line
+    if event.won:
+        return f"{line} and reached {state.scores[event.seat]}: {who} wins"
+    if event.bust:
+        return f"{line}: [red]{state.game.bust_shotguns} shotguns[/red], the turn scores nothing"
+    return f"{line} (turn total {state.b}, shotguns {state.s})"
+
+
 def describe_event(event, state, names):
     """One log line for an :class:`~designer.play.engine.Event`;
     ``state`` is the position after it."""
@@ -32,6 +67,8 @@ def describe_event(event, state, names):
     score = state.scores[event.seat]
     if event.action == "hold":
         return f"{who} held: +{event.gained}, score {score}"
+    if state.family == "zombie":
+        return _zombie_event(event, state, names)
     if event.action == "draw":
         if event.won:
             return f"{who} drew good and reached {score}: {who} wins"
@@ -53,6 +90,8 @@ def _last(event):
         return Text("none yet", style="dim")
     if event.action == "hold":
         return Text(f"held +{event.gained}")
+    if isinstance(event.outcome, tuple):  # Zombie Dice: every die thrown
+        return Text.from_markup(_dice_words(event.outcome) + (": bust" if event.bust else ""))
     if event.action == "draw":
         if event.outcome == "good":
             return Text("good (+1)", style="bold green")
@@ -87,6 +126,8 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     if state.family == "deck":
         grid.add_row("bad", _items(state.bad_left, g.bad, "red", "●"))
         grid.add_row("good", _items(state.good_left, g.good, "green", "●"))
+    elif state.family == "zombie":
+        _zombie_rows(grid, state)
     else:
         busts = ",".join(map(str, g.bust_faces))
         grid.add_row("die", Text(f"{g.faces} faces, bust on {busts}"))
@@ -96,6 +137,9 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
         grid.add_row(f"{marker}{seat_label(names, seat)}",
                      Text(f"{state.scores[seat]:>4} / {g.goal}", style="bold"))
     grid.add_row("", "")
+    if state.family == "zombie":
+        grid.add_row("ending", Text(f"rounds to {g.goal}" + (
+            f"; tie round (tied at {state.tie})" if state.tie is not None else "")))
     if not state.over:
         grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"))
     grid.add_row("last", _last(last))
@@ -122,6 +166,35 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     console.file.flush()
 
 
+def _zombie_rows(grid, state):
+    """The dice of a Zombie Dice position: the cup, the footprint dice in
+    hand, the brains and shotguns set aside, by colour."""
+    g = state.game
+    if state.unlimited:
+        grid.add_row("dice", Text(f"{g.dice} per roll, each {g.brains} brain / {g.shotguns} "
+                                  f"shotgun / {g.footprints} footprint faces"))
+    else:
+        grid.add_row("cup", Text.from_markup(_counts_markup(state, state.cup())))
+        grid.add_row("in hand", Text.from_markup(
+            _counts_markup(state, state.hand) + " (footprints: rolled again)"))
+    aside = _counts_markup(state, state.brains)
+    returned = state.b - sum(state.brains)
+    grid.add_row("brains", Text.from_markup(
+        f"{state.b} this turn" + ("" if state.unlimited else f"; set aside: {aside}")
+        + (f" ({returned} back in the cup)" if returned and not state.unlimited else "")))
+    grid.add_row("shotguns", Text.from_markup(
+        f"{state.s} of {g.bust_shotguns}" + ("" if state.unlimited else
+                                             f"; set aside: {_counts_markup(state, state.shotguns)}")))
+
+
+def _counts_markup(state, counts):
+    words = _by_colour(state, counts)
+    for c in state.colours:
+        if COLOUR_STYLE[c]:
+            words = words.replace(f" {c}", f" [{COLOUR_STYLE[c]}]{c}[/{COLOUR_STYLE[c]}]")
+    return words
+
+
 def clear_screen():
     """Start the game on an empty screen (terminals only)."""
     if console.is_terminal:
@@ -143,9 +216,10 @@ def _position(decision, names):
 
 
 def show_result(state, names, human_seat, worst, decisions, counts, level, quit=False,
-                not_recorded=None):
+                not_recorded=None, analysed=True):
     """The verdict, the human's costliest decision and the updated record
-    (``counts``), or why the game was not recorded (``not_recorded``)."""
+    (``counts``), or why the game was not recorded (``not_recorded``);
+    ``analysed`` False: the game's decisions are not valued."""
     if quit:
         console.print("[bold]You quit.[/bold]" + (" Recorded as a loss." if counts else ""))
     elif state.winner == human_seat:
@@ -154,7 +228,9 @@ def show_result(state, names, human_seat, worst, decisions, counts, level, quit=
     else:
         console.print(f"[bold red]The computer wins[/bold red] {state.scores[1 - human_seat]} to "
                       f"{state.scores[human_seat]}.")
-    if not decisions:
+    if not analysed:
+        console.print("The analysis of your decisions covers deck and dice games.")
+    elif not decisions:
         console.print("You made no draw-or-hold decision to analyse.")
     elif worst is None:
         console.print(f"No mistake: all {len(decisions)} of your decisions matched the optimal "
