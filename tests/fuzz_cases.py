@@ -244,6 +244,9 @@ def cli_cases(root):
     cases += [["simulate", g, "--games", "100"] for g in ["red-light", "pig", "chess", ""]]
     # play (non-interactive paths only)
     cases += [["play", "red-light", "--seed", v, "--stats"] for v in BAD_SEEDS]
+    cases += [["play", "red-light", "--level", v]
+              for v in ["", "rule:", "rule:" + str(r / "notnpz.npz"), "rule:" + str(r), "HARD"]]
+    cases += [["play", "zombie-dice", "--test-mode"], ["play", "zombie-yellow", "--nn", "x"]]
     cases += [["play", "red-light", "--level", "nope"],
               ["play", "red-light", "--first", "nope"],
               ["play", "chess", "--stats"],

@@ -62,7 +62,11 @@ def test_full_small_game_is_played_to_the_end_and_recorded(tmp_path):
     child.close()
     assert child.exitstatus == 0
     counts = read_stats(tmp_path)["designs"]["deck:bad=2,good=4,goal=5,komi=0"]["levels"]["medium"]
-    assert counts == {"games": 1, "wins": int(verdict == "You win"), "quits": 0}
+    assert {k: counts[k] for k in ("games", "wins", "quits")} == {
+        "games": 1, "wins": int(verdict == "You win"), "quits": 0}
+    # every valued decision is kept: a deck view (i, j, k, w, c) and the action
+    assert counts["decisions"] == len(counts["moves"]) > 0 and counts["loss"] >= 0
+    assert all(len(m) == 6 and m[-1] in ("draw", "hold") and m[2] > 0 for m in counts["moves"])
 
     # the same seed and the same keys replay the same game
     child = spawn([*SMALL, "--seed", "1", "--no-pause", "--first", "human"], tmp_path)
@@ -86,6 +90,13 @@ def test_full_small_game_is_played_to_the_end_and_recorded(tmp_path):
     row = next(line for line in out.stdout.splitlines() if "medium" in line)
     wins = levels["medium"]["wins"]
     assert re.search(rf"\b2\b.*\b{wins}\b.*{100 * wins / 2:.1f}%", row)
+    n, loss = levels["medium"]["decisions"], levels["medium"]["loss"]
+    assert re.search(rf"{100 * wins / 2:.1f}%.*\b{n}\b.*{100 * loss / n:.2f}.*"
+                     rf"{100 * loss / 2:.2f}", row), row
+    # the strategy-card rule closest to the recorded moves, with its agreement
+    text = " ".join(out.stdout.split())
+    m = re.search(r"your decisions agree (\d+\.\d)% with the size-(\d+) card rule", text)
+    assert m and 0 <= float(m.group(1)) <= 100, text
 
 
 def test_bad_keys_are_ignored_with_a_hint_and_quit_records_a_loss(tmp_path):
@@ -163,6 +174,9 @@ def test_computer_first_and_a_dice_game(tmp_path):
     (["red-light"], "stdin is not a terminal"),
     ([], "name a game to play"),
     (["persian-monarchs"], "supports deck, dice and zombie games"),
+    (["red-light", "--level", "expert"], "invalid --level='expert'"),
+    (["zombie-yellow", "--level", "rule:x.toml"], "rule:FILE plays deck and dice games"),
+    (["red-light", "--level", "rule:missing.toml"], "missing.toml"),
     (["deck", "--bad", "0", "--good", "3", "--goal", "5"], "invalid bad=0"),
 ])
 def test_refusals_are_one_line(tmp_path, args, message):

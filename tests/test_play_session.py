@@ -12,6 +12,7 @@ import pytest
 from designer import DeckGame, DesignError, load_game
 from designer.play import make_player, new_game, random_outcome, step
 from designer.play.session import Session, check_playable
+from designer.play.stats import design_key, load
 from designer.solve import solve
 
 GAME = DeckGame(2, 4, 5)
@@ -77,7 +78,13 @@ def test_a_scripted_game_follows_the_rules_and_is_recorded(solution, tmp_path, m
     assert s.run() == 0
     r = view.result
     assert r["state"].over and not r["quit"]
-    assert r["counts"] == {"games": 1, "wins": int(r["state"].winner == 0), "quits": 0}
+    decisions = r["decisions"]
+    assert decisions  # the script holds and draws where a choice exists
+    assert r["counts"] == {"games": 1, "wins": int(r["state"].winner == 0), "quits": 0,
+                           "decisions": len(decisions),
+                           "loss": pytest.approx(sum(d.cost for d in decisions), abs=1e-15)}
+    moves = load(tmp_path / "play-stats.json")["designs"][design_key(GAME)]["levels"]["medium"]["moves"]
+    assert moves == [[*d.state.mover_view(), d.chosen] for d in decisions]
     # replay every event through the engine with the same random stream
     rng = np.random.default_rng(3)
     state = new_game(GAME)

@@ -29,8 +29,10 @@ def register(sub):
                "designer play fowl-play --test-mode | designer play pig | designer play "
                "zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
     add_game_args(p, optional=True)
-    p.add_argument("--level", choices=("easy", "medium", "hard"), default="medium",
-                   help="the computer's strength (default medium)")
+    p.add_argument("--level", default="medium", metavar="LEVEL",
+                   help="the computer's strength: easy, medium (default) or hard; or "
+                        "rule:FILE, a rule saved by `designer strategy --out` (deck and dice "
+                        "games)")
     p.add_argument("--nn", metavar="FILE",
                    help="with --level hard: play a trained 118-weight network (from "
                         "`designer policy train-nn`) instead of the exact optimal policy")
@@ -49,6 +51,7 @@ def register(sub):
 
 def run(args):
     from designer.play import make_player, stats
+    from designer.play.players import check_level
     from designer.play.session import PAUSE, Session, check_playable, needs_solution
     from designer.report import play_view
     from designer.report.terminal import console
@@ -59,12 +62,14 @@ def run(args):
         if args.game:
             key = stats.design_key(game_from_args(args))
             rows = [r for r in rows if r["key"] == key]
+        _closest_rules(rows)
         play_view.show_stats(rows, stats.stats_path())
         return 0
     if not args.game:
         raise DesignError("name a game to play (e.g. `designer play red-light`), or use --stats")
     game = game_from_args(args)
     check_playable(game, test_mode=args.test_mode)
+    check_level(args.level, game, args.nn)  # before the solve
     if not sys.stdin.isatty():
         raise DesignError("designer play is interactive: stdin is not a terminal "
                           "(run it in a terminal; `designer solve` gives the figures)")
@@ -77,3 +82,17 @@ def run(args):
                       pause=0.0 if args.no_pause else PAUSE, seed=args.seed,
                       test_mode=args.test_mode, game=game)
     return session.run()
+
+
+def _closest_rules(rows):
+    """Add to each row with recorded decisions the strategy-card rule that
+    agrees most with them (``closest``: (card row, agreement) or None)."""
+    from designer.commands._common import CountingBar
+    from designer.play.closest import closest_rule, game_of
+
+    for r in rows:
+        r["closest"] = None
+        game = game_of(r["params"]) if r["moves"] else None
+        if game is not None:
+            with CountingBar(f"strategy card of {r['design']}") as bar:
+                r["closest"] = closest_rule(game, r["moves"], progress=bar.update)

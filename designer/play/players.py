@@ -17,6 +17,8 @@ medium
 hard
     The exact optimal policy, or a trained 118-weight network
     (``nn:FILE``, deck games) when one is given.
+rule:FILE
+    A human-playable rule saved by ``designer strategy --out`` (SPEC 5).
 
 Zombie Dice (SPEC 1.3, 1.7) plays the slides' rules: easy is
 ``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
@@ -126,6 +128,30 @@ class ZombieOptimalPlayer:
         return self.solution.decision(p, i, j, b, last)
 
 
+def check_level(level, game, nn=None):
+    """Refuse a level (and ``--nn``) ``game`` cannot be played at, before
+    any solve; returns the loaded policy of a ``rule:FILE`` level, else None.
+
+    Raises
+    ------
+    DesignError
+        An unknown level, ``--nn`` without hard, a rule for Zombie Dice, or a
+        rule file that cannot be read.
+    """
+    from designer.policies.parse import parse_policy
+
+    rule = isinstance(level, str) and level.startswith("rule:")
+    if level not in LEVELS and not rule:
+        raise DesignError(f"invalid --level={level!r}: allowed {', '.join(LEVELS)} or rule:FILE")
+    if nn is not None and level != "hard":
+        raise DesignError("--nn sets the hard level's player: use it with --level hard")
+    if not rule:
+        return None
+    if game.family not in ("deck", "dice"):
+        raise DesignError(f"--level rule:FILE plays deck and dice games, not {game.name}")
+    return parse_policy(level, game)
+
+
 def make_player(level, solution, nn=None, game=None):
     """The computer player for ``level`` ("easy", "medium" or "hard").
 
@@ -137,11 +163,10 @@ def make_player(level, solution, nn=None, game=None):
     from designer.policies.builtin import HoldAtPolicy, MaxScorePolicy
     from designer.policies.parse import parse_policy
 
-    if level not in LEVELS:
-        raise DesignError(f"invalid level={level!r}: allowed {', '.join(LEVELS)}")
-    if nn is not None and level != "hard":
-        raise DesignError("--nn sets the hard level's player: use it with --level hard")
     game = solution.game if solution is not None else game
+    rule = check_level(level, game, nn)
+    if rule is not None:
+        return PolicyPlayer(level, rule)
     if game.family == "zombie":
         if nn is not None:
             raise DesignError("--nn plays deck games: Zombie Dice has no network player")

@@ -218,7 +218,7 @@ class Session:
         else:
             try:
                 counts = stats.record(self.game, self.level, won=state.winner == self.human,
-                                      quit=quit)
+                                      quit=quit, decisions=self.decisions)
             except DesignError as exc:  # still show the analysis of the game just played
                 why = f"[red]Not recorded:[/red] {exc}"
         self.view.show_result(state, self.names, self.human, worst, self.decisions, counts,

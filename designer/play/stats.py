@@ -11,11 +11,19 @@ Format (version 1)::
      "designs": {"deck:bad=4,good=24,goal=50,komi=1": {
          "name": "Red Light",
          "params": {"family": "deck", "bad": 4, "good": 24, "goal": 50, "komi": 1},
-         "levels": {"hard": {"games": 3, "wins": 1, "quits": 1}}}}}
+         "levels": {"hard": {"games": 3, "wins": 1, "quits": 1,
+                             "decisions": 41, "loss": 0.0312,
+                             "moves": [[12, 30, 3, 1, 7, "draw"], ...]}}}}}
 
 ``games`` counts every recorded game, ``wins`` the human's wins; a game the
 human quit after making a move is recorded as a loss and also counted in
-``quits``. Writes go to a temporary file in the same directory, flushed and
+``quits``. ``decisions`` counts the human's draw-or-hold decisions that the
+end-of-game analysis valued (deck and dice games), ``loss`` sums the exact
+win probability they lost against the optimal player, and ``moves`` keeps
+the last :data:`MAX_MOVES` of them as the mover's view (``i, j, k, w, c``
+for decks, ``i, j, k`` for dice) and the action taken, to find the
+strategy-card rule that plays most like the human. Files written before
+these keys existed read as zero decisions. Writes go to a temporary file in the same directory, flushed and
 renamed over the old file, so a crash never leaves half a file.
 """
 
@@ -29,6 +37,9 @@ from designer.errors import DesignError
 
 FILENAME = "play-stats.json"
 VERSION = 1
+
+#: Decisions kept per design and level for the closest-rule search.
+MAX_MOVES = 2000
 
 
 def data_dir():
@@ -127,8 +138,12 @@ class _Lock:
         return False
 
 
-def record(game, level, won, quit=False, path=None):
-    """Add one game to the statistics and return that design/level's entry."""
+def record(game, level, won, quit=False, path=None, decisions=()):
+    """Add one game to the statistics and return that design/level's entry.
+
+    ``decisions`` are the game's valued human decisions
+    (:class:`designer.play.analysis.Decision`): their number, the win
+    probability they lost and the moves themselves are added."""
     path = Path(path) if path else stats_path()
     try:
         lock = _Lock(path).__enter__()
@@ -142,14 +157,21 @@ def record(game, level, won, quit=False, path=None):
         counts["games"] += 1
         counts["wins"] += int(bool(won))
         counts["quits"] += int(bool(quit))
+        if decisions:
+            counts["decisions"] = int(counts.get("decisions", 0)) + len(decisions)
+            counts["loss"] = float(counts.get("loss", 0.0)) + sum(d.cost for d in decisions)
+            moves = list(counts.get("moves", []))
+            moves += [[*map(int, d.state.mover_view()), d.chosen] for d in decisions]
+            counts["moves"] = moves[-MAX_MOVES:]
         save(data, path)
     finally:
         lock.__exit__()
-    return dict(counts)
+    return {k: v for k, v in counts.items() if k != "moves"}
 
 
 def rows(data):
-    """One row per design and level: name, key, level, games, wins, quits, win rate."""
+    """One row per design and level: name, key, params, level, games, wins,
+    quits, win rate, decisions, loss per decision and per game, moves."""
     out = []
     for key, entry in sorted(data["designs"].items(), key=lambda kv: (kv[1]["name"], kv[0])):
         for level in sorted(entry["levels"], key=lambda lv: ("easy", "medium", "hard").index(lv)
@@ -157,7 +179,12 @@ def rows(data):
             c = entry["levels"][level]
             games = int(c.get("games", 0))
             wins = int(c.get("wins", 0))
-            out.append({"design": entry["name"], "key": key, "level": level, "games": games,
-                        "wins": wins, "quits": int(c.get("quits", 0)),
-                        "win_rate": wins / games if games else 0.0})
+            n, loss = int(c.get("decisions", 0)), float(c.get("loss", 0.0))
+            out.append({"design": entry["name"], "key": key, "params": entry.get("params", {}),
+                        "level": level, "games": games, "wins": wins,
+                        "quits": int(c.get("quits", 0)),
+                        "win_rate": wins / games if games else 0.0, "decisions": n,
+                        "loss_per_decision": loss / n if n else None,
+                        "loss_per_game": loss / games if n and games else None,
+                        "moves": c.get("moves", [])})
     return out

@@ -250,8 +250,15 @@ def show_result(state, names, human_seat, worst, decisions, counts, level, quit=
         console.print(not_recorded)
 
 
+def _points(x):
+    """A win-probability loss in percentage points, or a dash."""
+    return "-" if x is None else f"{100 * x:.2f}"
+
+
 def show_stats(rows, path):
-    """The statistics table of :func:`designer.play.stats.rows`."""
+    """The statistics table of :func:`designer.play.stats.rows`, then for
+    each design and level with valued decisions the strategy-card rule that
+    plays most like you (``row["closest"]``, when present)."""
     if not rows:
         console.print(f"No games recorded yet ({path}).")
         return
@@ -259,10 +266,22 @@ def show_stats(rows, path):
     table.add_column("design")
     table.add_column("parameters")
     table.add_column("level")
-    for c in ("games", "wins", "win rate"):
+    for c in ("games", "wins", "win rate", "decisions", "loss per decision (pts)",
+              "loss per game (pts)"):
         table.add_column(c, justify="right")
     for r in rows:
         params = r["key"].split(":", 1)[1].replace(",", " ")
         table.add_row(r["design"], params, r["level"], str(r["games"]), str(r["wins"]),
-                      pct(r["win_rate"], 1))
+                      pct(r["win_rate"], 1), str(r["decisions"]),
+                      _points(r["loss_per_decision"]), _points(r["loss_per_game"]))
     console.print(table)
+    console.print("Loss: the exact win probability your decisions gave away against the "
+                  "optimal player, in percentage points (deck and dice games).")
+    for r in rows:
+        closest = r.get("closest")
+        if closest:
+            card, share = closest
+            console.print(f"{r['design']} ({r['level']}): your decisions agree "
+                          f"{pct(share, 1)} with the size-{card.rule_size} card rule "
+                          f"(wins {pct(card.win_average, 1)} against a perfect player): "
+                          f"{card.rule}", highlight=False)
