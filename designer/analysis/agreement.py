@@ -12,7 +12,8 @@ every one counted once, unweighted, reachable or not:
 * dice: every ``(i, j, k)`` with ``0 <= i, j < goal`` and
   ``0 <= k < goal - i``, ``k = 0`` included (holding at 0 is a legal pass);
   turn totals a die cannot produce (``k = 1`` in Pig) count as well.
-* Zombie Dice: the states of :func:`decision_mask`.
+* Zombie Dice: the states of :func:`decision_mask` (full game:
+  :func:`full_decision_mask`).
 
 Each family is one entry of :data:`AGREEMENT`.
 """
@@ -73,9 +74,22 @@ def _dice_agreement(a, b):
     return int((eq & valid[:, None, :]).sum()), int(valid.sum()) * G
 
 
+def full_decision_mask(game):
+    """:func:`decision_mask` of full Zombie Dice over the configurations
+    ``k``: the mask at ``s = S(k)``, where the turn total can hold the
+    brains set aside (``b >= sum(B_k)``)."""
+    from designer.solve.zombie_dice import turn_states
+
+    ts = turn_states(game)
+    mask = decision_mask(game)[..., ts.shotguns]
+    return mask & (np.arange(game.cap)[:, None] >= ts.brains_aside[None, :])
+
+
 def _zombie_agreement(a, b):
-    mask = decision_mask(a.game)
-    return int((a.table()[mask] == b.table()[mask]).sum()), int(mask.sum())
+    g = a.game
+    mask = full_decision_mask(g) if hasattr(g, "counts") else decision_mask(g)
+    same = np.count_nonzero((a.table() == b.table()) & mask)
+    return int(same), int(np.count_nonzero(mask))
 
 
 #: ``{family: agreement(a, b) -> (same, total)}``.

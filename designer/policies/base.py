@@ -12,7 +12,10 @@ A policy is deterministic and bound to one game. It answers in three forms:
     the bool table ``roll[i, j, k]`` (shape ``(goal, goal, goal)``, entries
     with ``i + k >= goal`` unused), which already covers every state.
     Zombie Dice: the bool table ``roll[p, i, j, b, s]`` of
-    :func:`designer.solve.zombie.policy_shape` (``p`` = seat - 1), which
+    :func:`designer.solve.zombie.policy_shape` (``p`` = seat - 1; full
+    Zombie Dice: ``roll[p, i, j, b, k]`` over the dice configurations ``k``,
+    a table over ``s`` being spread to every configuration with ``s``
+    shotguns, :func:`designer.policies.zombie.full_game_table`), which
     covers every state as well.
 
 ``block(i)``
@@ -40,7 +43,7 @@ asked about them.
 import numpy as np
 
 from designer.errors import DesignError
-from designer.games import DeckGame, DiceGame, ZombieGame
+from designer.games import DeckGame, DiceGame, ZombieDiceGame, ZombieGame
 
 
 class Policy:
@@ -60,13 +63,9 @@ class Policy:
     families = ("deck", "dice")
 
     def __init__(self, game, name):
-        if not isinstance(game, (DeckGame, DiceGame, ZombieGame)):
+        if not isinstance(game, (DeckGame, DiceGame, ZombieGame, ZombieDiceGame)):
             what = getattr(game, "name", type(game).__name__)
-            if getattr(game, "family", None) == "zombie":  # the three-colour game
-                raise DesignError(f"policies do not play {what} (three dice colours) yet: "
-                                  "allowed deck, dice and all-yellow zombie games")
-            raise DesignError(f"policies play deck, dice and all-yellow zombie games, "
-                              f"not {what}")
+            raise DesignError(f"policies play deck, dice and zombie games, not {what}")
         if game.family not in self.families:
             raise DesignError(f"the {name} policy plays {' and '.join(self.families)} games, "
                               f"not {game.family} games")
@@ -86,6 +85,10 @@ class Policy:
         """
         if self._table is None:
             t = getattr(self, f"_{self.game.family}_table")()
+            if isinstance(self.game, ZombieDiceGame):
+                from designer.policies.zombie import full_game_table
+
+                t = full_game_table(self.game, t)
             t.setflags(write=False)
             self._table = t
         return self._table

@@ -13,6 +13,10 @@
 ``fixed_hold_at``,     the human Zombie Dice policies of SPEC 1.3
 ``minh``, ``llano``,   (:mod:`designer.policies.zombie`; hyphens accepted)
 ``neller``
+``max-brains``         Zombie Dice: roll while the roll's expected brains
+                       beat the bust risk times the turn total
+``colour-blind``       Zombie Dice: the all-yellow optimum played without
+                       seeing colours (:mod:`designer.policies.zombie`)
 =====================  ====================================================
 
 Adding a policy
@@ -176,6 +180,20 @@ register_prefix("hold-at", _hold_at, "hold-at:N")
 register_prefix("nn", _nn, "nn:FILE")
 register_prefix("py", _py, "py:FILE.py:FUNCTION")
 register_prefix("rule", _rule, "rule:FILE")
+def _max_brains(game, solution):
+    from designer.policies.zombie import MaxBrainsPolicy
+
+    return MaxBrainsPolicy(game)
+
+
+def _colour_blind(game, solution):
+    from designer.policies.zombie import ColourBlindPolicy
+
+    return ColourBlindPolicy(game)
+
+
+register_named(["max-brains", "max_brains"], _max_brains)
+register_named(["colour-blind", "colour_blind", "color-blind"], _colour_blind)
 for _name in ("fixed_hold_at", "minh", "llano", "neller"):  # Zombie Dice (SPEC 1.3)
     register_named([_name, _name.replace("_", "-")], _human(_name))
 del _name

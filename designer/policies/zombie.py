@@ -22,7 +22,7 @@ interface, so that ``parse_policy``, ``compare`` and ``designer compare`` /
 
 import numpy as np
 
-from designer._jit import kernel
+from designer._jit import TIE, kernel
 from designer.errors import DesignError
 from designer.policies.base import Policy
 from designer.solve.zombie import policy_shape, solve_zombie_game
@@ -262,3 +262,128 @@ class TablePolicy(Policy):
 
     def _zombie_table(self):
         return np.array(policy_table(self.game, self._source), dtype=np.bool_)
+
+
+# -- full Zombie Dice (three colours, SPEC 1.7) -------------------------------
+
+def full_game_table(game, table):
+    """A decision table of full Zombie Dice, ``roll[p, i, j, b, k]``.
+
+    A table over the shotguns, ``roll[p, i, j, b, s]`` (every policy that
+    reads only ``b``, ``s`` and the scores: the human policies of SPEC 1.3,
+    ``hold-at``, ``py:`` functions, rules), is spread to every dice
+    configuration ``k`` with ``s`` shotguns set aside:
+    ``roll[p, i, j, b, k] = roll_s[p, i, j, b, S(k)]``. A table already over
+    the configurations is returned as it is.
+
+    Parameters
+    ----------
+    game : ZombieDiceGame
+    table : bool ndarray
+        Of shape :func:`designer.solve.zombie.policy_shape` (over ``s``) or
+        :func:`designer.solve.zombie_dice.policy_shape` (over ``k``).
+    """
+    from designer.solve.zombie_dice import policy_shape as full_shape
+    from designer.solve.zombie_dice import turn_states
+
+    ts = turn_states(game)
+    if table.shape == full_shape(game, ts):
+        return table
+    if table.shape != policy_shape(game):
+        raise DesignError(f"a full Zombie Dice table has shape {full_shape(game, ts)} (or "
+                          f"{policy_shape(game)} over the shotguns), not {table.shape}")
+    return np.ascontiguousarray(table[..., ts.shotguns])
+
+
+def roll_odds(game):
+    """Expected brains kept and bust probability of the next roll, per turn state.
+
+    ``gain`` is :math:`E[\\text{brains rolled} \\cdot 1\\{\\text{no bust}\\}]` (a
+    bust loses the brains just rolled with the rest), ``bust`` the chance
+    that the roll brings the shotguns to ``bust_shotguns``.
+
+    Returns
+    -------
+    (gain, bust) : float arrays
+        Indexed by the shotguns ``s`` (all-yellow game: every die thrown is
+        new, :func:`designer.solve.zombie.roll_outcomes`) or by the dice
+        configuration ``k`` (full game, from the exact transition arrays of
+        :mod:`designer.solve.zombie_dice_states`, whose busts carry no gain).
+    """
+    if hasattr(game, "counts"):
+        from designer.solve.zombie_dice import turn_states
+
+        ts = turn_states(game)
+        kept = ts.nxt >= 0
+        gain = np.where(kept, ts.prob * ts.gain, 0.0).sum(axis=1)
+        bust = np.where(ts.nxt == -1, ts.prob, 0.0).sum(axis=1)
+        return gain, bust
+    from designer.solve.zombie import roll_outcomes
+
+    OB, OS, OP, _ = roll_outcomes(game)
+    K = game.bust_shotguns
+    s = np.arange(K)[:, None]
+    busts = s + OS[None, :] >= K
+    return (np.where(busts, 0.0, OP * OB).sum(axis=1), np.where(busts, OP, 0.0).sum(axis=1))
+
+
+class MaxBrainsPolicy(Policy):
+    """Max expected brains: roll while the roll raises the expected turn
+    total, i.e. the brains it brings (when it does not bust) beat the turn
+    total it risks.
+
+    .. math::
+
+        \\text{roll} \\iff E[\\text{brains kept from the roll}] > P(\\text{bust on the roll}) \\, b
+
+    with both sides exact for the dice the roll will throw (the full game:
+    the dice in hand and the cup's mix, :func:`roll_odds`); a tie holds. It
+    ignores the scores, as a player maximising each turn's expected gain
+    does.
+    """
+
+    families = ("zombie",)
+
+    def __init__(self, game):
+        super().__init__(game, "max-brains")
+
+    def _zombie_table(self):
+        g = self.game
+        gain, bust = roll_odds(g)
+        b = np.arange(g.cap)[:, None]
+        # an exact tie holds: TIE absorbs the rounding of the two sides
+        rolls = gain[None, :] > bust[None, :] * b + TIE  # [b, s or k]
+        if hasattr(g, "counts"):
+            from designer.solve.zombie_dice import policy_shape as full_shape
+
+            shape = full_shape(g)
+        else:
+            shape = policy_shape(g)
+        return np.ascontiguousarray(np.broadcast_to(rolls, shape))
+
+
+class ColourBlindPolicy(Policy):
+    """The optimal policy of the all-yellow game (SPEC 1.3) played without
+    looking at colours.
+
+    For full Zombie Dice with ``dice``, ``bust_shotguns``, ``goal``, ``komi``
+    and ``cap``, the all-yellow game with the same numbers (every die 2
+    brain / 2 shotgun / 2 footprint faces) is solved, and its decision at
+    ``(p, i, j, b, s)`` is played at every configuration with ``s``
+    shotguns: what a player who cannot tell the colours apart, and plays the
+    yellow-dice optimum, does. On an all-yellow game it is the optimal
+    policy.
+    """
+
+    families = ("zombie",)
+
+    def __init__(self, game):
+        super().__init__(game, "colour-blind")
+
+    def _zombie_table(self):
+        from designer.games import ZombieGame
+        from designer.solve import solve
+
+        g = self.game
+        yellow = ZombieGame(2, 2, 2, g.dice, g.bust_shotguns, g.goal, g.komi, g.cap)
+        return np.array(solve(yellow).policy, dtype=np.bool_)

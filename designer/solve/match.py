@@ -162,9 +162,19 @@ def _layered_match(kernel_call):
     return evaluate
 
 
+def _zombie_shape(game):
+    """Policy table shape: over the shotguns (all-yellow) or over the dice
+    configurations (full Zombie Dice, :mod:`designer.solve.zombie_dice`)."""
+    if hasattr(game, "counts"):
+        from designer.solve.zombie_dice import policy_shape
+
+        return policy_shape(game)
+    return zombie_policy_shape(game)
+
+
 def _zombie_table(game, table):
     table = np.asarray(table)
-    shape = zombie_policy_shape(game)
+    shape = _zombie_shape(game)
     if table.shape != shape or table.dtype != np.bool_:
         raise DesignError(f"a Zombie Dice policy table must be bool {shape}, "
                           f"not {table.dtype} {table.shape}")
@@ -210,11 +220,16 @@ def _dice_match(game, table_a, table_b):
 def _zombie_match(game, first, second):
     """Player 1's win probability and expected actions at every round start,
     player 1 playing ``first[0]``, player 2 ``second[1]``."""
-    R = np.empty(zombie_policy_shape(game), dtype=np.bool_)
+    R = np.empty(_zombie_shape(game), dtype=np.bool_)
     R[0] = first[0]
     R[1] = second[1]
     zombie_warm()
-    W, LW, _, _, _ = zombie_run(game, R, False)
+    if hasattr(game, "counts"):  # the full game runs the same kernels over its configurations
+        from designer.solve.zombie_dice import _run, turn_states
+
+        W, LW, _, _, _ = _run(game, turn_states(game), R, False)
+    else:
+        W, LW, _, _, _ = zombie_run(game, R, False)
     return W, LW
 
 
