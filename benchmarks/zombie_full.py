@@ -5,8 +5,10 @@ Run by hand: ``PYTHONPATH=. python benchmarks/zombie_full.py [--green 6 --yellow
 configurations, the median solve time with one thread (the baseline, same
 run) and with every core, their ratio, the peak memory and the answer.
 
-Not measured here (left for later): plain value iteration over the same
-states on a smaller dice set.
+``--plain`` instead times the layered solver against plain value iteration
+over the same states (``_zombie_dice_plain_vi.py``) on a smaller dice set
+(default with it: 3 green, 2 yellow, 2 red, goal 8, cap 20), in one run,
+and checks that both give the same round-start values.
 """
 
 import argparse
@@ -35,7 +37,11 @@ def main():
     ap.add_argument("--red", type=int, default=3)
     ap.add_argument("--goal", type=int, default=13)
     ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--plain", action="store_true",
+                    help="layered solver against plain value iteration, smaller dice set")
     args = ap.parse_args()
+    if args.plain:
+        return plain(args)
     game = ZombieDiceGame(args.green, args.yellow, args.red, goal=args.goal)
     t0 = time.perf_counter()
     ts = turn_states(game)
@@ -54,6 +60,35 @@ def main():
           f"{sol.expected_actions():.3f}")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
           f"load {os.getloadavg()[0]:.1f}")
+
+
+def plain(args):
+    """Layered solve against plain value iteration, same states, same run."""
+    import numpy as np
+    from _zombie_dice_plain_vi import plain_value_iteration
+
+    small = (args.green, args.yellow, args.red) == (6, 4, 3) and args.goal == 13
+    game = (ZombieDiceGame(3, 2, 2, goal=8, cap=20) if small else
+            ZombieDiceGame(args.green, args.yellow, args.red, goal=args.goal))
+    ts = turn_states(game)
+    arrays = (ts.nxt, ts.gain, ts.prob, ts.stay, ts.shotguns, ts.brains_aside)
+    plain_value_iteration(2, 4, *arrays, 1e-12, 10)  # compile or load
+    solve_zombie_dice_game(ZombieDiceGame(2, 2, 1, goal=2))
+    n = default_workers()
+    print(f"{game.describe()}; load {os.getloadavg()[0]:.1f}")
+    print(f"configurations {ts.count:,}, transitions {ts.outcomes:,}")
+    t_layer, sol = median_time(lambda: solve_zombie_dice_game(game, workers=n), args.repeats)
+    t_one, _ = median_time(lambda: solve_zombie_dice_game(game, workers=1), args.repeats)
+    t_plain, (W, iters) = median_time(
+        lambda: plain_value_iteration(game.goal, game.cap, *arrays, 1e-12, 100_000), 1)
+    G = game.goal
+    diff = float(np.abs(W[:G, :G] - sol.win).max())
+    print(f"states {sol.states:,}; plain VI {iters} sweeps")
+    print(f"plain value iteration (baseline): {t_plain:.2f} s")
+    print(f"layered, 1 thread:  median {t_one:.3f} s  ({t_plain / t_one:.1f}x)")
+    print(f"layered, {n} threads: median {t_layer:.3f} s  ({t_plain / t_layer:.1f}x)")
+    print(f"largest difference of round-start values {diff:.1e}; load "
+          f"{os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

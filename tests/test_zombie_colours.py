@@ -125,3 +125,68 @@ def test_cli_compare_full_game(small_solution):
                         "max-score", "--against", "optimal"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+STUDY = """
+[study]
+name = "{name}"
+family = "zombie-dice"
+method = "grid"
+workers = 1
+
+[space]
+green = {{min = 1, max = 2}}
+yellow = {{min = 1, max = 2}}
+red = 1
+goal = 5
+komi = {{min = 0, max = 2}}
+"""
+
+
+def test_colour_study_rows_equal_direct_solves(tmp_path):
+    """A grid over colour mixes keeps only cups the rules accept (at least
+    5 dice) and stores, per mix and komi, the solver's figures and the skill
+    gap against max expected brains."""
+    from designer.search import load_study, open_store
+    from designer.search.grid import run_grid
+    from study_helpers import write_study
+
+    path = write_study(tmp_path, STUDY.format(name="colours"))
+    spec = load_study(path)
+    run_grid(spec, open_store(spec))
+    rows = open_store(spec).rows()
+    mixes = {(int(r.green), int(r.yellow)) for r in rows.itertuples()}
+    assert mixes == {(2, 2)}  # 1+1+1, 1+2+1 and 2+1+1 dice are too few for a cup
+    game = ZombieDiceGame(2, 2, 1, goal=5)
+    sol = solve(game)
+    for r in rows.itertuples():
+        assert r.first_player_win == pytest.approx(sol.first_player_win(5, int(r.komi)),
+                                                   abs=1e-12)
+        c = compare(ZombieDiceGame(2, 2, 1, goal=5, komi=int(r.komi)), "optimal",
+                    "max-brains", solution=sol, with_agreement=False)
+        assert r.skill_gap == pytest.approx(c.win_average - 0.5, abs=1e-12)
+
+
+@pytest.mark.parametrize("line,message", [
+    ("goal = {min = 5, max = 6}", "one goal"),
+    ("green = {min = 0, max = 1}", "some mix with 5 to 20 dice"),
+    ("green = {min = 0, max = 30}", "green"),
+])
+def test_colour_study_refusals(tmp_path, line, message, capsys):
+    from designer.cli import main
+    from study_helpers import write_study
+
+    body = STUDY.format(name="bad")
+    key = line.split(" =")[0]
+    body = "\n".join(line if ln.startswith(key + " =") else ln for ln in body.splitlines())
+    if key == "green" and "max = 1" in line:
+        body = body.replace("yellow = {min = 1, max = 2}", "yellow = 1")
+    path = write_study(tmp_path, body)
+    try:
+        status = main(["study", "run", str(path)])
+    except SystemExit as exc:
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "bad.results").exists()

@@ -87,12 +87,15 @@ FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)"}
 #: What one unit of work is called in each family (a design for the
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
-                     "zombie": "sets of zombie dice"}
+                     "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice"}
 
 
 def _words(fam, metric):
     if metric == "fairness":
         return FAIRNESS_WORDS.get(fam.name, METRIC_WORDS["fairness"])
+    if metric == "skill_gap":
+        return (f"skill gap (how much more often an optimal player beats a {fam.skill_rival[0]} "
+                "player than a coin flip would)")
     return METRIC_WORDS.get(metric, metric)
 
 
@@ -344,8 +347,9 @@ def build(spec, rows, status, unit_stats=None, policies=3, card=None, card_progr
                                                  color="skill_gap")
             figs.append(Figure("skill_heatmap", "Skill gap over the design space", png, data,
                                "Each cell: the skill gap of the fairest design there (how much "
-                               "more often an optimal player beats a max-score player than a "
-                               "coin flip would, seats averaged); bright cells reward skill more."))
+                               f"more often an optimal player beats a {fam.skill_rival[0]} "
+                               "player than a coin flip would, seats averaged); bright cells "
+                               "reward skill more."))
     if "komi" in fam.plane:
         keys = list(fam.design_columns) + ["goal"]
         top_designs = ranked.drop_duplicates(keys).head(5)[keys]
@@ -420,7 +424,9 @@ def glossary(fam):
             ("composition", "what is in the box: "
              + {"deck": "how many bad and good items the deck holds.",
                 "dice": "the die (its faces and which faces bust).",
-                "zombie": "the dice and their faces."}.get(fam.name, "the components.")),
+                "zombie": "the dice and their faces.",
+                "zombie-dice": "how many green, yellow and red dice the cup holds."
+                }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
             ("komi", "points the second player starts with, to make up for moving second."),
             ("fair komi", "the komi (points for the second player) that brings the first "
@@ -436,9 +442,9 @@ def glossary(fam):
         ]
         if "skill_gap" in fam.stored:
             words.append(("skill gap", "how much more often an optimal player beats a "
-                          "max-score player (one who keeps drawing while another draw gains "
-                          "points on average, whatever the scores) than a coin flip would, "
-                          "averaged over both seats: 0% means skill does not matter."))
+                          f"{fam.skill_rival[0]} player ({fam.skill_rival[1]}) than a coin "
+                          "flip would, averaged over both seats: 0% means skill does not "
+                          "matter."))
     else:
         words += [
             ("non-dealer gain per hand", "how many counters the non-dealer wins per hand on "

@@ -106,6 +106,10 @@ class Family:
     se = {}
     heatmap = None
     length = None
+    #: The simple player the skill gap measures optimal play against, and
+    #: how it plays (report words).
+    skill_rival = ("max-score", "one who keeps drawing while another draw gains points on "
+                   "average, whatever the scores")
 
     # -- units ---------------------------------------------------------------
     def unit_params(self):
@@ -345,6 +349,91 @@ class ZombieFamily(Family):
                 f"x{int(row['dice'])}, goal {int(row['goal'])}")
 
 
+class ZombieDiceFamily(Family):
+    """Full Zombie Dice (SPEC 1.7): how many dice of each colour in the cup.
+
+    The skill gap is optimal play against max expected brains
+    (:class:`~designer.policies.zombie.MaxBrainsPolicy`, the Zombie Dice
+    analogue of max-score: roll while a roll raises the expected turn
+    total), seats averaged, minus 1/2; it is exact at the solved goal, so
+    the goal of a study of this family is one value.
+    """
+
+    name = "zombie-dice"
+    space_params = ("green", "yellow", "red", "goal", "komi")
+    skill_rival = ("max-expected-brains", "one who rolls while a roll raises the expected "
+                   "turn total, whatever the scores")
+    design_columns = ("green", "yellow", "red")
+    int_columns = Family.int_columns | set(design_columns)
+    metrics = {**Family.metrics, "skill_gap": "max"}
+    stored = SOLVED_METRICS + ("skill_gap",)
+    heatmap = ("green", "red", "green dice", "red dice")
+    length = ("components", "red", "dice in the cup", "red dice")
+
+    def work(self, unit, args):
+        # the dice configurations grow about as the fourth power of the cup
+        return float(self.components(unit)) ** 4 * max(args["goals"]) ** 2
+
+    def components(self, unit):
+        return unit["green"] + unit["yellow"] + unit["red"]
+
+    #: Dice in the cup: a roll needs ``dice + bust_shotguns - 1 = 5`` (the
+    #: cup must refill a roll, SPEC 1.7) and the game takes at most 20.
+    cup = (5, 20)
+
+    def check_space(self, space, fixed):
+        from designer.games._validate import check_int
+        from designer.games.zombie import MAX_COLOUR
+
+        for p in self.design_columns:
+            for v in (space[p].lo, space[p].hi):
+                check_int(p, v, 0, MAX_COLOUR)
+        if space["goal"].lo != space["goal"].hi:
+            raise ParameterError("goal", space["goal"].describe(),
+                                 "one goal (the skill gap is exact at the solved goal)")
+        lo = sum(space[p].lo for p in self.design_columns)
+        hi = sum(space[p].hi for p in self.design_columns)
+        if hi < self.cup[0] or lo > self.cup[1]:
+            raise ParameterError("green + yellow + red", f"{lo}..{hi}",
+                                 f"some mix with {self.cup[0]} to {self.cup[1]} dice")
+        # the rest (goal, komi) as for every family, on a mix the rules accept
+        probe = {p: space[p].lo for p in self.design_columns}
+        probe["green"] = max(probe["green"], self.cup[0] - probe["yellow"] - probe["red"])
+        self.game(probe, space["goal"].lo)
+        if space["komi"].lo < 0:
+            raise ParameterError("komi", space["komi"].lo, "komi >= 0")
+        if space["komi"].lo >= space["goal"].hi:
+            raise ParameterError("komi", space["komi"].describe(),
+                                 f"some komi below the goal ({space['goal'].hi})")
+
+    def units(self, spec):
+        """The colour mixes of the space whose cup the rules accept."""
+        lo, hi = self.cup
+        return [u for u in super().units(spec) if lo <= self.components(u) <= hi]
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import ZombieDiceGame
+
+        return ZombieDiceGame(unit["green"], unit["yellow"], unit["red"], goal=goal, komi=komi)
+
+    def skill_match(self, sol):
+        from designer.analysis.compare import match_table
+        from designer.policies.zombie import MaxBrainsPolicy
+
+        return match_table(sol.game, sol.policy, MaxBrainsPolicy(sol.game).table())
+
+    def tiny_unit(self):
+        return {"green": 2, "yellow": 2, "red": 1}
+
+    def describe_design(self, row):
+        return (f"{int(row['green'])} green, {int(row['yellow'])} yellow and "
+                f"{int(row['red'])} red zombie dice")
+
+    def short_label(self, row):
+        return (f"{int(row['green'])}g/{int(row['yellow'])}y/{int(row['red'])}r, "
+                f"goal {int(row['goal'])}")
+
+
 class WagerFamily(Family):
     """Wagering card games, evaluated by simulation: every metric carries
     its standard error and ranking treats differences within the
@@ -416,7 +505,8 @@ class WagerFamily(Family):
 
 
 #: Every family a study can sweep.
-FAMILIES = {f.name: f for f in (DeckFamily(), DiceFamily(), ZombieFamily(), WagerFamily())}
+FAMILIES = {f.name: f for f in (DeckFamily(), DiceFamily(), ZombieFamily(), ZombieDiceFamily(),
+                                WagerFamily())}
 
 
 def family(name):
