@@ -14,22 +14,8 @@ lengths, no policy table), so the comparison flatters the baseline.
 """
 
 import numpy as np
+from _zombie_plain_vi import _hold  # the same hold values: V[p, i, j, b, turn state]
 from numba import njit
-
-
-@njit(cache=True)
-def _hold(V, G, p, i, j, b):
-    if p == 0:
-        return 1.0 - V[1, j, i + b, 0, 0]
-    one = j
-    two = i + b
-    if one >= G or two >= G:
-        if two > one:
-            return 1.0
-        if two < one:
-            return 0.0
-        return 1.0 - V[0, G, G, 0, 0]
-    return 1.0 - V[0, one, two, 0, 0]
 
 
 @njit(cache=True)
@@ -58,16 +44,16 @@ def plain_value_iteration(G, cap, NXT, GAIN, PROB, STAY, SHOT, BMIN, tol, max_it
                                 if nk == -2:
                                     break
                                 if nk == -1:
-                                    r += PROB[k, o] * _hold(V, G, p, i, j, 0)
+                                    r += PROB[k, o] * _hold(V, G, cap, p, i, j, 0)
                                     continue
                                 nb = min(b + GAIN[k, o], cap - i)
                                 if i + nb >= cap or (p == 1 and i + nb >= G and i + nb > j):
-                                    r += PROB[k, o] * _hold(V, G, p, i, j, nb)
+                                    r += PROB[k, o] * _hold(V, G, cap, p, i, j, nb)
                                 else:
                                     r += PROB[k, o] * V[p, i, j, nb, nk]
                             v = r
                             if b > 0 or SHOT[k] > 0:
-                                h = _hold(V, G, p, i, j, b)
+                                h = _hold(V, G, cap, p, i, j, b)
                                 if h >= v:
                                     v = h
                             d = abs(v - V[p, i, j, b, k])

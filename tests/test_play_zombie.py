@@ -4,7 +4,6 @@ terminal game through a pseudo-terminal."""
 
 import json
 import os
-import re
 import sys
 from collections import Counter
 from fractions import Fraction
@@ -232,25 +231,20 @@ def test_session_plays_zombie_at_medium_without_a_solve(tmp_path, monkeypatch):
 # -- the terminal game ------------------------------------------------------
 
 pexpect = pytest.importorskip("pexpect")
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MOVE = r"\(turn total (\d+)\): d or space = roll(, h = hold)?"
-
-
-def _spawn(args, data_dir):
-    env = {**os.environ, "DESIGNER_DATA_DIR": str(data_dir), "COLUMNS": "100", "LINES": "50"}
-    return pexpect.spawn(sys.executable, ["-m", "designer", "play", *args], cwd=str(ROOT),
-                         env=env, encoding="utf-8", timeout=120, dimensions=(50, 100))
 
 
 def test_cli_plays_a_full_zombie_game_and_records_it(tmp_path):
     args = ["zombie", "--green", "2", "--yellow", "2", "--red", "1", "--goal", "5",
             "--seed", "2", "--no-pause", "--level", "hard"]
-    child = _spawn(args, tmp_path)
+    from test_play_cli import clean, spawn
+
+    child = spawn(args, tmp_path)
     child.expect("level hard")
     board = ""
     for _ in range(300):
         i = child.expect([MOVE, "You win", "The computer wins"])
-        board += ANSI.sub("", child.before)
+        board += clean(child.before)
         if i > 0:
             break
         k, can_hold = int(child.match.group(1)), bool(child.match.group(2))
@@ -258,7 +252,7 @@ def test_cli_plays_a_full_zombie_game_and_records_it(tmp_path):
     else:
         raise AssertionError("the game did not end")
     child.expect(pexpect.EOF)
-    tail = ANSI.sub("", child.before)
+    tail = clean(child.before)
     child.close()
     assert child.exitstatus == 0
     for word in ("cup", "in hand", "brains", "shotguns", "rounds to 5", "green", "yellow"):
