@@ -270,7 +270,9 @@ def cli_cases(root):
     for flag in ["--green", "--yellow", "--red"]:
         cases += [["solve", "zombie", flag, v] for v in BAD_INTS + ["100"]]
     cases += [["solve", "zombie", "--green", "1", "--yellow", "0", "--red", "0"],
-              ["compare", "zombie-dice", "--policy", "neller"]]
+              ["compare", "zombie-dice", "--policy", "max-score"],  # decks and dice only
+              ["compare", "zombie-dice", "--policy", "hold-at:0"],
+              ["compare", "zombie-dice", "--policy", "nn:x.npz"]]
     # strategy cards (SPEC 5)
     cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
     cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
