@@ -121,8 +121,16 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
 
     Returns
     -------
-    Comparison
+    Comparison, or SeatComparison for a game of 3-4 players
+        With 3-4 players, ``policy`` is a two-player policy played at each
+        seat in turn against N-player optimal play
+        (:func:`designer.analysis.seat_compare.compare_seats`); ``against``
+        must be ``"optimal"``.
     """
+    if getattr(game, "players", 2) > 2:
+        from designer.analysis.seat_compare import compare_seats
+
+        return compare_seats(game, policy, against, solution=solution)
     a = _policy(policy, game, solution)
     b = _policy(against, game, solution)
     warm(game)  # load the kernels first: ``seconds`` is evaluation time

@@ -2,6 +2,8 @@
 
 =====================  ====================================================
 ``optimal``            exact optimal play (a solve of the game)
+``two-player``         the two-player optimum; with 3-4 players read at
+                       (own score, highest opponent score), SPEC 1.5
 ``max-score``          draw while one more draw gains on average (SPEC 2;
                        deck and dice games)
 ``hold-at:N``          hold once the turn total reaches ``N >= 1``
@@ -121,6 +123,15 @@ def _optimal(game, solution):
     return OptimalPolicy(game, solution)
 
 
+def _two_player(game, solution):
+    if game.players != 2:
+        raise DesignError(f"the two-player policy is the optimum of the two-player game; with "
+                          f"{game.players} players `designer compare` reads it at each seat")
+    policy = _optimal(game, solution)
+    policy.name = "two-player"
+    return policy
+
+
 def _max_score(game, solution):
     from designer.policies.builtin import MaxScorePolicy
 
@@ -175,6 +186,7 @@ def _human(name):
 
 
 register_named("optimal", _optimal)
+register_named(["two-player", "two_player"], _two_player)
 register_named(["max-score", "maxscore", "max_score"], _max_score)
 register_prefix("hold-at", _hold_at, "hold-at:N")
 register_prefix("nn", _nn, "nn:FILE")

@@ -354,7 +354,10 @@ def show_pairings(game, results):
 
 
 def show_comparison(result):
-    """Print a :class:`designer.analysis.compare.Comparison`."""
+    """Print a :class:`designer.analysis.compare.Comparison` (or a
+    :class:`designer.analysis.seat_compare.SeatComparison`)."""
+    if hasattr(result, "seats"):
+        return show_seat_comparison(result)
     r = result
     whom = start_points(r.komi).replace("the second player", "whoever moves second")
     console.print(f"[bold]{r.game}[/bold]  goal {r.goal}, komi {r.komi} ({whom})")
@@ -373,6 +376,29 @@ def show_comparison(result):
                   f"{r.actions_as_second:.2f} (B first)")
     extra = f", agreement {r.agreement_seconds:.3f} s" if r.agreement is not None else ""
     console.print(f"  exact evaluation: {r.seconds:.3f} s{extra}")
+
+
+def show_seat_comparison(r):
+    """Print a :class:`designer.analysis.seat_compare.SeatComparison`."""
+    starts = ", ".join(str(k) for k in r.komi)
+    console.print(f"[bold]{r.game}[/bold]  {r.players} players, goal {r.goal}, start points "
+                  f"{starts} (seat 1 first)")
+    console.print(f"  one seat at a time plays [bold]{r.policy}[/bold] (reading its own score and "
+                  f"the highest opponent score); the others play the {r.players}-player optimum")
+    table = Table(show_header=True)
+    table.add_column("seat")
+    table.add_column(f"win playing {r.policy}", justify="right")
+    table.add_column("win playing optimally", justify="right")
+    table.add_column("difference (points)", justify="right")
+    for row in r.seats:
+        table.add_row(str(row["seat"]), pct(row["win"], 4), pct(row["optimal_win"], 4),
+                      f"{100 * row['difference']:+.3f}")
+    table.add_row("[bold]average[/bold]", "", "", f"[bold]{100 * r.average_difference:+.3f}[/bold]")
+    console.print(table)
+    if r.unsettled_positions:
+        console.print(f"  {r.unsettled_positions} positions of the {r.players}-player optimum have "
+                      f"no settled best reply (SPEC 1.5); their effect on these figures is tiny")
+    console.print(f"  exact evaluation: {r.seconds:.2f} s")
 
 
 def show_zombie_comparison(r):
