@@ -82,7 +82,9 @@ METRIC_WORDS = {"fairness": "first-player edge (either sign)",
                              "max-score player than a coin flip would)"}
 
 #: Families whose fairness is not the first player's edge.
-FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)"}
+FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)",
+                  "deck-seats": "largest distance of a seat's win from an equal share",
+                  "dice-seats": "largest distance of a seat's win from an equal share"}
 
 #: What one unit of work is called in each family (a design for the
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
@@ -121,6 +123,8 @@ def format_value(fmt, value, se=None):
     The page's script (``page.js``, ``fmt``) writes the same formats when a
     filter re-ranks the table; the browser test checks that both agree.
     """
+    if value is None or (isinstance(value, float) and value != value):
+        return ""  # a seat the design does not have (NULL in the store, NaN in a frame)
     if fmt == "pct3":
         return f"{100 * value:.3f}%"
     if fmt == "edge":  # from the first-player win, in percentage points
@@ -184,6 +188,12 @@ def table_columns(ranked, spec):
             out.append((HEADERS[c], c, "f1", None))
         elif c == "skill_gap":
             out.append((HEADERS[c], c, "pct2", None))
+        elif c.startswith("seat_") and c.endswith("_win"):
+            out.append((f"seat {c[5:-4]} wins", c, "pct2", None))
+        elif c == "fair_fairness":
+            out.append((f"fairest {fam.fairness_words[1]}", c, "pct4", None))
+        elif not pd.api.types.is_numeric_dtype(ranked[c]):
+            out.append((HEADERS.get(c, c.replace("_", " ")), c, "text", None))
         elif pd.api.types.is_integer_dtype(ranked[c]):
             out.append((HEADERS.get(c, c.replace("_", " ")), c, "int", None))
         else:
@@ -214,7 +224,8 @@ HEADERS = {"first_player_win": "first-player win", "edge": "first-player edge (p
            "net_sd": "sd of net", "busted": "busted", "max_raise": "max raise",
            "bust_shotguns": "shotguns to bust", "footprints": "footprints", "goal": "goal",
            "komi": "komi (points to 2nd player)", "skill_gap": "skill gap", "bad": "bad",
-           "good": "good"}
+           "good": "good", "starts": "start points (seat 1 first)",
+           "fair_starts": "fairest start points", "players": "players", "ending": "ending"}
 
 
 def _progress(fam, status, n_rows):
@@ -328,6 +339,12 @@ def build(spec, rows, status, unit_stats=None, policies=3, card=None, card_progr
     sections.append(Section("Explore the designs", [
         interactive.explorer(spec, rows, ranked, table_columns(ranked, spec), pictures)]))
     sections.append(Section("Ranked designs", [ranked_table(ranked, spec)]))
+    if getattr(fam, "seat_params", None):
+        from designer.report.seats_section import seats_section
+
+        seats = seats_section(fam, feasible)
+        if seats is not None:
+            sections.append(seats)
 
     figs = []
     if fam.heatmap:

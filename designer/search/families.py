@@ -504,9 +504,17 @@ class WagerFamily(Family):
                 f"{1.96 * row['skill_vs_random_se']:.1f} counters per game")
 
 
-#: Every family a study can sweep.
+#: Every family a study file can name.
+PLAIN_FAMILIES = ("deck", "dice", "zombie", "zombie-dice", "wager")
+#: Every family a study can sweep: the plain ones and the players x ending
+#: variants of deck and dice (:mod:`designer.search.seat_families`), which
+#: a study file selects by giving ``players`` or ``ending`` in its space.
 FAMILIES = {f.name: f for f in (DeckFamily(), DiceFamily(), ZombieFamily(), ZombieDiceFamily(),
                                 WagerFamily())}
+
+from designer.search.seat_families import SEAT_VARIANTS  # noqa: E402 - needs the classes above
+
+FAMILIES.update({f.name: f for f in SEAT_VARIANTS.values()})
 
 
 def family(name):

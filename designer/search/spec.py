@@ -57,7 +57,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from designer.errors import DesignError, ParameterError
-from designer.search.families import FAMILIES
+from designer.search.families import FAMILIES, PLAIN_FAMILIES
+from designer.search.seat_families import SEAT_VARIANTS
 
 #: Largest number of values one parameter may take (checked before any list
 #: of values is built).
@@ -105,6 +106,8 @@ class IntRange:
         v = self.values
         if len(v) == 1:
             return str(v[0])
+        if not all(isinstance(x, int) for x in v):
+            return ", ".join(map(str, v))
         if list(v) == list(range(v[0], v[-1] + 1)):
             return f"{v[0]}..{v[-1]}"
         return ", ".join(map(str, v))
@@ -156,7 +159,7 @@ FiniteNumber = Annotated[float, Field(allow_inf_nan=False)]
 class _Study(_Table):
     name: Annotated[str, AfterValidator(_plain_name)] | None = None
     description: str = ""
-    family: Literal[tuple(FAMILIES)]
+    family: Literal[PLAIN_FAMILIES]
     method: Literal["grid", "optuna"] = "grid"
     workers: int = Field(2, ge=1, le=256)
     results: Annotated[str, AfterValidator(_inside)] | None = None
@@ -223,6 +226,17 @@ def _space_value(v):
     return ("list", (v,))
 
 
+ENDINGS = ("race", "rounds")
+
+
+def _ending_value(v):
+    """``"race"``, ``"rounds"`` or a list of them -> ``("list", values)``."""
+    items = v if isinstance(v, list) else [v]
+    if not items or not all(isinstance(x, str) and x in ENDINGS for x in items):
+        raise ValueError('"race", "rounds" or a list of them')
+    return ("list", tuple(e for e in ENDINGS if e in items))
+
+
 def _fixed_value(v):
     """An optional (set-valued) parameter: an integer or a list of them."""
     if isinstance(v, list) and v and len(v) <= 100 and all(_is_int(x) for x in v):
@@ -243,6 +257,7 @@ def _bounds(v):
 
 SpaceValue = Annotated[Any, AfterValidator(_space_value)]
 FixedValue = Annotated[Any, AfterValidator(_fixed_value)]
+EndingValue = Annotated[Any, AfterValidator(_ending_value)]
 BoundsValue = Annotated[Any, AfterValidator(_bounds)]
 
 
@@ -250,6 +265,8 @@ def _family_models(fam):
     """The [space] and [constraints] models of a family."""
     space = {p: (SpaceValue, None if p in fam.defaults else ...) for p in fam.space_params}
     space.update({p: (FixedValue, None) for p in fam.optional})
+    if fam.name in SEAT_VARIANTS:  # players and ending select the seats variant
+        space.update(players=(SpaceValue, None), ending=(EndingValue, None))
     metrics = dict.fromkeys(("components",) + tuple(fam.metrics))
     cons = {m: (BoundsValue, None) for m in metrics}
     config = ConfigDict(extra="forbid", strict=True)
@@ -259,7 +276,7 @@ def _family_models(fam):
 
 #: What is allowed, for errors pydantic describes in its own words.
 ALLOWED = {
-    ("study", "family"): " | ".join(FAMILIES),
+    ("study", "family"): " | ".join(PLAIN_FAMILIES),
     ("study", "method"): "grid | optuna",
     ("study", "workers"): "an integer from 1 to 256",
     ("study", "name"): "a plain word of 1 to 64 letters, digits, - and _",
@@ -432,6 +449,19 @@ def load_study(path):
         cons = cons_model.model_validate(top.constraints).model_dump(exclude_none=True)
     except ValidationError as exc:
         raise _study_error(where, exc, cons_model, ("constraints",)) from None
+
+    if fam.name in SEAT_VARIANTS:
+        seats = {"players": sp.pop("players"), "ending": sp.pop("ending")}
+        if (seats["players"] not in (None, ("list", (2,)))
+                or seats["ending"] not in (None, ("list", ("race",)))):
+            # a players x ending study: the family's seats variant
+            fam = SEAT_VARIANTS[fam.name]
+            family = fam.name
+            sp["players"] = seats["players"] or ("list", (2,))
+            sp["ending"] = seats["ending"] or ("list", ("race",))
+            if st.method != "grid":
+                raise _err(f"{where} [study]", "method", st.method,
+                           "grid for a study over players or endings")
 
     name = st.name if st.name is not None else path.stem
     if st.name is None and not NAME_RE.fullmatch(name):

@@ -30,8 +30,8 @@ from designer.search.spec import StudyError
 
 
 def _sql_type(fam, column):
-    if column in fam.optional:
-        return "TEXT"  # set-valued parameters are stored as "1,2"
+    if column in fam.optional or column in getattr(fam, "text_columns", ()):
+        return "TEXT"  # set-valued parameters are stored as "1,2"; endings and start vectors as text
     return "INTEGER" if column in fam.int_columns else "REAL"
 
 

@@ -1,0 +1,131 @@
+"""Studies over players and endings (SPEC 1.5, 1.6, 2): the seats variant of
+the deck and dice families, its rows, its refusals and its report section."""
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from designer.games import DeckGame, DiceGame
+from designer.search import load_study, open_store
+from designer.search.grid import run_grid
+from designer.search.seat_families import komi_vectors
+from designer.search.spec import StudyError
+from designer.solve import solve
+from study_helpers import write_study
+
+SEATS = """
+[study]
+name = "seats"
+family = "{family}"
+workers = 1
+
+[space]
+{design}
+players = [2, 3]
+ending = ["race", "rounds"]
+goal = [6, 8]
+komi = {{min = -2, max = 2}}
+"""
+
+
+def _study(tmp_path, family="deck", design="bad = [1, 2]\ngood = 4"):
+    return load_study(write_study(tmp_path, SEATS.format(family=family, design=design)))
+
+
+def test_komi_vectors():
+    assert komi_vectors(range(0, 2), 3, "race") == [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1)]
+    # negative entries only under rounds, shifted so the smallest start is 0
+    assert komi_vectors(range(-1, 1), 2, "race") == [(0, 0)]
+    assert komi_vectors(range(-1, 1), 2, "rounds") == [(1, 0), (0, 0)]
+    assert (1, 0, 1) in komi_vectors(range(-1, 1), 3, "rounds")
+
+
+def test_players_or_ending_select_the_seats_variant(tmp_path):
+    spec = _study(tmp_path)
+    assert spec.family == "deck-seats"
+    assert spec.space["players"].values == (2, 3)
+    assert spec.space["ending"].values == ("race", "rounds")
+    plain = load_study(write_study(tmp_path, SEATS.format(family="deck", design="bad = 1\ngood = 4")
+                                   .replace("players = [2, 3]\nending = [\"race\", \"rounds\"]\n", "")
+                                   .replace("min = -2", "min = 0"), name="plain"))
+    assert plain.family == "deck" and "players" not in plain.space
+    # the defaults written out are the plain family too (same store as before)
+    same = load_study(write_study(tmp_path, SEATS.format(family="deck", design="bad = 1\ngood = 4")
+                                  .replace("[2, 3]", "2").replace('["race", "rounds"]', '"race"')
+                                  .replace("min = -2", "min = 0"), name="same"))
+    assert same.family == "deck" and same.fingerprint() == plain.fingerprint()
+
+
+def test_seat_rows_equal_direct_solves(tmp_path):
+    spec = _study(tmp_path)
+    store = open_store(spec)
+    assert run_grid(spec, store)["computed"] == 8  # 2 decks x 2 player counts x 2 endings
+    df = store.rows()
+    for (bad, N, ending), part in df.groupby(["bad", "players", "ending"]):
+        game = DeckGame(int(bad), 4, 8, players=int(N), ending=ending)
+        sol = solve(game)
+        for r in part.itertuples():
+            starts = [int(x) for x in r.starts.split(",")]
+            p = [getattr(r, f"seat_{s + 1}_win") for s in range(N)]
+            assert sum(p) == pytest.approx(1, abs=1e-9)
+            assert all(pd.isna(getattr(r, f"seat_{s + 1}_win")) for s in range(N, 4))
+            assert r.fairness == pytest.approx(max(abs(x - 1 / N) for x in p), abs=1e-15)
+            # an independent reading: the game object with this komi, solved at its own goal
+            komi = starts[1] - starts[0] if N == 2 else starts
+            direct = solve(DeckGame(int(bad), 4, int(r.goal), komi, players=int(N), ending=ending))
+            assert p == pytest.approx(list(direct.seat_win(komi=komi)), abs=1e-9)
+            assert r.expected_actions == pytest.approx(sol.expected_actions(int(r.goal), komi),
+                                                       rel=1e-10)
+        if ending == "race":
+            assert all(int(s.split(",")[0]) == 0 for s in part["starts"])
+        else:
+            assert (part["starts"].str.split(",").str[0].astype(int) > 0).any()
+        for goal, g in part.groupby("goal"):  # the fair starts: the fairest row of the plane
+            best = g.loc[g["fairness"].idxmin()]
+            assert set(g["fair_starts"]) == {best["starts"]}
+            assert g["fair_fairness"].iloc[0] == pytest.approx(best["fairness"], abs=1e-15)
+
+
+def test_two_player_race_rows_equal_the_plain_family(tmp_path):
+    spec = _study(tmp_path, "dice", "faces = 4")
+    assert spec.family == "dice-seats"
+    store = open_store(spec)
+    run_grid(spec, store)
+    df = store.rows()
+    two = df[(df["players"] == 2) & (df["ending"] == "race")]
+    sol = solve(DiceGame(4, 8))
+    for r in two.itertuples():
+        k = int(r.starts.split(",")[1])
+        assert r.seat_1_win == pytest.approx(sol.first_player_win(int(r.goal), k), abs=1e-12)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (("players = [2, 3]", "players = [2, 5]"), "players"),
+    (('ending = ["race", "rounds"]', 'ending = "sudden"'), "ending"),
+    (('ending = ["race", "rounds"]', 'ending = "race"'), "komi"),
+    (('ending = ["race", "rounds"]', "ending = 3"), "ending"),
+    (("workers = 1", 'workers = 1\nmethod = "optuna"'), "method"),
+])
+def test_seat_study_refusals(tmp_path, edit, words):
+    body = SEATS.format(family="deck", design="bad = 1\ngood = 4").replace(*edit)
+    with pytest.raises(StudyError, match=words) as exc:
+        load_study(write_study(tmp_path, body))
+    assert "\n" not in str(exc.value)
+
+
+def test_seat_study_report_section(tmp_path):
+    path = write_study(tmp_path, SEATS.format(family="deck", design="bad = [1, 2]\ngood = 4"))
+    run = subprocess.run([sys.executable, "-m", "designer", "study", "run", str(path)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rep = subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--out",
+                          str(tmp_path / "rep"), "--no-card"], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert rep.returncode == 0, rep.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Seats and endings" in md
+    for N in (2, 3):
+        assert f"With {N} players the fairest design is under the" in md
+    assert (tmp_path / "rep" / "figures" / "seat_wins.png").stat().st_size > 1000
