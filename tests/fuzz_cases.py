@@ -286,6 +286,16 @@ def cli_cases(root):
               "notnpz.npz"]:
         cases.append(["compare", "pig", "--policy", f"rule:{r / f}"])
     cases.append(["compare", "pig", "--policy", "rule:"])
+    # the two-player abstraction (SPEC 1.5): other seats optimal, race only
+    cases += [["compare", "pig", "--players", "3", "--policy", "two-player", "--against", a]
+              for a in ["max-score", "neller", "hold-at:3", "two-player", ""]]
+    cases += [["compare", "pig", "--players", "3", "--ending", "rounds", "--goal", "10",
+               "--policy", "two-player"],
+              ["compare", "pig", "--players", "3", "--policy", "nonsense"],
+              ["compare", "pig", "--players", "3", "--policy", "hold-at:0"],
+              ["compare", "zombie-yellow", "--players", "3", "--policy", "two-player"],
+              ["compare", "fowl-play", "--players", "4", "--policy", "two-player"],  # memory
+              ["compare", "pig", "--policy", "two-player", "--players", "5"]]
     return cases
 
 
@@ -336,6 +346,16 @@ def study_cases():
                                          "good = {min = 1, max = 400}").replace(
         "goal = 8", "goal = {min = 1, max = 1000}")))
     cases.append(("huge komi list", _replace(v, "komi = [0, 1]", "komi = {min = 0, max = 10000000}")))
+    # players and endings in a study (SPEC 1.5, 1.6, 2)
+    for label, extra in [("players 5", "players = [2, 5]"), ("players 1", "players = 1"),
+                         ("players text", 'players = "three"'), ("ending sudden", 'ending = "sudden"'),
+                         ("ending list bad", 'ending = ["race", "sudden"]'), ("ending int", "ending = 2"),
+                         ("ending empty", "ending = []"), ("ending table", "ending = {min = 1}"),
+                         ("negative komi in race", 'players = 3\nkomi = {min = -1, max = 1}')]:
+        body = _replace(v, "komi = [0, 1]\n", "") if "komi" in extra else v
+        cases.append((label, _replace(body, "goal = 8", "goal = 8\n" + extra)))
+    cases.append(("seats under optuna", _replace(_replace(v, 'method = "grid"', 'method = "optuna"'),
+                                                 "goal = 8", "goal = 8\nplayers = 3")))
     # structure
     cases += [("unknown table", v + "\n[extra]\na = 1\n"),
               ("unknown key", _replace(v, "workers = 1", "workers = 1\ncolour = 'red'")),

@@ -3,6 +3,8 @@ the deck and dice families, its rows, its refusals and its report section."""
 
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -129,3 +131,31 @@ def test_seat_study_report_section(tmp_path):
     for N in (2, 3):
         assert f"With {N} players the fairest design is under the" in md
     assert (tmp_path / "rep" / "figures" / "seat_wins.png").stat().st_size > 1000
+
+
+def test_seat_study_page_draws_without_errors(tmp_path):
+    """The interactive page of a seats study draws (its rows have no komi
+    column: the sentences come from Python) with no console error."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_report import _browser
+
+    browser = _browser()
+    if browser is None:
+        pytest.skip("needs chromium, chromedriver and selenium")
+    try:
+        path = write_study(tmp_path, SEATS.format(family="dice", design="faces = 4"))
+        assert subprocess.run([sys.executable, "-m", "designer", "study", "run", str(path)],
+                              capture_output=True, cwd=tmp_path).returncode == 0
+        assert subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--out",
+                               str(tmp_path / "rep"), "--no-card"], capture_output=True,
+                              cwd=tmp_path).returncode == 0
+        browser.get((tmp_path / "rep" / "index.html").as_uri())
+        t0 = time.monotonic()
+        while not browser.execute_script("return window.reportDrawn || null"):
+            assert time.monotonic() - t0 < 30, "figures not drawn"
+            time.sleep(0.05)
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+        text = browser.find_element("id", "recommendation").text
+        assert "players" in text and "seats win" in text
+    finally:
+        browser.quit()

@@ -155,7 +155,7 @@ def explorer(spec, rows, ranked, columns, pictures):
         "study_file": str(spec.path),
         "composition_words": COMPOSITION_WORDS.get(fam.name, "designs"),
     }
-    if not fam.plane:  # simulated families: their own sentences, few rows
+    if "komi" not in fam.plane:  # simulated and seats families: their own sentences
         data["sentences"] = [fam.sentence(r) for _, r in rows.iterrows()]
     if fam.heatmap:
         x, y, xl, yl = fam.heatmap

@@ -62,4 +62,10 @@ def seats_section(fam, feasible):
                          data, "One group per player count and ending: the fairest design "
                                "found, each seat's exact win probability under optimal "
                                "(max-n) play; the dashed line is an equal share."))
+    if (feasible["players"] > 2).any():
+        blocks.append(Text("With three or more players, best replies do not always settle at a "
+                           "few positions (each player maximises its own chance of winning, "
+                           "and at some scores two answers are equally stable, or none is; "
+                           "SPEC 1.5). Their effect on the probabilities above is small; the "
+                           "largest remaining error in the technical details includes them."))
     return Section("Seats and endings", blocks)
