@@ -16,7 +16,7 @@ import numpy as np
 
 from designer._jit import MAX_SWEEPS, TIE, TOL, compiled
 from designer.solve._classes import check_pair_stats, reduce_pair_stats
-from designer.solve._zombie_kernel import chase_turns, round_pairs, tie_round
+from designer.solve._zombie_kernel import chase_turns, round_pairs, scratch, tie_round
 
 
 def roll_outcomes(game):
@@ -150,7 +150,8 @@ def run_rounds(game, arrays, R, optimize, workers=1):
         outs.append(np.zeros(4))
         chase_turns(G, cap, chase, *arrays, *tables, TIE, outs[-1])
         rounds = np.ascontiguousarray(G - 1 - np.indices((G, G)).reshape(2, -1).T)
-        round_pairs(G, cap, rounds, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[-1])
+        round_pairs(G, cap, rounds, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[-1],
+                    scratch(cap, arrays[0].shape[0]))
     elif outs[0][3] == 0.0:
         diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
                               dtype=np.int64) for d in range(2 * G - 2, -1, -1)]
@@ -161,13 +162,14 @@ def run_rounds(game, arrays, R, optimize, workers=1):
             list(pool.map(lambda t: chase_turns(G, cap, t[0], *arrays, *tables, TIE, t[1]),
                           zip(parts, res, strict=True)))
             outs += res
+            scratches = [scratch(cap, arrays[0].shape[0]) for _ in range(workers)]
             for diag in diagonals:
                 parts = [np.ascontiguousarray(diag[w::workers])
                          for w in range(min(workers, len(diag)))]
                 res = [np.zeros(4) for _ in parts]
                 list(pool.map(lambda t: round_pairs(G, cap, t[0], *arrays, *tables, TOL, TIE,
-                                                    MAX_SWEEPS, t[1]),
-                              zip(parts, res, strict=True)))
+                                                    MAX_SWEEPS, t[1], t[2]),
+                              zip(parts, res, scratches[:len(parts)], strict=True)))
                 outs += res
                 if any(o[3] for o in res):
                     break
