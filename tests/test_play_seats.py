@@ -158,6 +158,21 @@ def test_easy_and_medium_read_the_leading_opponent(pig3):
         make_player("hard", pig3, nn="network.npz")
 
 
+def test_a_rule_file_reads_the_leading_opponent(pig3, tmp_path):
+    from designer.policies.rules import Rule
+
+    path = tmp_path / "rule.toml"
+    Rule.parse("dice", "j >= 10 -> roll; below 5").save(path)
+    player = make_player(f"rule:{path}", pig3)
+    g = PIG3
+    assert player.decide(DiceState(g, (0, 0, 0), 0, 5)) == "hold"
+    assert player.decide(DiceState(g, (0, 0, 12), 0, 6)) == "roll"   # the leader is seat 2
+    assert player.decide(DiceState(g, (0, 3, 12), 1, 6)) == "roll"   # seen from seat 1
+    assert player.decide(DiceState(g, (12, 3, 0), 2, 6)) == "roll"
+    assert player.decide(DiceState(g, (8, 3, 0), 0, 2)) == "roll"   # below 5, opponents < 10
+    assert player.decide(DiceState(g, (8, 3, 0), 0, 5)) == "hold"
+
+
 # -- the analysis -------------------------------------------------------------
 def test_analysis_values_agree_with_the_turn_start_table(deck3, pig3):
     """At a turn start the value of the forced draw (decks) or of the best
