@@ -21,10 +21,15 @@ def register(sub):
                     "to solve first). Keys: d or space draws (rolls), h holds, q quits. "
                     "At the end the program shows your costliest decision against optimal play "
                     "(deck and dice games). "
-                    "Results are kept per design and level in the user data directory "
+                    "With --players 3 or 4 (deck and dice games, race ending) the computer "
+                    "plays every other seat: hard plays the N-player (max-n) optimal policy, "
+                    "easy and medium the same two-player rules as above (read at your own "
+                    "score and the highest opponent score); the board shows every score. "
+                    "Results are kept per design, level and number of players in the user data "
+                    "directory "
                     "($DESIGNER_DATA_DIR, else $XDG_DATA_HOME/designer, else "
                     "~/.local/share/designer).",
-        epilog="examples: designer play red-light --level hard | "
+        epilog="examples: designer play red-light --level hard | designer play pig --players 3 | "
                "designer play deck --bad 5 --good 30 --goal 40 --level medium | "
                "designer play fowl-play --test-mode | designer play pig | designer play "
                "zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
@@ -37,15 +42,18 @@ def register(sub):
                    help="with --level hard: play a trained 118-weight network (from "
                         "`designer policy train-nn`) instead of the exact optimal policy")
     p.add_argument("--first", choices=("human", "computer", "random"), default="human",
-                   help="who moves first; the second player starts with the komi (default human)")
+                   help="your seat: human = the first seat (default), computer = the last seat "
+                        "(with two players the computer moves first), random = any seat; "
+                        "later seats start with the komi")
     p.add_argument("--no-pause", action="store_true", help="no pauses between the computer's moves")
     p.add_argument("--seed", type=seed_arg, help="seed of the shuffles (and of --first random)")
     p.add_argument("--test-mode", action="store_true",
                    help="draw from a real deck (roll a real die) and type each item for both "
                         "players: g = good, b = bad (dice: the face); not added to statistics; "
-                        "deck and dice games only")
+                        "deck and dice games only (any number of seats)")
     p.add_argument("--stats", action="store_true",
-                   help="show your games, wins and win rate per design and level, then exit")
+                   help="show your games, wins and win rate per design, level and number of "
+                        "players, then exit")
     p.set_defaults(func=run)
 
 

@@ -6,8 +6,16 @@ No terminal, no randomness, no solver: a state is an immutable record and
 comes from (a seeded shuffle, a physical deck typed in by hand) is the
 caller's business; :func:`random_outcome` is the shuffle.
 
+Seats (SPEC 1.5)
+    A game has ``game.players`` seats, 0 .. N-1 (2 to 4), each starting with
+    its entry of ``game.start_scores`` (two players: seat 1 holds the komi).
+    Seats move in order 0, 1, ..., N-1, 0, ...; the deck is shared by all
+    seats and persists across turns; the first seat to reach the goal wins
+    at once (the race ending; the rounds ending is not played).
+
 Deck games (SPEC 1.1)
-    Seats 0 (first player) and 1 (second player, who starts with ``komi``).
+    Seats 0 (first player) and 1 (second player, who starts with ``komi``),
+    or more.
     ``k`` is the turn total, ``w`` and ``c`` the bad and good items drawn
     since the last shuffle (``k`` included in ``c``). The first draw of a turn
     is forced (holding needs ``k > 0``). A good item adds 1; when the mover's
@@ -26,7 +34,9 @@ Zombie Dice (SPEC 1.3, 1.7) has its own rules module,
 
 Every state can be read from the mover's side by :meth:`mover_view`, which
 gives the ``(i, j, k, w, c)`` (deck) or ``(i, j, k)`` (dice) tuple the solver
-and the players use.
+and the players use; with N seats the N scores come first, in seat order
+starting with the mover (``(s_0, ..., s_{N-1}, k, w, c)``), as the N-player
+solution (:class:`~designer.solve.solution.SeatSolution`) indexes them.
 """
 
 from dataclasses import dataclass, replace
@@ -71,6 +81,17 @@ class Event:
     won: bool = False
 
 
+def _from_mover(scores, mover):
+    """The scores in seat order starting with ``mover``."""
+    n = len(scores)
+    return tuple(scores[(mover + r) % n] for r in range(n))
+
+
+def _next(state):
+    """The seat after the mover."""
+    return (state.mover + 1) % len(state.scores)
+
+
 @dataclass(frozen=True)
 class DeckState:
     """A position of a deck game (SPEC 1.1); see the module docstring."""
@@ -84,6 +105,11 @@ class DeckState:
     winner: object = None
 
     family = "deck"
+
+    @property
+    def players(self):
+        """Number of seats."""
+        return len(self.scores)
 
     @property
     def over(self):
@@ -114,8 +140,9 @@ class DeckState:
         return out
 
     def mover_view(self):
-        """``(i, j, k, w, c)`` from the mover's side."""
-        return (self.scores[self.mover], self.scores[1 - self.mover], self.k, self.w, self.c)
+        """``(i, j, k, w, c)`` from the mover's side; with N seats
+        ``(s_0, ..., s_{N-1}, k, w, c)``, the scores from the mover on."""
+        return _from_mover(self.scores, self.mover) + (self.k, self.w, self.c)
 
 
 @dataclass(frozen=True)
@@ -131,6 +158,11 @@ class DiceState:
     family = "dice"
 
     @property
+    def players(self):
+        """Number of seats."""
+        return len(self.scores)
+
+    @property
     def over(self):
         return self.winner is not None
 
@@ -143,8 +175,9 @@ class DiceState:
         return {f: 1.0 / self.game.faces for f in range(1, self.game.faces + 1)}
 
     def mover_view(self):
-        """``(i, j, k)`` from the mover's side."""
-        return (self.scores[self.mover], self.scores[1 - self.mover], self.k)
+        """``(i, j, k)`` from the mover's side; with N seats
+        ``(s_0, ..., s_{N-1}, k)``, the scores from the mover on."""
+        return _from_mover(self.scores, self.mover) + (self.k,)
 
 
 def _zombie():
@@ -154,12 +187,22 @@ def _zombie():
 
 
 def new_game(game):
-    """The opening position: seat 0 to move, seat 1 holding ``komi`` points
-    (Zombie Dice: :mod:`designer.play.zombie_engine`)."""
+    """The opening position: seat 0 to move, every seat holding its start
+    points (two players: seat 1 holds ``komi``; Zombie Dice:
+    :mod:`designer.play.zombie_engine`).
+
+    Raises
+    ------
+    DesignError
+        A deck or dice game with the rounds ending (only the race is played).
+    """
+    if game.family in ("deck", "dice") and game.ending != "race":
+        raise DesignError(f"cannot play {game.name} with the {game.ending} ending: designer "
+                          "play plays the race ending (first to the goal wins)")
     if game.family == "deck":
-        return DeckState(game, (0, game.komi))
+        return DeckState(game, tuple(game.start_scores))
     if game.family == "dice":
-        return DiceState(game, (0, game.komi))
+        return DiceState(game, tuple(game.start_scores))
     if game.family == "zombie":
         return _zombie().new_game(game)
     raise DesignError(f"cannot play {game.name}: play supports deck, dice and zombie games")
@@ -200,7 +243,7 @@ def step(state, action, outcome=None):
     seat = state.mover
     i = state.scores[seat]
     if action == "hold":
-        nxt = replace(state, scores=_bank(state, state.k), mover=1 - seat, k=0)
+        nxt = replace(state, scores=_bank(state, state.k), mover=_next(state), k=0)
         return nxt, Event(seat, "hold", None, gained=state.k)
     if state.family == "deck":
         return _draw(state, outcome, seat, i)
@@ -223,7 +266,7 @@ def _draw(state, item, seat, i):
     w = state.w + 1
     reshuffled = w == state.game.bad
     w, c = (0, 0) if reshuffled else (w, state.c)
-    nxt = replace(state, mover=1 - seat, k=0, w=w, c=c)
+    nxt = replace(state, mover=_next(state), k=0, w=w, c=c)
     return nxt, Event(seat, "draw", "bad", bust=True, reshuffled=reshuffled)
 
 
@@ -232,7 +275,7 @@ def _roll(state, face, seat, i):
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= g.faces:
         raise IllegalMove(f"a roll shows a face 1..{g.faces}, not {face!r}")
     if face in g.bust_faces:
-        return replace(state, mover=1 - seat, k=0), Event(seat, "roll", face, bust=True)
+        return replace(state, mover=_next(state), k=0), Event(seat, "roll", face, bust=True)
     k = state.k + face
     if i + k >= g.goal:
         nxt = replace(state, scores=_bank(state, k), k=0, winner=seat)

@@ -20,6 +20,14 @@ hard
 rule:FILE
     A human-playable rule saved by ``designer strategy --out`` (SPEC 5).
 
+Three or four seats (SPEC 1.5)
+    Hard plays the N-player (max-n) optimal policy of the
+    :class:`~designer.solve.solution.SeatSolution`. Easy, medium and
+    ``rule:FILE`` play the same two-player rules, reading the position as
+    the two-player view ``(own score, highest opponent score, k[, w, c])``
+    (SPEC 1.5's two-player abstraction; easy and medium ignore the scores
+    anyway). ``--nn`` plays two-player games only.
+
 Zombie Dice (SPEC 1.3, 1.7) plays the slides' rules: easy is
 ``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
 brains and the shotguns of the turn), hard the exact optimal policy.
@@ -47,8 +55,20 @@ def timid_hold_at(game):
     return max(1, max_score_threshold(game) // 2)
 
 
+def two_player_view(state):
+    """The mover's view with the opponents folded into the leading one:
+    ``(i, j, k, w, c)`` (decks) or ``(i, j, k)`` (dice), ``j`` the highest
+    opponent score (SPEC 1.5); with two seats :meth:`mover_view` itself."""
+    view = state.mover_view()
+    N = state.players
+    if N == 2:
+        return view
+    return (view[0], max(view[1:N])) + tuple(view[N:])
+
+
 class PolicyPlayer:
-    """A computer player following a :class:`designer.policies.base.Policy`."""
+    """A computer player following a :class:`designer.policies.base.Policy`
+    (with three or four seats read at :func:`two_player_view`)."""
 
     def __init__(self, level, policy):
         self.level = level
@@ -58,12 +78,14 @@ class PolicyPlayer:
         if state.family == "deck":
             if state.k == 0:
                 return "draw"  # the first draw of a deck turn is forced
-            return "draw" if self.policy.draws(*state.mover_view()) else "hold"
-        return "roll" if self.policy.rolls(*state.mover_view()) else "hold"
+            return "draw" if self.policy.draws(*two_player_view(state)) else "hold"
+        return "roll" if self.policy.rolls(*two_player_view(state)) else "hold"
 
 
 class OptimalPlayer:
-    """Hard: the exact optimal policy of a solved game (per-state look-up)."""
+    """Hard: the exact optimal policy of a solved game (per-state look-up;
+    with three or four seats the max-n policy of a SeatSolution, read at the
+    full mover view)."""
 
     level = "hard"
 
@@ -135,8 +157,8 @@ def check_level(level, game, nn=None):
     Raises
     ------
     DesignError
-        An unknown level, ``--nn`` without hard, a rule for Zombie Dice, or a
-        rule file that cannot be read.
+        An unknown level, ``--nn`` without hard or with more than two seats,
+        a rule for Zombie Dice, or a rule file that cannot be read.
     """
     from designer.policies.parse import parse_policy
 
@@ -145,6 +167,9 @@ def check_level(level, game, nn=None):
         raise DesignError(f"invalid --level={level!r}: allowed {', '.join(LEVELS)} or rule:FILE")
     if nn is not None and level != "hard":
         raise DesignError("--nn sets the hard level's player: use it with --level hard")
+    if nn is not None and getattr(game, "players", 2) != 2:
+        raise DesignError(f"--nn plays two-player games: with {game.players} players the hard "
+                          "level plays the N-player optimal policy")
     if not rule:
         return None
     if game.family not in ("deck", "dice"):
@@ -156,7 +181,8 @@ def make_player(level, solution, nn=None, game=None):
     """The computer player for ``level`` ("easy", "medium" or "hard").
 
     ``solution`` is the exact solve of the game (it names the game, and
-    "hard" plays it); ``nn`` is a trained network file for "hard". Zombie
+    "hard" plays it; a SeatSolution for three or four seats); ``nn`` is a
+    trained network file for "hard" (two seats). Zombie
     Dice's easy and medium players need no solve: pass ``solution=None``
     and the ``game``.
     """

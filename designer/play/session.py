@@ -1,5 +1,6 @@
 """The terminal game loop of ``designer play``: one game between the human
-and the computer.
+and the computer (with three or four seats the computer plays every seat but
+the human's).
 
 The rules come from :mod:`designer.play.engine`, the computer's moves from
 :mod:`designer.play.players`, the end-of-game analysis from
@@ -45,8 +46,9 @@ def check_playable(game, test_mode=False):
     ------
     DesignError
         A family the engine has no rules for, ``test_mode`` with a die of
-        more than 9 faces (a face is typed with one key), or ``test_mode``
-        with Zombie Dice (several dice per roll, not typed in).
+        more than 9 faces (a face is typed with one key), ``test_mode``
+        with Zombie Dice (several dice per roll, not typed in), or the
+        rounds ending (the engine plays the race, SPEC 1.5).
     """
     if game.family not in PLAYABLE:
         raise DesignError(f"cannot play {game.name}: designer play supports deck, dice and "
@@ -58,18 +60,32 @@ def check_playable(game, test_mode=False):
     if test_mode and game.family == "dice" and game.faces > 9:
         raise DesignError(f"--test-mode types a face with one key: it needs a die of at most 9 "
                           f"faces, not {game.faces}")
+    if getattr(game, "ending", "race") != "race":
+        raise DesignError(f"designer play plays the race ending (first to the goal wins), not "
+                          f"--ending {game.ending}")
 
 
 class Quit(Exception):
     """The human pressed q."""
 
 
+def seat_names(players, human):
+    """Board names of the seats: "You" and "Computer" with two seats,
+    "You" and "Computer <seat number>" with more."""
+    if players == 2:
+        return ("You", "Computer") if human == 0 else ("Computer", "You")
+    return tuple("You" if s == human else f"Computer {s + 1}" for s in range(players))
+
+
 class Session:
     """One game between the human and the computer.
 
+    With three or four seats (``game.players``) the computer plays every
+    seat but the human's, each with the same player.
+
     Parameters
     ----------
-    solution : Solution or None
+    solution : Solution, SeatSolution or None
         The exact solve of the game played (the computer's "hard" level and
         the analysis of the human's decisions); None when neither needs it
         (then ``game`` names the game).
@@ -81,7 +97,9 @@ class Session:
     level : str
         The computer's level, for the title and the statistics.
     first : {"human", "computer", "random"}
-        Who moves first (the second mover starts with the komi).
+        The human's seat: the first (``"human"``), the last (``"computer"``:
+        with two seats the computer moves first) or one drawn at random.
+        Later seats start with their komi.
     pause : float
         Seconds the computer waits before each of its actions.
     seed : int, optional
@@ -105,10 +123,12 @@ class Session:
         self.keys = keys
         self.pause = pause
         self.rng = np.random.default_rng(seed)
-        if first == "random":
-            first = "human" if self.rng.random() < 0.5 else "computer"
-        self.human = 0 if first == "human" else 1
-        self.names = ("You", "Computer") if self.human == 0 else ("Computer", "You")
+        n = getattr(game, "players", 2)  # Zombie Dice: two seats
+        if first == "random":  # with two seats: human first iff the draw is below 1/2
+            self.human = min(int(self.rng.random() * n), n - 1)
+        else:
+            self.human = 0 if first == "human" else n - 1
+        self.names = seat_names(n, self.human)
         mode = ", test mode" if test_mode else ""
         self.title = f"designer play: {game.name} (level {self.level}{mode})"
         self.log = deque(maxlen=8)
@@ -196,7 +216,7 @@ class Session:
                     else:
                         action = self.computer.decide(state)
                         verb = {"hold": "holds", "draw": "draws", "roll": "rolls"}[action]
-                        self.board(state, f"[bold]Computer {verb}[/bold]...")
+                        self.board(state, f"[bold]{self.names[state.mover]} {verb}[/bold]...")
                         time.sleep(self.pause)
                     if action == "hold":
                         outcome = None

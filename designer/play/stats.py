@@ -23,7 +23,15 @@ win probability they lost against the optimal player, and ``moves`` keeps
 the last :data:`MAX_MOVES` of them as the mover's view (``i, j, k, w, c``
 for decks, ``i, j, k`` for dice) and the action taken, to find the
 strategy-card rule that plays most like the human. Files written before
-these keys existed read as zero decisions. Writes go to a temporary file in the same directory, flushed and
+these keys existed read as zero decisions.
+
+Player count: a game with three or four seats is its own design (its key
+and ``params`` carry ``players`` and ``ending``, e.g.
+``"dice:faces=6,bust_faces=1,goal=100,komi=0,players=3,ending=race"``), so
+results are kept per design, level and player count; two-player keys keep
+their old form and older files read unchanged. Its ``moves`` hold the
+N-seat view (the scores from the human on, then ``k, w, c`` or ``k``), and
+:func:`rows` gives each row's ``players``. Writes go to a temporary file in the same directory, flushed and
 renamed over the old file, so a crash never leaves half a file.
 """
 
@@ -170,8 +178,9 @@ def record(game, level, won, quit=False, path=None, decisions=()):
 
 
 def rows(data):
-    """One row per design and level: name, key, params, level, games, wins,
-    quits, win rate, decisions, loss per decision and per game, moves."""
+    """One row per design and level: name, key, params, players, level,
+    games, wins, quits, win rate, decisions, loss per decision and per game,
+    moves."""
     out = []
     for key, entry in sorted(data["designs"].items(), key=lambda kv: (kv[1]["name"], kv[0])):
         for level in sorted(entry["levels"], key=lambda lv: ("easy", "medium", "hard").index(lv)
@@ -180,8 +189,9 @@ def rows(data):
             games = int(c.get("games", 0))
             wins = int(c.get("wins", 0))
             n, loss = int(c.get("decisions", 0)), float(c.get("loss", 0.0))
-            out.append({"design": entry["name"], "key": key, "params": entry.get("params", {}),
-                        "level": level, "games": games, "wins": wins,
+            params = entry.get("params", {})
+            out.append({"design": entry["name"], "key": key, "params": params,
+                        "players": int(params.get("players", 2)), "level": level, "games": games, "wins": wins,
                         "quits": int(c.get("quits", 0)),
                         "win_rate": wins / games if games else 0.0, "decisions": n,
                         "loss_per_decision": loss / n if n else None,

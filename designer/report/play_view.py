@@ -21,8 +21,13 @@ def _items(left, total, style, symbol):
     return t
 
 
+#: Seat order words for the board labels.
+ORDINALS = ("first", "second", "third", "fourth")
+
+
 def seat_label(names, seat):
-    return f"{names[seat]} ({'first' if seat == 0 else 'second'})"
+    """A seat's board label: its name and place in the order ("You (first)")."""
+    return f"{names[seat]} ({ORDINALS[seat]})"
 
 
 #: Rich styles of the Zombie Dice colours and faces (the words are always
@@ -109,7 +114,8 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     ----------
     state : DeckState or DiceState
     names : tuple of str
-        Names of seat 0 and seat 1 ("You", "Computer").
+        Names of the seats, seat 0 first ("You", "Computer"; with more
+        seats "You", "Computer 2", ...).
     title : str
         Design and level.
     log : sequence of str
@@ -132,7 +138,7 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
         busts = ",".join(map(str, g.bust_faces))
         grid.add_row("die", Text(f"{g.faces} faces, bust on {busts}"))
     grid.add_row("", "")
-    for seat in (0, 1):
+    for seat in range(len(state.scores)):
         marker = "▶ " if seat == state.mover and not state.over else "  "
         grid.add_row(f"{marker}{seat_label(names, seat)}",
                      Text(f"{state.scores[seat]:>4} / {g.goal}", style="bold"))
@@ -208,8 +214,13 @@ def show_message(text):
 
 def _position(decision, names):
     st = decision.state
-    me, opp = st.mover_view()[:2]
-    pos = f"with {me} (you) to {opp} (computer) and a turn total of {st.k}"
+    if len(st.scores) == 2:
+        me, opp = st.mover_view()[:2]
+        pos = f"with {me} (you) to {opp} (computer) and a turn total of {st.k}"
+    else:
+        scores = ", ".join(f"{v} ({'you' if s == st.mover else names[s]})"
+                           for s, v in enumerate(st.scores))
+        pos = f"with scores {scores} and a turn total of {st.k}"
     if st.family == "deck":
         pos += f" ({st.bad_left} bad and {st.good_left} good left)"
     return pos
@@ -219,9 +230,15 @@ def show_result(state, names, human_seat, worst, decisions, counts, level, quit=
                 not_recorded=None, analysed=True):
     """The verdict, the human's costliest decision and the updated record
     (``counts``), or why the game was not recorded (``not_recorded``);
-    ``analysed`` False: the game's decisions are not valued."""
+    ``analysed`` False: the game's decisions are not valued. With three or
+    four seats the verdict names the winner and lists every seat's score."""
     if quit:
         console.print("[bold]You quit.[/bold]" + (" Recorded as a loss." if counts else ""))
+    elif len(state.scores) > 2:
+        who = ("[bold green]You win[/bold green]" if state.winner == human_seat else
+               f"[bold red]{names[state.winner]} wins[/bold red]")
+        scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(state.scores))
+        console.print(f"{who}. Final scores: {scores}.")
     elif state.winner == human_seat:
         console.print(f"[bold green]You win[/bold green] {state.scores[human_seat]} to "
                       f"{state.scores[1 - human_seat]}.")
@@ -244,7 +261,9 @@ def show_result(state, names, human_seat, worst, decisions, counts, level, quit=
             f"[bold]{100 * worst.cost:.2f}[/bold] percentage points of win probability.")
     if counts is not None:
         g, w = counts["games"], counts["wins"]
-        console.print(f"Your record at level {level} on this design: {g} game{'s' if g != 1 else ''}, "
+        seats = f" with {len(state.scores)} players" if len(state.scores) > 2 else ""
+        console.print(f"Your record at level {level} on this design{seats}: "
+                      f"{g} game{'s' if g != 1 else ''}, "
                       f"{w} win{'s' if w != 1 else ''} ({pct(w / g, 1)}).")
     elif not_recorded:
         console.print(not_recorded)

@@ -399,6 +399,50 @@ class SeatSolution:
     def _turn_start(self):
         return (0,) * (self.actions.ndim - self.players)
 
+    def _position(self, view):
+        """Check a mover's view ``(s_0, ..., s_{N-1}, k[, w, c])`` against
+        the tables; returns it as a tuple of ints."""
+        G, N = self.game.goal, self.players
+        deck = self.game.family == "deck"
+        if len(view) != N + (3 if deck else 1):
+            raise ParameterError("state", list(view),
+                                 f"{N} scores from the mover on, then k" + (", w, c" if deck else ""))
+        scores = tuple(check_int(f"s_{r}", v, 0, G - 1) for r, v in enumerate(view[:N]))
+        if deck:
+            w = check_int("w", view[N + 1], 0, self.game.bad - 1)
+            c = check_int("c", view[N + 2], 0, self.game.good)
+            k = check_int("k", view[N], 0, min(c, G - 1 - scores[0]))
+            return scores + (k, w, c)
+        return scores + (check_int("k", view[N], 0, G - 1 - scores[0]),)
+
+    def decision(self, *view):
+        """The max-n optimal action at a position seen by the mover.
+
+        Parameters
+        ----------
+        *view
+            The scores in seat order starting with the mover, then the turn
+            state: ``s_0, ..., s_{N-1}, k, w, c`` (decks; ``k`` good draws
+            this turn, ``w``, ``c`` bad and good items drawn since the
+            shuffle, ``k`` included in ``c``) or ``s_0, ..., s_{N-1}, k``
+            (dice). Scores are points towards the solved goal.
+
+        Returns
+        -------
+        str
+            ``"draw"`` or ``"hold"`` (decks; the first draw of a turn is
+            forced), ``"roll"`` or ``"hold"`` (dice).
+        """
+        pos = self._position(view)
+        N = self.players
+        scores, k = pos[:N], pos[N]
+        if self.game.family == "dice":
+            return "roll" if self.policy[scores + (k,)] else "hold"
+        w, c = pos[N + 1:]
+        if k == 0:
+            return "draw"
+        return "draw" if k < self.policy[scores + (w, c - k)] else "hold"
+
     def seat_win(self, goal=None, komi=0):
         """Every seat's win probability at the start of a game, seat 1 first.
 
