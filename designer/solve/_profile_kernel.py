@@ -63,6 +63,14 @@ def tuple_order(N, goal):
 
 
 @kernel
+def _system_scratch(nt, N):
+    """Per-thread score digits ``S`` and the tuple's system ``B, C`` and
+    solution ``sol`` (values and lengths)."""
+    return (np.empty((nt, N), dtype=np.int64), np.empty((nt, N, N)), np.empty((nt, N, N + 1)),
+            np.empty((nt, N, N + 1)))
+
+
+@kernel
 def _digits(F, N, goal, S):
     for a in range(N - 1, -1, -1):
         S[a] = F % goal
@@ -153,13 +161,10 @@ def evaluate_dice(faces, pips, goal, N, kinds, OPT, TWO, W, Lt, nt, st):
     (nt, 1) counts singular tuples per thread.
     """
     order, groups = tuple_order(N, goal)
-    S = np.empty((nt, N), dtype=np.int64)
+    S, B, C, sol = _system_scratch(nt, N)
     bV = np.empty((nt, N, goal, N))
     bB = np.empty((nt, N, goal, N))
     bL = np.empty((nt, N, goal))
-    B = np.empty((nt, N, N))
-    C = np.empty((nt, N, N + 1))
-    sol = np.empty((nt, N, N + 1))
     for g in range(groups.shape[0] - 1):
         for q in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
@@ -247,15 +252,12 @@ def evaluate_deck(bad, good, goal, N, kinds, OPT, TWO, W, Lt, nt, st):
     good+1); ``st`` (nt, 1) counts singular tuples per thread.
     """
     order, groups = tuple_order(N, goal)
-    S = np.empty((nt, N), dtype=np.int64)
+    S, B, C, sol = _system_scratch(nt, N)
     cV = np.empty((nt, N, bad, good + 1, N))
     cB = np.empty((nt, N, bad, good + 1, N))
     cL = np.empty((nt, N, bad, good + 1))
     nV = np.empty((nt, N))
     nB = np.empty((nt, N))
-    B = np.empty((nt, N, N))
-    C = np.empty((nt, N, N + 1))
-    sol = np.empty((nt, N, N + 1))
     for g in range(groups.shape[0] - 1):
         for q in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
