@@ -17,7 +17,7 @@ def register(sub):
         description="Play a deck, dice or Zombie Dice game against the computer: easy (holds "
                     "at a turn total of 2; dice: half the max-score threshold; Zombie Dice: the "
                     "slides' fixed_hold_at), medium (max-score; Zombie Dice: neller) or hard "
-                    "(the exact optimal policy; the full zombie-dice game takes about a minute "
+                    "(the exact optimal policy; the full zombie-dice game takes up to a minute "
                     "to solve first). Keys: d or space draws (rolls), h holds, q quits. "
                     "At the end the program shows your costliest decision against optimal play "
                     "(deck and dice games). "
