@@ -416,10 +416,10 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     """Open rounds: score tuples by decreasing sum.
 
     The tuples of one sum (``groups``) are independent (a hold raises the
-    sum), so they could run side by side with ``prange`` and ``nt`` sets of
-    scratch arrays; this kernel runs them in one thread (``nt = 1``) because
-    numba's parallel compilation of it costs about a minute on a cold cache
-    and measured no gain on the shared two-core machine.
+    sum): :func:`designer.solve.rounds._open_rounds` hands interleaved
+    chunks of each sum to this kernel on several threads (it releases the
+    GIL), rather than ``prange`` here, whose parallel compilation costs
+    about a minute on a cold cache; ``nt = 1`` then.
     """
     PG = deck_chances(bad, good)
     cA, cB, cL, cP, mg, dec, lim = chain_scratch(nt, N, bad, good, good + 2)
