@@ -16,8 +16,13 @@ def register(sub):
                     "(the game's komi always goes to the second mover), their average, and the "
                     "agreement: the share of decision states (every non-terminal state with a "
                     "choice; forced first draws of deck turns excluded) where A and B choose the "
-                    "same action.",
+                    "same action. With --players 3 or 4 (race ending) policy A is a two-player "
+                    "policy played at each seat in turn, reading its own score and the highest "
+                    "opponent score, while every other seat plays the N-player optimum "
+                    "(--against must be optimal): each seat's exact win probability against the "
+                    "same seat playing optimally.",
         epilog="examples: designer compare fowl-play --policy max-score --against optimal | "
+               "designer compare pig --players 3 --policy two-player --against optimal | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
                "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")
