@@ -109,6 +109,7 @@ def test_two_player_race_rows_equal_the_plain_family(tmp_path):
     (('ending = ["race", "rounds"]', 'ending = "race"'), "komi"),
     (('ending = ["race", "rounds"]', "ending = 3"), "ending"),
     (("workers = 1", 'workers = 1\nmethod = "optuna"'), "method"),
+    (("komi = {min = -2, max = 2}", "komi = -1"), "komi"),  # no race row could exist
 ])
 def test_seat_study_refusals(tmp_path, edit, words):
     body = SEATS.format(family="deck", design="bad = 1\ngood = 4").replace(*edit)

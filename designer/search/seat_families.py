@@ -94,6 +94,10 @@ class _Seats:
             raise ParameterError("komi", space["komi"].describe(),
                                  "komi >= 0 under the race ending (negative komi, points for "
                                  'seat 1, needs ending "rounds")')
+        if space["komi"].hi < 0 and "race" in space["ending"]:
+            raise ParameterError("komi", space["komi"].describe(),
+                                 "some komi >= 0 for the race ending (its seat 1 never gets "
+                                 'points), or ending = "rounds" alone')
         if abs(space["komi"].lo) >= space["goal"].hi or space["komi"].hi >= space["goal"].hi:
             raise ParameterError("komi", space["komi"].describe(),
                                  f"komi between -{space['goal'].hi - 1} and {space['goal'].hi - 1}")
