@@ -39,30 +39,6 @@ from designer.solve._classes import solve_fixed_point
 
 
 @kernel
-def tuple_order(N, goal):
-    """Flat indices of every score tuple by decreasing score sum, and the
-    offsets of the equal-sum groups (``order[groups[g]:groups[g + 1]]``)."""
-    n = goal ** N
-    sums = np.zeros(n, dtype=np.int64)
-    for f in range(n):
-        r = f
-        for _ in range(N):
-            sums[f] += r % goal
-            r //= goal
-    order = np.argsort(-sums, kind="mergesort")
-    groups = np.empty(N * (goal - 1) + 2, dtype=np.int64)
-    g = 0
-    groups[0] = 0
-    for q in range(1, n):
-        if sums[order[q]] != sums[order[q - 1]]:
-            g += 1
-            groups[g] = q
-    g += 1
-    groups[g] = n
-    return order, groups[: g + 1]
-
-
-@kernel
 def _system_scratch(nt, N):
     """Per-thread score digits ``S`` and the tuple's system ``B, C`` and
     solution ``sol`` (values and lengths)."""
@@ -154,13 +130,14 @@ def _dice_tuple(faces, pips, goal, F, kinds, OPT, TWO, W, Lt, S, bV, bB, bL, B, 
 
 
 @parallel_kernel
-def evaluate_dice(faces, pips, goal, N, kinds, OPT, TWO, W, Lt, nt, st):
+def evaluate_dice(faces, pips, goal, N, kinds, OPT, TWO, W, Lt, order, groups, nt, st):
     """Fill ``W`` (goal**N, N, N) and ``Lt`` (goal**N, N) for a dice game.
 
-    ``OPT``: bool (goal**N, goal), ``TWO``: bool (goal, goal, goal); ``st``
+    ``OPT``: bool (goal**N, goal), ``TWO``: bool (goal, goal, goal);
+    ``order``, ``groups``: the flat tuples by decreasing sum and the runs of
+    equal sum (:func:`designer.solve._rounds_common.open_order`); ``st``
     (nt, 1) counts singular tuples per thread.
     """
-    order, groups = tuple_order(N, goal)
     S, B, C, sol = _system_scratch(nt, N)
     bV = np.empty((nt, N, goal, N))
     bB = np.empty((nt, N, goal, N))
@@ -244,14 +221,13 @@ def _deck_tuple(bad, good, goal, F, kinds, OPT, TWO, W, Lt, S, cV, cB, cL, nV, n
 
 
 @parallel_kernel
-def evaluate_deck(bad, good, goal, N, kinds, OPT, TWO, W, Lt, nt, st):
+def evaluate_deck(bad, good, goal, N, kinds, OPT, TWO, W, Lt, order, groups, nt, st):
     """Fill ``W`` (goal**N, N, bad, good+1, N) and ``Lt`` (goal**N, N, bad,
     good+1) for a deck game.
 
     ``OPT``: int16 (goal**N, bad, good+1), ``TWO``: int16 (goal, goal, bad,
-    good+1); ``st`` (nt, 1) counts singular tuples per thread.
+    good+1); ``order``, ``groups`` and ``st`` as for :func:`evaluate_dice`.
     """
-    order, groups = tuple_order(N, goal)
     S, B, C, sol = _system_scratch(nt, N)
     cV = np.empty((nt, N, bad, good + 1, N))
     cB = np.empty((nt, N, bad, good + 1, N))

@@ -135,15 +135,19 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
     two = np.ascontiguousarray(two, dtype=dtype)
     W = np.zeros((G ** N, N) + turn + (N,))
     Lt = np.zeros((G ** N, N) + turn)
+    from designer.solve._rounds_common import open_order
+
+    order, _, groups = open_order(N, G)  # flat tuples by decreasing sum, runs of equal sum
     nt = _threads()
     st = np.zeros((nt, 1))
     t0 = time.perf_counter()
     if game.family == "deck":
-        evaluate_deck(game.bad, game.good, G, N, kinds, opt, two, W, Lt, nt, st)
+        evaluate_deck(game.bad, game.good, G, N, kinds, opt, two, W, Lt, order, groups, nt, st)
     else:
         from designer.solve.api import scoring_pips
 
-        evaluate_dice(game.faces, scoring_pips(game), G, N, kinds, opt, two, W, Lt, nt, st)
+        evaluate_dice(game.faces, scoring_pips(game), G, N, kinds, opt, two, W, Lt, order, groups,
+                      nt, st)
     seconds = time.perf_counter() - t0
     if st.sum() > 0:
         raise ConvergenceError(f"{game.name}: under this policy profile a round of turns can go "
