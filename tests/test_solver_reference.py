@@ -54,3 +54,35 @@ def test_reference_agrees_with_itself_on_symmetry():
     P, _, _ = deck_reference(2, 3, 4)
     assert all(P[(i, i, 0, 0, 0)] > 0.5 for i in range(4))
     assert np.isfinite(list(P.values())).all()
+
+
+def test_deck_decision_at_every_state_matches_the_reference():
+    """``DeckSolution.decision`` is the optimal action at EVERY state, the
+    ones past the optimal turn's hold point included (only a player who did
+    not hold gets there; the compact table does not say what is best
+    there). The reference's draw and hold values decide, ties hold."""
+    from designer.games import DeckGame
+
+    bad, good, goal = 3, 6, 9
+    P, _, _ = deck_reference(bad, good, goal)
+    sol = solve(DeckGame(bad, good, goal))
+
+    def get(i, j, k, w, c):
+        return 1.0 if i + k >= goal else P[(i, j, k, w, c)]
+
+    past = 0
+    for (i, j, k, w, c) in P:
+        if k == 0:
+            continue
+        w_rem, c_rem = bad - w, good - c
+        after = (w + 1, c) if w + 1 < bad else (0, 0)
+        draw = w_rem / (w_rem + c_rem) * (1 - get(j, i, 0, *after))
+        if c_rem:
+            draw += c_rem / (w_rem + c_rem) * get(i, j, k + 1, w, c + 1)
+        hold = 1 - get(j, i + k, 0, w, c)
+        if abs(draw - hold) < 1e-9:
+            continue  # a tie within the reference's tolerance
+        want = "draw" if draw > hold else "hold"
+        assert sol.decision(i, j, k, w, c) == want, (i, j, k, w, c)
+        past += k >= sol.policy[i, j, w, c - k] and want == "draw"
+    assert past > 0  # the case the compact table alone gets wrong occurs here

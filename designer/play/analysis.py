@@ -206,19 +206,16 @@ class Decision:
 def evaluate(solution, state, chosen):
     """The :class:`Decision` for taking ``chosen`` at ``state``.
 
-    With two seats the best action is the solver's decision; with three or
-    four it is the action of larger value at ``state`` (ties hold). The two
-    agree wherever the optimal player can be; they differ only past the
-    turn total at which the optimal player would already have held in this
-    turn, where the compact deck policy does not say what is best.
+    The best action is the one of larger value at ``state`` (ties hold), for
+    any number of seats. Past the turn total at which the optimal player
+    would already have held in this turn (a position only a human reaches)
+    the compact deck policy does not say what is best; the values do.
     """
     values = action_values(solution, state)
-    if state.players > 2:
-        draw = "draw" if state.family == "deck" else "roll"
-        best = draw if draw in values and (
-            "hold" not in values or values[draw] > values["hold"] + TIE) else "hold"
-        return Decision(state, chosen, best, values)
-    return Decision(state, chosen, solution.decision(*state.mover_view()), values)
+    draw = "draw" if state.family == "deck" else "roll"
+    best = draw if draw in values and (
+        "hold" not in values or values[draw] > values["hold"] + TIE) else "hold"
+    return Decision(state, chosen, best, values)
 
 
 def worst_decision(decisions, tol=1e-12):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from designer._jit import TIE
 from designer.errors import ParameterError
 from designer.games._validate import check_int
 from designer.solve.compact import CompactPolicy
@@ -230,11 +231,26 @@ class DeckSolution(Solution):
         return float(chain_values(self.game, self.win, i, j, w, c - k)[k])
 
     def decision(self, i, j, k, w, c):
-        """The optimal action at a state: ``"draw"`` or ``"hold"``."""
+        """The optimal action at a state: ``"draw"`` or ``"hold"``.
+
+        On the optimal turn (``k`` below the compact policy's hold point)
+        the table answers; past it, where only a player who did not hold can
+        be, the draw and hold values along the turn's chain do (ties hold).
+        """
+        from designer.solve.deck_chain import chain_draw_hold
+
         i, j, k, w, c = self._state(i, j, k, w, c)
+        g = self.game
         if k == 0:
             return "draw"
-        return "draw" if k < self.policy[i, j, w, c - k] and i + k < self.game.goal else "hold"
+        if i + k >= g.goal:
+            return "hold"
+        if k < self.policy[i, j, w, c - k]:
+            return "draw"
+        n = min(g.goal, g.good) + 1
+        D, H = np.empty(n), np.empty(n)
+        chain_draw_hold(g.bad, g.good, g.goal, self.win, i, j, w, c - k, TIE, D, H)
+        return "draw" if D[k] > H[k] + TIE else "hold"
 
 
 class DiceSolution(Solution):
