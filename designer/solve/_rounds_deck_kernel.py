@@ -180,32 +180,55 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
 
 
 @kernel
-def _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf, hA):
-    """Value (into hA) and length of seat m holding after t good draws in an
-    open round with scores S (flat ``si``), at deck (w, c)."""
-    f = s + t
-    if m == N - 1:
-        if f >= G:  # the last seat's winning hold
-            for r in range(N):
-                hA[r] = 0.0
-            hA[m] = 1.0
-            return 1.0
-        for r in range(N):
-            hA[r] = Wo[0, rot[0] + t, w, c, r]
-        return 1.0 + Lo[0, rot[0] + t, w, c]
-    if f < G:
-        for r in range(N):
-            hA[r] = Wo[m + 1, rot[m + 1] + t, w, c, r]
-        return 1.0 + Lo[m + 1, rot[m + 1] + t, w, c]
-    idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
-    for r in range(N):
-        hA[r] = Wf[idx, w, c, r]
-    return 1.0 + Lf[idx, w, c]
+def _gather_holds(N, G, C, bad, good, S, si, rot, off, Wo, Lo, Wf, Lf, HV, HL):
+    """The value vector ``HV[m, w, t, c]`` and remaining length ``HL`` of seat
+    ``m`` holding after ``t`` good draws at deck ``(w, c)`` in the open round
+    of scores ``S``, for every turn of the tuple (``c >= t``).
+
+    They come from tuples already solved and do not change across the
+    tuple's sweeps, so they are read once, row by row: for fixed ``(m, w,
+    t)`` the source is one table row and ``c`` runs along it. Read inside
+    the chains instead, consecutive steps land on a different memory page
+    each (the score moves with ``t``), and the sweep spends most of its
+    time waiting for address translation.
+    """
+    for m in range(N):
+        s = S[m]
+        stride = 1
+        for _ in range(N - 1 - m):
+            stride *= G
+        rest = si % stride
+        top = min(good, ((G - s) if m == N - 1 else (C - s)))
+        for t in range(1, top + 1):
+            f = s + t
+            if m == N - 1 and f >= G:  # the last seat's winning hold
+                for w in range(bad):
+                    for c in range(t, good + 1):
+                        for r in range(N):
+                            HV[m, w, t, c, r] = 0.0
+                        HV[m, w, t, c, m] = 1.0
+                        HL[m, w, t, c] = 1.0
+                continue
+            if f < G:  # an open turn start: the next seat's table
+                nm = 0 if m == N - 1 else m + 1
+                row = rot[nm] + t
+                for w in range(bad):
+                    for c in range(t, good + 1):
+                        for r in range(N):
+                            HV[m, w, t, c, r] = Wo[nm, row, w, c, r]
+                        HL[m, w, t, c] = 1.0 + Lo[nm, row, w, c]
+            else:  # the round becomes final
+                idx = fidx(off, N, G, m + 1, f - G, 1 << m, rest)
+                for w in range(bad):
+                    for c in range(t, good + 1):
+                        for r in range(N):
+                            HV[m, w, t, c, r] = Wf[idx, w, c, r]
+                        HL[m, w, t, c] = 1.0 + Lf[idx, w, c]
 
 
 @kernel
 def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
-                mg, dec, lim, vec):
+                mg, dec, lim, vec, HV, HL):
     """One backward sweep over the N turns of score tuple ``S`` at estimate X.
 
     Turn-start values land in ``cA`` (constants) and ``cB`` (coefficients on
@@ -221,10 +244,6 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
         for m in range(N - 1, -1, -1):
             s = S[m]
             m2 = (m + 1) % N
-            stride = 1
-            for _ in range(N - 1 - m):
-                stride *= G
-            rest = si % stride
             lim_gain = (G - s) if m == N - 1 else (C - s)
             for c0 in range(good + 1):
                 left = good - c0
@@ -236,9 +255,10 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
                     nA[r] = 0.0
                     nB[r] = 0.0
                 nL = 0.0
-                if forced:
-                    nL = _load_hold(N, G, m, s, top, rot, rest, off, Wo, Lo, Wf, w, c0 + top,
-                                    Lf, nA)
+                if forced:  # top >= 1 (a hold of nothing is never forced here)
+                    for r in range(N):
+                        nA[r] = HV[m, w, top, c0 + top, r]
+                    nL = HL[m, w, top, c0 + top]
                     first = top
                     t = top - 1
                 lim[m, w, c0] = t
@@ -261,13 +281,7 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
                     if t > 0:
                         # the mover's own component of holding (the vector
                         # is loaded only when holding is chosen)
-                        f = s + t
-                        if m == N - 1:
-                            h = 1.0 if f >= G else Wo[0, rot[0] + t, w, c, m]
-                        elif f < G:
-                            h = Wo[m + 1, rot[m + 1] + t, w, c, m]
-                        else:
-                            h = Wf[fidx(off, N, G, m + 1, f - G, 1 << m, rest), w, c, m]
+                        h = HV[m, w, t, c, m]
                         m0 = dA[m] - h - tie
                         v = m0
                         for j in range(N):
@@ -282,10 +296,10 @@ def _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie,
                             nB[r] = dB[r]
                         nL = dL
                     else:
-                        nL = _load_hold(N, G, m, s, t, rot, rest, off, Wo, Lo, Wf, w, c, Lf,
-                                        nA)
                         for r in range(N):
+                            nA[r] = HV[m, w, t, c, r]
                             nB[r] = 0.0
+                        nL = HL[m, w, t, c]
                         first = t
                     t -= 1
                 store_start(cA, cB, cL, cP, m, w, c0, nA, nB, nL, first)
@@ -335,7 +349,7 @@ def _guess(N, G, S, rot, Wo, X):
 
 @kernel
 def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps, cA, cB,
-                 cL, cP, mg, dec, lim, vec, mats, rot, st):
+                 cL, cP, mg, dec, lim, vec, mats, rot, st, HV, HL):
     """Policy iteration on one open score tuple; writes its turn starts.
 
     ``st`` (out): residual, sweeps, unsettled (0/1), singular (0/1).
@@ -348,6 +362,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
     LX = mats[5, :, :1]
     RL = mats[6, :, :1]
     rotations(S, G, rot)
+    _gather_holds(N, G, C, bad, good, S, si, rot, off, Wo, Lo, Wf, Lf, HV, HL)
     _guess(N, G, S, rot, Wo, X)
     sweeps = 0
     best_res = np.inf
@@ -356,7 +371,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
     st[3] = 0.0
     while True:
         _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL, cP,
-                    mg, dec, lim, vec)
+                    mg, dec, lim, vec, HV, HL)
         sweeps += 1
         for m in range(N):
             for j in range(N):
@@ -378,7 +393,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
             # unsettled (max-n with 3+ seats): keep the iterate of least residual
             X[:, :] = best
             _open_sweep(N, G, C, bad, good, S, si, rot, PG, off, Wo, Lo, Wf, Lf, X, tie, cA, cB, cL,
-                        cP, mg, dec, lim, vec)
+                        cP, mg, dec, lim, vec, HV, HL)
             sweeps += 1
             res = _residual(N, cA, cB, X)
             st[2] = 1.0
@@ -426,13 +441,15 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     vec = np.zeros((nt, 5, N))
     mats = np.zeros((nt, 7, N, N))
     rot = np.zeros((nt, N), dtype=np.int64)
+    HV = np.zeros((nt, N, bad, good + 2, good + 1, N))
+    HL = np.zeros((nt, N, bad, good + 2, good + 1))
     st = np.zeros((flat.shape[0], 4))
     for g in range(groups.shape[0] - 1):
         for o in range(groups[g], groups[g + 1]):
             tid = 0
             _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
                          max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
-                         lim[tid], vec[tid], mats[tid], rot[tid], st[o])
+                         lim[tid], vec[tid], mats[tid], rot[tid], st[o], HV[tid], HL[tid])
     for o in range(flat.shape[0]):
         stats[0] = max(stats[0], st[o, 0])
         stats[1] += st[o, 1]
