@@ -135,7 +135,7 @@ def test_open_rounds_on_threads_equal_one_thread(game):
     statistics)."""
     import numba
 
-    from designer.solve.rounds import _open_rounds  # noqa: F401 - the piece under test
+    from designer.solve.by_sum import run_by_sum  # noqa: F401 - the piece under test
 
     before = numba.get_num_threads()
     try:

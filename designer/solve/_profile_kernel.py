@@ -27,14 +27,14 @@ reshuffle (decks). Every other value of the tuple is affine in them,
 chance step mixes vectors without moving seats), so one backward sweep per
 tuple and the ``N x N`` system ``(I - B) [X | Y] = [C | c_L]`` give the
 exact values (no iteration: the policy is fixed). Tuples of equal score sum
-are independent and run in parallel.
+are independent: :func:`designer.solve.by_sum.run_by_sum` runs them on
+threads (these kernels release the GIL and compile quickly; ``prange``
+would cost a long parallel compilation on a cold cache).
 """
 
-import numba
 import numpy as np
-from numba import prange
 
-from designer._jit import kernel, parallel_kernel
+from designer._jit import kernel
 from designer.solve._classes import solve_fixed_point
 
 
@@ -68,10 +68,10 @@ def _reader(S, m, N, goal):
 
 @kernel
 def _finish(B, C, sol, st):
-    """Solve the tuple's fixed point; ``st[0]`` counts the tuples whose
-    round never ends under the profile (a singular system)."""
+    """Solve the tuple's fixed point; ``st[3] = 2`` when the tuple's round
+    never ends under the profile (a singular system)."""
     if not solve_fixed_point(B, C, sol):
-        st[0] += 1.0
+        st[3] = 2.0
         return False
     return True
 
@@ -129,24 +129,25 @@ def _dice_tuple(faces, pips, goal, F, kinds, OPT, TWO, W, Lt, S, bV, bB, bL, B, 
         Lt[F, m] = sol[m, N]
 
 
-@parallel_kernel
-def evaluate_dice(faces, pips, goal, N, kinds, OPT, TWO, W, Lt, order, groups, nt, st):
-    """Fill ``W`` (goal**N, N, N) and ``Lt`` (goal**N, N) for a dice game.
+@kernel
+def evaluate_dice(faces, pips, goal, N, kinds, OPT, TWO, W, Lt, flat, st):
+    """Fill the rows of the score tuples ``flat`` (in order) of ``W``
+    (goal**N, N, N) and ``Lt`` (goal**N, N) for a dice game.
 
-    ``OPT``: bool (goal**N, goal), ``TWO``: bool (goal, goal, goal);
-    ``order``, ``groups``: the flat tuples by decreasing sum and the runs of
-    equal sum (:func:`designer.solve._rounds_common.open_order`); ``st``
-    (nt, 1) counts singular tuples per thread.
+    ``OPT``: bool (goal**N, goal), ``TWO``: bool (goal, goal, goal). Every
+    tuple of a larger sum must be done (:func:`designer.solve.by_sum.run_by_sum`
+    runs the tuples of one sum on threads). ``st[3]`` becomes 2 if some
+    tuple's round never ends under the profile (a singular system).
     """
-    S, B, C, sol = _system_scratch(nt, N)
-    bV = np.empty((nt, N, goal, N))
-    bB = np.empty((nt, N, goal, N))
-    bL = np.empty((nt, N, goal))
-    for g in range(groups.shape[0] - 1):
-        for q in prange(groups[g], groups[g + 1]):
-            t = numba.get_thread_id()
-            _dice_tuple(faces, pips, goal, order[q], kinds, OPT, TWO, W, Lt, S[t], bV[t], bB[t],
-                        bL[t], B[t], C[t], sol[t], st[t])
+    S, B, C, sol = _system_scratch(1, N)
+    bV = np.empty((N, goal, N))
+    bB = np.empty((N, goal, N))
+    bL = np.empty((N, goal))
+    for q in range(flat.shape[0]):
+        _dice_tuple(faces, pips, goal, flat[q], kinds, OPT, TWO, W, Lt, S[0], bV, bB, bL, B[0],
+                    C[0], sol[0], st)
+        if st[3] > 0.0:
+            return
 
 
 @kernel
@@ -220,22 +221,22 @@ def _deck_tuple(bad, good, goal, F, kinds, OPT, TWO, W, Lt, S, cV, cB, cL, nV, n
                     W[F, m, w, c0, a] = v
 
 
-@parallel_kernel
-def evaluate_deck(bad, good, goal, N, kinds, OPT, TWO, W, Lt, order, groups, nt, st):
-    """Fill ``W`` (goal**N, N, bad, good+1, N) and ``Lt`` (goal**N, N, bad,
-    good+1) for a deck game.
+@kernel
+def evaluate_deck(bad, good, goal, N, kinds, OPT, TWO, W, Lt, flat, st):
+    """Fill the rows of the score tuples ``flat`` of ``W`` (goal**N, N, bad,
+    good+1, N) and ``Lt`` (goal**N, N, bad, good+1) for a deck game.
 
     ``OPT``: int16 (goal**N, bad, good+1), ``TWO``: int16 (goal, goal, bad,
-    good+1); ``order``, ``groups`` and ``st`` as for :func:`evaluate_dice`.
+    good+1); ``flat`` and ``st`` as for :func:`evaluate_dice`.
     """
-    S, B, C, sol = _system_scratch(nt, N)
-    cV = np.empty((nt, N, bad, good + 1, N))
-    cB = np.empty((nt, N, bad, good + 1, N))
-    cL = np.empty((nt, N, bad, good + 1))
-    nV = np.empty((nt, N))
-    nB = np.empty((nt, N))
-    for g in range(groups.shape[0] - 1):
-        for q in prange(groups[g], groups[g + 1]):
-            t = numba.get_thread_id()
-            _deck_tuple(bad, good, goal, order[q], kinds, OPT, TWO, W, Lt, S[t], cV[t], cB[t],
-                        cL[t], nV[t], nB[t], B[t], C[t], sol[t], st[t])
+    S, B, C, sol = _system_scratch(1, N)
+    cV = np.empty((N, bad, good + 1, N))
+    cB = np.empty((N, bad, good + 1, N))
+    cL = np.empty((N, bad, good + 1))
+    nV = np.empty(N)
+    nB = np.empty(N)
+    for q in range(flat.shape[0]):
+        _deck_tuple(bad, good, goal, flat[q], kinds, OPT, TWO, W, Lt, S[0], cV, cB, cL, nV, nB,
+                    B[0], C[0], sol[0], st)
+        if st[3] > 0.0:
+            return

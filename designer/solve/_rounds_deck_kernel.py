@@ -431,7 +431,7 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
     """Open rounds: score tuples by decreasing sum.
 
     The tuples of one sum (``groups``) are independent (a hold raises the
-    sum): :func:`designer.solve.rounds._open_rounds` hands interleaved
+    sum): :func:`designer.solve.by_sum.run_by_sum` hands interleaved
     chunks of each sum to this kernel on several threads (it releases the
     GIL), rather than ``prange`` here, whose parallel compilation costs
     about a minute on a cold cache; ``nt = 1`` then.

@@ -107,7 +107,9 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
         Under the profile some round of turns never ends (every seat passes).
     """
     from designer.solve._profile_kernel import evaluate_deck, evaluate_dice
-    from designer.solve.race import _threads, memory_limit
+    from designer.solve._rounds_common import open_order
+    from designer.solve.by_sum import run_by_sum
+    from designer.solve.race import memory_limit
 
     N, G = game.players, game.goal
     if game.ending != "race":
@@ -135,21 +137,21 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
     two = np.ascontiguousarray(two, dtype=dtype)
     W = np.zeros((G ** N, N) + turn + (N,))
     Lt = np.zeros((G ** N, N) + turn)
-    from designer.solve._rounds_common import open_order
-
-    order, _, groups = open_order(N, G)  # flat tuples by decreasing sum, runs of equal sum
-    nt = _threads()
-    st = np.zeros((nt, 1))
+    flat, tuples, groups = open_order(N, G)  # tuples by decreasing sum, runs of equal sum
+    stats = np.zeros(6)
     t0 = time.perf_counter()
     if game.family == "deck":
-        evaluate_deck(game.bad, game.good, G, N, kinds, opt, two, W, Lt, order, groups, nt, st)
+        run_by_sum(lambda f, t, st: evaluate_deck(game.bad, game.good, G, N, kinds, opt, two, W,
+                                                  Lt, f, st), flat, tuples, groups, stats)
     else:
         from designer.solve.api import scoring_pips
 
-        evaluate_dice(game.faces, scoring_pips(game), G, N, kinds, opt, two, W, Lt, order, groups,
-                      nt, st)
+        pips = scoring_pips(game)
+        run_by_sum(lambda f, t, st: evaluate_dice(game.faces, pips, G, N, kinds, opt, two, W, Lt,
+                                                  f, st), flat, tuples, groups, stats,
+                   min_chunk=16)
     seconds = time.perf_counter() - t0
-    if st.sum() > 0:
+    if stats[3] > 0:
         raise ConvergenceError(f"{game.name}: under this policy profile a round of turns can go "
                                f"on forever (every seat passes)")
     shape = (G,) * N + (N,) + turn

@@ -7,7 +7,6 @@
 """
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -21,6 +20,7 @@ from designer.solve import _rounds_deck_kernel as dk
 from designer.solve import _rounds_dice_kernel as ik
 from designer.solve._rounds_common import (deck_cap, final_offsets, open_order, table_bytes,
                                            tie_offsets)
+from designer.solve.by_sum import run_by_sum
 
 #: Sweeps per score tuple before a max-n position counts as unsettled.
 MAX_SWEEPS = 50
@@ -31,59 +31,6 @@ MAX_BYTES = 6 * 2 ** 30
 #: Default margin of the dice cap above the goal (a test shows it is enough
 #: for the printed digits; ``cap`` may be raised).
 DICE_CAP_MARGIN = 60
-
-
-def _open_rounds(call, flat, tuples, groups, stats, min_chunk=1):
-    """Run the open rounds, the score tuples of one sum split over threads.
-
-    Tuples of equal score sum do not depend on each other (a hold raises
-    the sum), so each run of equal sum is cut into interleaved chunks that
-    ``call(flat, tuples, stats)`` solves on as many threads as numba may use
-    in this process (one in a study's worker processes); the kernels
-    release the GIL. Threads, not ``prange``: the kernels stay cheap to
-    compile on a cold cache. A run shorter than ``min_chunk`` tuples per
-    thread stays on the calling thread (cheap tuples, such as a die's, do
-    not repay a hand-over). Each chunk reports into its own ``stats``,
-    folded into ``stats`` as the kernels would (largest residual, total and
-    largest sweeps, worst status, unsettled count and largest residual).
-    """
-    import numba
-
-    workers = numba.get_num_threads()
-    sizes = np.diff(groups)
-    if workers == 1 or not (sizes >= workers * min_chunk).any():
-        call(flat, tuples, stats)
-        return
-    parts = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        start = 0  # first tuple of the runs waiting to go to the calling thread in one call
-        for g in range(len(groups) - 1):
-            lo, hi = int(groups[g]), int(groups[g + 1])
-            if hi - lo < workers * min_chunk and g < len(groups) - 2:
-                continue
-            if hi - lo < workers * min_chunk:  # the last runs: one call on this thread
-                lo = hi
-            if start < lo:
-                parts.append(np.zeros_like(stats))
-                call(flat[start:lo], tuples[start:lo], parts[-1])
-            start = hi
-            if lo == hi:
-                continue
-            idx = np.arange(lo, hi)
-            res = [np.zeros_like(stats) for _ in range(workers)]
-            list(pool.map(lambda t: call(np.ascontiguousarray(flat[t[0]]),
-                                         np.ascontiguousarray(tuples[t[0]]), t[1]),
-                          zip([idx[w::workers] for w in range(workers)], res, strict=True)))
-            parts += res
-            if any(r[3] for r in parts):
-                break
-    for r in parts:
-        stats[0] = max(stats[0], r[0])
-        stats[1] += r[1]
-        stats[2] = max(stats[2], r[2])
-        stats[3] = max(stats[3], r[3])
-        stats[4] += r[4]
-        stats[5] = max(stats[5], r[5])
 
 
 def _check_common(players, goal, cap):
@@ -148,7 +95,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     t0 = time.perf_counter()
     dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TOL, TIE, MAX_TIE_ITER, stats)
     dk.solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, TIE)
-    _open_rounds(lambda f, t, st: dk.solve_open(N, G, C, bad, good, f, t,
+    run_by_sum(lambda f, t, st: dk.solve_open(N, G, C, bad, good, f, t,
                                                 np.array([0, len(f)], dtype=np.int64), off, Wo,
                                                 Lo, Po, Wf, Lf, TIE, MAX_SWEEPS, 1, st),
                  flat, tuples, groups, stats)
@@ -194,7 +141,7 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     t0 = time.perf_counter()
     ik.solve_ties(N, G, C, faces, pips, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
     ik.solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, TIE)
-    _open_rounds(lambda f, t, st: ik.solve_open(N, G, C, faces, pips, f, t, off, Wo, Lo, Ho, Wf,
+    run_by_sum(lambda f, t, st: ik.solve_open(N, G, C, faces, pips, f, t, off, Wo, Lo, Ho, Wf,
                                                 Lf, TIE, MAX_SWEEPS, st),
                  flat, tuples, groups, stats, min_chunk=64)
     seconds = time.perf_counter() - t0
