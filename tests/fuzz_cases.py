@@ -295,6 +295,7 @@ def cli_cases(root):
               ["compare", "pig", "--players", "3", "--policy", "hold-at:0"],
               ["compare", "zombie-yellow", "--players", "3", "--policy", "two-player"],
               ["compare", "fowl-play", "--players", "4", "--policy", "two-player"],  # memory
+              ["compare", "red-light", "--players", "4", "--goal", "40", "--policy", "two-player"],
               ["compare", "pig", "--policy", "two-player", "--players", "5"]]
     return cases
 

@@ -91,7 +91,8 @@ def compare_seats(game, policy, against="optimal", *, solution=None):
     """
     from designer.policies.parse import parse_policy
     from designer.solve import solve
-    from designer.solve.profile import OPTIMAL, TWO, evaluate_profile
+    from designer.solve.profile import OPTIMAL, TWO, check_profile_memory, evaluate_profile
+    from designer.solve.race import _check_memory
 
     if game.family not in ("deck", "dice"):
         raise DesignError(f"{game.name}: games of {game.players} players are deck and dice games")
@@ -103,6 +104,9 @@ def compare_seats(game, policy, against="optimal", *, solution=None):
                           f"policy: use --against optimal, not {against!r}")
     if not isinstance(policy, str):
         raise DesignError(f"a policy string is needed, not {type(policy).__name__}")
+    # too large for memory: refused before anything is solved
+    _check_memory(game)
+    check_profile_memory(game)
     g2 = two_player_game(game)
     table = parse_policy(policy, g2).table()  # refuses a bad policy before the N-player solve
     if solution is None:

@@ -33,6 +33,18 @@ def profile_memory(game):
     return G ** N * N * turn * (N + 1) * 8
 
 
+def check_profile_memory(game):
+    """Refuse, before anything is allocated or solved, a game whose profile
+    tables (:func:`profile_memory`) would not fit in half the memory."""
+    from designer.solve.race import memory_limit
+
+    need, limit = profile_memory(game), memory_limit()
+    if need > limit:
+        raise DesignError(f"{game.name} with {game.players} players to goal {game.goal} needs "
+                          f"{need / 2**30:.1f} GiB to evaluate a policy profile; the limit is "
+                          f"{limit / 2**30:.1f} GiB (half the memory): lower the goal")
+
+
 @dataclass(frozen=True, eq=False)
 class ProfileValues:
     """Exact values of an N-seat race game under a fixed policy profile.
@@ -109,7 +121,6 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
     from designer.solve._profile_kernel import evaluate_deck, evaluate_dice
     from designer.solve._rounds_common import open_order
     from designer.solve.by_sum import run_by_sum
-    from designer.solve.race import memory_limit
 
     N, G = game.players, game.goal
     if game.ending != "race":
@@ -118,11 +129,7 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
     kinds = np.array([int(k) for k in kinds], dtype=np.int64)
     if kinds.shape != (N,) or not np.isin(kinds, (OPTIMAL, TWO)).all():
         raise DesignError(f"one policy kind per seat is needed ({N} seats), got {list(kinds)}")
-    need, limit = profile_memory(game), memory_limit()
-    if need > limit:
-        raise DesignError(f"{game.describe()} with {N} players needs {need / 2**30:.1f} GiB to "
-                          f"evaluate a policy profile; the limit is {limit / 2**30:.1f} GiB "
-                          f"(half the memory): lower the goal")
+    check_profile_memory(game)
     if game.family == "deck":
         turn = (game.bad, game.good + 1)
         opt_shape, two_shape, dtype = (G ** N,) + turn, (G, G) + turn, np.int16
