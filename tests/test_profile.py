@@ -44,8 +44,10 @@ def _dice_rolls(kinds, opt, two):
     return rolls
 
 
-PROFILES = [("optimal", 0), ("two-player", 0), ("two-player", 2), ("hold-at:2", 1),
-            ("max-score", 0)]
+# one non-optimal table at each of three seats (the all-optimal profile is
+# checked against the solver below, and the solver against its reference in
+# test_seats.py)
+PROFILES = [("two-player", 0), ("hold-at:2", 1), ("max-score", 2)]
 
 
 @pytest.mark.parametrize("bad, good, goal, N", [(1, 4, 4, 3), (2, 3, 4, 3), (2, 2, 3, 4)])
