@@ -20,8 +20,9 @@ whose parameters match every ``PARAM=VALUE`` fails as KIND says:
 * ``numba``: raises a numba error (as a kernel that fails to compile would);
 * ``kill``: the worker process kills itself with SIGKILL (never in the
   study's own process: there the unit fails with a RuntimeError instead);
-* ``slow``: no failure: the unit takes 0.3 s longer, so that a test's
-  SIGKILL lands inside a running unit rather than between two.
+* ``slow``: no failure: the unit takes 0.3 s longer, and so does an optuna
+  trial answered from the store, so that a test's SIGKILL lands inside a
+  running unit or trial rather than between two.
 
 An entry with no condition (``slow:``) matches every unit.
 
@@ -44,7 +45,7 @@ def _one_line(text, limit=300):
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _injected(unit):
+def injected(unit):
     """The injected failure KIND for ``unit``, or None."""
     spec = os.environ.get(ENV)
     if not spec:
@@ -80,7 +81,7 @@ def evaluate_safely(family_name, unit, args):
     becomes a failed result (``error`` = ``"TypeName: message"``)."""
     t0 = time.perf_counter()
     try:
-        kind = _injected(unit)
+        kind = injected(unit)
         if kind is not None:
             _inject(kind)
         return evaluate_unit(family_name, unit, args)
