@@ -148,3 +148,25 @@ def test_open_rounds_on_threads_equal_one_thread(game):
     assert (one.win == many.win).all() and (one.actions == many.actions).all()
     assert (one.policy == many.policy).all()
     assert (one.sweeps, one.unsettled, one.residual) == (many.sweeps, many.unsettled, many.residual)
+
+
+@pytest.mark.parametrize("bad,good,goal", [(3, 10, 14), (1, 4, 12), (4, 3, 9), (2, 12, 6)])
+def test_two_seat_deck_path_equals_seat_kernels(bad, good, goal):
+    """Two seats take their own path (scalar tie and final rounds, the open
+    rounds on the race's pair kernel); the N-seat kernels with N = 2 give the
+    same tables: every turn start of the open, final and tie rounds, lengths
+    and policy. The decks cover a goal beyond one turn's reach, reshuffles
+    inside a turn (one bad item) and a deck richer than the goal."""
+    from designer.solve.rounds import _solve_seats_deck, deck_cap
+
+    two = solve_rounds_deck(bad, good, goal)
+    seats = _solve_seats_deck(bad, good, 2, goal, deck_cap(goal, good), None)
+    np.testing.assert_allclose(two.win, seats.win, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(two.actions, seats.actions, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(two.policy, seats.policy)
+    for a, b in zip(two.final + two.tie, seats.final + seats.tie):
+        if a.dtype == np.int16:
+            assert np.array_equal(a, b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    assert two.unsettled == seats.unsettled == 0

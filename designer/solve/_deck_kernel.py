@@ -24,7 +24,17 @@ remaining actions ``L`` follow the same chain with 1 added per action and
 ``L = 1`` at ``i + k >= goal`` (the winning hold).
 
 ``players`` is 1 for optimal self-play (one table, both seats maximise) and 2
-for a match between two fixed policies (table 0 and table 1).
+for a match between two fixed policies (table 0 and table 1), or for the
+two seats of the rounds ending (``rounds``, SPEC 1.6), whose open rounds have
+the same pair structure: table 0 is seat 1 to move (``V[0, a, b]``, its
+score ``a`` first), table 1 seat 2 (``V[1, b, a]``). Seat 2 moves last, so
+it holds at the goal and wins, as in the race. Seat 1 may draw past the
+goal: its hold at ``a + t >= goal`` starts the final round, seat 2 to move
+at ``(b, a + t)``. Those final-round turn starts are given in table 1 beyond
+the goal (its second score axis runs to ``goal + good``), so the chains read
+every hold the same way. At the goal, a lead of more than ``good`` wins for
+sure: seat 1's chain stops there as a race chain stops at the goal (:mod:`designer.solve._rounds_two_kernel` fills
+them).
 """
 
 import numba
@@ -38,7 +48,7 @@ from designer.solve._classes import (affine_solve, deck_chances, pair_begin, pai
 
 @kernel
 def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG, cP, cL, cT, mg,
-           dec, lim):
+           dec, lim, rounds):
     """One backward sweep over the turn chains of both sides of pair (i, j).
 
     Side 0 is player ``p`` moving at ``(i, j)`` (unknown ``x`` = its value at a
@@ -50,20 +60,28 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
     the policy can be checked at new unknowns without another sweep
     (``lim`` is the last decision of each chain). Expected lengths are
     carried only ``with_l``: they are needed once, under the final policy.
+    With ``rounds`` the mover of table 0 (seat 1) never wins by a hold: its
+    chain runs to the last good item.
     """
     for w in range(bad - 1, -1, -1):
         for side in range(2):
             mi, mj, me, opp = pair_side(side, i, j, p, q)
             other = 1 - side
-            need = goal - mi
+            # Seat 1 of the rounds ending holds for a sure win once it is at
+            # the goal and leads seat 2 by more than a turn can gain (seat 2
+            # still plays its turn).
+            first_seat = rounds and me == 0
+            need = max(goal, good + 1 + mj) - mi if first_seat else goal - mi
             for c0 in range(good + 1):
                 left = good - c0
-                # Value one good draw further on: the goal (a sure win, one
-                # winning hold) or nothing at all (no good item left).
+                # Value one good draw further on: a sure win (one winning
+                # hold) or nothing at all (no good item left).
                 if need <= left:
                     t = need - 1
                     nA = 1.0
                     mA = 1.0
+                    if first_seat:
+                        mA += L[opp, mj, mi + need, w, c0 + need]
                     tcur = need
                 else:
                     t = left
@@ -191,7 +209,7 @@ def _guess(V, p, i, j, goal):
 
 @kernel
 def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, lim,
-                cP, cL, cP2, cT, st, out):
+                cP, cL, cP2, cT, st, out, rounds):
     """Solve score pair ``(i, j)`` (both tables when ``players == 2``).
 
     Policy iteration by :func:`~designer.solve._classes.pair_next`; ``out``
@@ -208,7 +226,7 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
         pair_begin(st, _guess(V, p, i, j, goal), _guess(V, q, j, i, goal))
         while st[3] > 0.0:
             _sweep(bad, good, goal, i, j, p, q, st[0], st[1], V, L, T, optimize, not optimize, tie,
-                   PG, cP, cL, cT, mg, dec, lim)
+                   PG, cP, cL, cT, mg, dec, lim, rounds)
             ok = pair_solve(cP[0, 0, 0], cP[1, 0, 0], st)
             holds = not optimize or _policy_holds(bad, good, st[4], st[5], mg, dec, lim)
             pair_next(cP[0, 0, 0], cP[1, 0, 0], st, ok, holds, max_sweeps, tol, out)
@@ -225,7 +243,7 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
                     for c in range(good + 1):
                         T[me, mi, mj, w, c] = cT[side, w, c]
             _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
-                   PG, cP2, cL, cT, mg, dec, lim)
+                   PG, cP2, cL, cT, mg, dec, lim, rounds)
         lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
         if not ok:
             out[3] = 2.0
@@ -239,11 +257,12 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
 
 
 @parallel_kernel
-def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, nt, stats):
+def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, nt, stats, rounds):
     """:func:`solve_deck` with the scratch of ``nt`` threads given explicitly."""
     # chance of a good item at deck state (w, c): c_rem / (w_rem + c_rem)
     PG = deck_chances(bad, good)
-    span = min(good, goal) + 1
+    # a chain runs to the goal, or in the rounds ending to the last good item
+    span = good + 1 if rounds else min(good, goal) + 1
     # scratch per thread: the pairs of one score sum run side by side
     mg = np.zeros((nt, 2, bad, good + 1, span, 3))
     dec = np.zeros((nt, 2, bad, good + 1, span), dtype=np.bool_)
@@ -258,11 +277,11 @@ def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps,
             t = numba.get_thread_id()
             _solve_pair(bad, good, goal, order[m, 0], order[m, 1], V, L, T, optimize, tol, tie,
                         max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cP2[t], cT[t], st[t],
-                        out[m])
+                        out[m], rounds)
     reduce_pair_stats(out, stats)
 
 
-def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
+def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats, rounds=False):
     """Solve all score pairs in dependency order, writing V, L (and T).
 
     Pairs of one score sum are solved in parallel on numba's threads.
@@ -276,5 +295,10 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats):
     stats : float64 array, shape (4,)
         Out: max residual, total sweeps, largest sweeps in one pair, and
         0.0 on success / 1.0 no convergence / 2.0 singular (endless) game.
+    rounds : bool
+        The open rounds of the two-seat rounds ending: ``V`` (``L``, ``T``)
+        has shape ``(2, goal, goal + good + 1, bad, good + 1)``, with seat 2's
+        final-round turn starts filled in beyond the goal (module doc).
     """
-    solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, threads(), stats)
+    solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, threads(), stats,
+                       rounds)

@@ -13,10 +13,14 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from designer._jit import MAX_SWEEPS as PAIR_SWEEPS
 from designer._jit import TIE, TOL
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
 from designer.solve import _rounds_deck_kernel as dk
+from designer.solve import _rounds_two_kernel as tk
+from designer.solve._classes import check_pair_stats
+from designer.solve._deck_kernel import solve_deck
 from designer.solve import _rounds_dice_kernel as ik
 from designer.solve._rounds_common import (deck_cap, final_offsets, open_order, table_bytes,
                                            tie_offsets)
@@ -78,6 +82,15 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     N, G, C = _check_common(players, goal, cap)
     nd = bad * (good + 1)
     _guard(N, G, C, nd)
+    if N == 2:
+        return _solve_two_deck(bad, good, G, C, game)
+    return _solve_seats_deck(bad, good, N, G, C, game)
+
+
+def _solve_seats_deck(bad, good, N, G, C, game):
+    """Any number of seats: the N-vector kernels of
+    :mod:`designer.solve._rounds_deck_kernel` (for two seats the tests
+    check them against :func:`_solve_two_deck`, table by table)."""
     ncap = C - G + 1
     off = final_offsets(N, G, C)
     toff = tie_offsets(N, ncap)
@@ -102,6 +115,62 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
     return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
+                          (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
+                          int(stats[4]), float(stats[5]), int(stats[6]), seconds)
+
+
+def _solve_two_deck(bad, good, G, C, game):
+    """Two seats: scalar tie and final rounds, then the open rounds on the
+    race's pair kernel (module docs of :mod:`designer.solve._rounds_two_kernel`
+    and :mod:`designer.solve._deck_kernel`), written out in the N-seat layout
+    of :class:`RoundsSolution`."""
+    ncap = C - G + 1
+    deck = (bad, good + 1)
+    T0, TL0, T1, TL1 = np.zeros(deck), np.zeros(deck), np.zeros((ncap,) + deck), np.zeros((ncap,) + deck)
+    P0, P1 = np.zeros(deck, dtype=np.int16), np.zeros((ncap,) + deck, dtype=np.int16)
+    F, LF = np.zeros((C + 1,) + deck), np.zeros((C + 1,) + deck)
+    PF = np.zeros((C + 1,) + deck, dtype=np.int16)
+    # open turn starts; seat 2's table runs on past the goal into the final round
+    V = np.zeros((2, G, G + good + 1) + deck)
+    L = np.zeros(V.shape)
+    T = np.zeros(V.shape, dtype=np.int16)
+    stats = np.zeros(7)
+    pair = np.zeros(4)
+    final = np.arange(G, G + good + 1)[None, :] - np.arange(G)[:, None]  # d = x - b
+    t0 = time.perf_counter()
+    tk.solve_two_ties(bad, good, ncap, TOL, TIE, MAX_TIE_ITER, T0, TL0, P0, T1, TL1, P1, stats)
+    tk.solve_two_finals(bad, good, T0, TL0, F, LF, PF, TIE)
+    V[1, :, G:] = F[final]
+    L[1, :, G:] = LF[final]
+    solve_deck(bad, good, G, V, L, T, True, TOL, TIE, PAIR_SWEEPS, pair, rounds=True)
+    seconds = time.perf_counter() - t0
+    check_pair_stats(pair, f"deck {bad}/{good} rounds")
+    stats[:3] = pair[:3]
+    # the N-seat layout: open tables per seat to move (scores from the mover
+    # on), final rows (seat 2, mask {seat 1}, distance d) and tie rows
+    off = final_offsets(2, G, C)
+    toff = tie_offsets(2, ncap)
+    Wo = np.empty((2, G * G) + deck + (2,))
+    for m in range(2):
+        Wo[m, ..., m] = V[m, :, :G].reshape((G * G,) + deck)
+        Wo[m, ..., 1 - m] = 1.0 - Wo[m, ..., m]
+    Lo = L[:, :, :G].reshape((2, G * G) + deck)
+    Po = T[:, :, :G].reshape((2, G * G) + deck)
+    Wf = np.zeros((off[0],) + deck + (2,))
+    Lf = np.zeros(Wf.shape[:3])
+    Pf = np.zeros(Wf.shape[:3], dtype=np.int16)
+    rows = off[1] + C + np.arange(C)  # d = 1 .. C, mask {seat 1}
+    Wf[rows, ..., 1] = F[1:]
+    Wf[rows, ..., 0] = 1.0 - F[1:]
+    Lf[rows], Pf[rows] = LF[1:], PF[1:]
+    Wt = np.zeros((toff[0, 0],) + deck + (2,))
+    Lt = np.zeros(Wt.shape[:3])
+    Pt = np.zeros(Wt.shape[:3], dtype=np.int16)
+    s0 = toff[2, 0]
+    Wt[s0, ..., 0], Wt[s0, ..., 1], Lt[s0], Pt[s0] = T0, 1.0 - T0, TL0, P0
+    rows = toff[2, 1] + 2 * np.arange(ncap) + 1  # position 2 at bar g, mask {position 1}
+    Wt[rows, ..., 1], Wt[rows, ..., 0], Lt[rows], Pt[rows] = T1, 1.0 - T1, TL1, P1
+    return RoundsSolution(game, 2, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
                           (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
                           int(stats[4]), float(stats[5]), int(stats[6]), seconds)
 
