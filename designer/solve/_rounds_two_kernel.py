@@ -30,8 +30,6 @@ value after a bust, ``V_t = D_t`` if ``D_t > H_t + tie`` (and always at
 ``t = 0``), else the hold value ``H_t``. Lengths follow the same decisions.
 """
 
-import numpy as np
-
 from designer._jit import kernel
 from designer.solve._classes import deck_chances
 
