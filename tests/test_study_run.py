@@ -76,10 +76,19 @@ def _done_count(path):
         return 0
 
 
+def _ctrl_c_deliverable():
+    """In the child before exec: SIGINT unblocked and at its default, as in a
+    terminal. A child inherits its parent's signal mask, and a test process
+    that ran other tests first once had SIGINT blocked (source not found), so
+    the run never saw the Ctrl-C under test."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run_until(path, store, minimum, sig):
     proc = subprocess.Popen([sys.executable, "-m", "designer", "study", "run", str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_ctrl_c_deliverable)
     deadline = time.time() + 120
     while _done_count(store) < minimum and proc.poll() is None and time.time() < deadline:
         time.sleep(0.02)
@@ -374,6 +383,8 @@ def test_ctrl_c_swallowed_by_a_finaliser_still_stops_the_run():
     from designer.commands._common import CtrlC
 
     results = []
+    # SIGINT deliverable to this process (see _ctrl_c_deliverable)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     with CtrlC() as ctrl_c:
         advance = ctrl_c.checked(results.append)
         advance(1)
@@ -384,5 +395,6 @@ def test_ctrl_c_swallowed_by_a_finaliser_still_stops_the_run():
             pass
         with pytest.raises(KeyboardInterrupt):
             advance(2)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     assert results == [1, 2]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

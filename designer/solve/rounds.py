@@ -3,7 +3,12 @@
 :func:`solve_rounds_deck` and :func:`solve_rounds_dice` take plain integers
 (the rules objects only add validation and names) and return a
 :class:`RoundsSolution`. The state, the layers and the cap are described in
-:mod:`designer.solve._rounds_common`.
+:mod:`designer.solve._rounds_common`. Two-seat deck games take a faster
+path with the same answers (a test compares every table): a value is one
+number there, the tie and final rounds are scalar chains
+(:mod:`designer.solve._rounds_two_kernel`) and the open rounds have the
+race's pair structure, so the race's kernel solves them
+(:mod:`designer.solve._deck_kernel`, ``rounds=True``).
 """
 
 import time
