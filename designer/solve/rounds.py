@@ -156,11 +156,14 @@ def _solve_two_deck(bad, good, G, C, game):
     off = final_offsets(2, G, C)
     toff = tie_offsets(2, ncap)
     Wo = np.empty((2, G * G) + deck + (2,))
+    Lo = np.empty((2, G * G) + deck)
+    Po = np.empty((2, G * G) + deck, dtype=np.int16)
+    grid = (2, G, G) + deck  # views of the flat tables by (own score, other score)
+    Lo.reshape(grid)[...] = L[:, :, :G]
+    Po.reshape(grid)[...] = T[:, :, :G]
     for m in range(2):
-        Wo[m, ..., m] = V[m, :, :G].reshape((G * G,) + deck)
-        Wo[m, ..., 1 - m] = 1.0 - Wo[m, ..., m]
-    Lo = L[:, :, :G].reshape((2, G * G) + deck)
-    Po = T[:, :, :G].reshape((2, G * G) + deck)
+        Wo.reshape(grid + (2,))[m, ..., m] = V[m, :, :G]
+        np.subtract(1.0, V[m, :, :G], out=Wo.reshape(grid + (2,))[m, ..., 1 - m])
     Wf = np.zeros((off[0],) + deck + (2,))
     Lf = np.zeros(Wf.shape[:3])
     Pf = np.zeros(Wf.shape[:3], dtype=np.int16)
