@@ -78,9 +78,10 @@ def _done_count(path):
 
 def _ctrl_c_deliverable():
     """In the child before exec: SIGINT unblocked and at its default, as in a
-    terminal. A child inherits its parent's signal mask, and a test process
-    that ran other tests first once had SIGINT blocked (source not found), so
-    the run never saw the Ctrl-C under test."""
+    terminal. A child inherits an ignored or blocked SIGINT from its parent,
+    and in two cold-cache runs one test process, after other tests, no
+    longer took SIGINT (source not found), so the run never saw the Ctrl-C
+    under test."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
@@ -383,8 +384,10 @@ def test_ctrl_c_swallowed_by_a_finaliser_still_stops_the_run():
     from designer.commands._common import CtrlC
 
     results = []
-    # SIGINT deliverable to this process (see _ctrl_c_deliverable)
+    # SIGINT deliverable and at Python's default in this process, as in a
+    # terminal (see _ctrl_c_deliverable: a test process once had it off)
     mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     with CtrlC() as ctrl_c:
         advance = ctrl_c.checked(results.append)
         advance(1)
@@ -395,6 +398,8 @@ def test_ctrl_c_swallowed_by_a_finaliser_still_stops_the_run():
             pass
         with pytest.raises(KeyboardInterrupt):
             advance(2)
+    restored = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, before)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     assert results == [1, 2]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert restored is signal.default_int_handler
