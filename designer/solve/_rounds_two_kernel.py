@@ -43,6 +43,17 @@ def _bust_deck(bad, w, c):
 
 
 @kernel
+def _step(t, pg, nv, nl, bv, bl, h, hl, first, tie):
+    """One step back along a chain: draw (value ``pg nv + (1 - pg) bv``,
+    forced at ``t = 0``) or hold (``h``) if drawing does not beat it by
+    more than ``tie``. Returns the value, length and first hold there."""
+    dv = pg * nv + (1.0 - pg) * bv
+    if t == 0 or dv > h + tie:
+        return dv, 1.0 + pg * nl + (1.0 - pg) * bl, first
+    return h, hl, t
+
+
+@kernel
 def _last_chain(bad, good, g, w, c0, PG, Y, YL, bust_ties, tie):
     """Seat 2's chain when the score to beat is ``g`` above its own (a tie
     round's gain, or a final round's distance ``d``).
@@ -53,44 +64,20 @@ def _last_chain(bad, good, g, w, c0, PG, Y, YL, bust_ties, tie):
     """
     left = good - c0
     if g + 1 <= left:  # the winning hold at g + 1 is forced
-        t = g
-        nv = 1.0
-        nl = 1.0
-        first = g + 1
+        t, nv, nl, first = g, 1.0, 1.0, g + 1
     else:
-        t = left
-        nv = 0.0
-        nl = 0.0
-        first = left + 1
+        t, nv, nl, first = left, 0.0, 0.0, left + 1
     while t >= 0:
         c = c0 + t
-        pg = PG[w, c]
-        pb = 1.0 - pg
-        if bust_ties:
+        bv = bl = 0.0  # a bust loses ...
+        if bust_ties:  # ... or ties again
             bw, bc = _bust_deck(bad, w, c)
             bv = 1.0 - Y[bw, bc]
             bl = YL[bw, bc]
-        else:
-            bv = 0.0
-            bl = 0.0
-        dv = pg * nv + pb * bv
-        dl = 1.0 + pg * nl + pb * bl
-        draw = True
-        if t > 0:
-            if t == g:
-                h = 1.0 - Y[w, c]
-                hl = 1.0 + YL[w, c]
-            else:
-                h = 0.0
-                hl = 1.0
-            draw = dv > h + tie
-        if draw:
-            nv = dv
-            nl = dl
-        else:
-            nv = h
-            nl = hl
-            first = t
+        h, hl = 0.0, 1.0  # a hold below the score to beat loses ...
+        if t == g:  # ... at it, it ties
+            h, hl = 1.0 - Y[w, c], 1.0 + YL[w, c]
+        nv, nl, first = _step(t, PG[w, c], nv, nl, bv, bl, h, hl, first, tie)
         t -= 1
     return nv, nl, first
 
@@ -100,33 +87,15 @@ def _first_chain(bad, good, lim_gain, w, c0, PG, T1, TL1, tie):
     """Seat 1's chain at the start of a tie round (gain capped at ``lim_gain``)."""
     left = good - c0
     if lim_gain <= left:
-        t = lim_gain - 1
-        nv = 1.0 - T1[lim_gain, w, c0 + lim_gain]
-        nl = 1.0 + TL1[lim_gain, w, c0 + lim_gain]
-        first = lim_gain
+        c = c0 + lim_gain
+        t, nv, nl, first = lim_gain - 1, 1.0 - T1[lim_gain, w, c], 1.0 + TL1[lim_gain, w, c], lim_gain
     else:
-        t = left
-        nv = 0.0
-        nl = 0.0
-        first = left + 1
+        t, nv, nl, first = left, 0.0, 0.0, left + 1
     while t >= 0:
         c = c0 + t
-        pg = PG[w, c]
-        pb = 1.0 - pg
         bw, bc = _bust_deck(bad, w, c)
-        dv = pg * nv + pb * (1.0 - T1[0, bw, bc])
-        dl = 1.0 + pg * nl + pb * TL1[0, bw, bc]
-        draw = True
-        if t > 0:
-            h = 1.0 - T1[t, w, c]
-            draw = dv > h + tie
-        if draw:
-            nv = dv
-            nl = dl
-        else:
-            nv = h
-            nl = 1.0 + TL1[t, w, c]
-            first = t
+        nv, nl, first = _step(t, PG[w, c], nv, nl, 1.0 - T1[0, bw, bc], TL1[0, bw, bc],
+                              1.0 - T1[t, w, c], 1.0 + TL1[t, w, c], first, tie)
         t -= 1
     return nv, nl, first
 
