@@ -170,3 +170,27 @@ def test_two_seat_deck_path_equals_seat_kernels(bad, good, goal):
         else:
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
     assert two.unsettled == seats.unsettled == 0
+
+
+@pytest.mark.parametrize("faces,pips,goal,cap", [(6, (2, 3, 4, 5, 6), 30, 90),
+                                                 (6, (2, 3, 4, 5, 6), 12, 16),
+                                                 (4, (2, 3, 4), 9, 14), (3, (1, 2), 7, 10)])
+def test_two_seat_dice_path_equals_seat_kernels(faces, pips, goal, cap):
+    """Two-seat dice games take their own path too (scalar tie and final
+    rounds, the open rounds on the race's pair kernel, seat 1's chain cut
+    where holding is sure to be optimal); the N-seat kernels with N = 2 give
+    the same tables. The cases: a cap far above the goal (the cut is used),
+    a cap close to it (seat 1's forced hold there binds), a die with a
+    one-pip face."""
+    from designer.solve.rounds import _solve_seats_dice
+
+    two = solve_rounds_dice(faces, pips, goal, cap=cap)
+    seats = _solve_seats_dice(faces, np.array(pips), 2, goal, cap, None)
+    np.testing.assert_allclose(two.win, seats.win, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(two.actions, seats.actions, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(two.policy, seats.policy)
+    for a, b in zip(two.final + two.tie, seats.final + seats.tie):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    assert two.unsettled == seats.unsettled == 0

@@ -12,6 +12,21 @@ the bust probability and ``p_f = 1/faces`` for each scoring face ``f``:
 
 The unknowns of the pair are ``x = P(i, j, 0)`` and ``y = P(j, i, 0)``.
 Policies are boolean tables ``roll[player, i, j, k]``.
+
+``players`` is 1 for optimal self-play, 2 for a match between two fixed
+policies, or for the two seats of the rounds ending (``rounds``, SPEC 1.6),
+whose open rounds have the same pair structure (table 0 seat 1, table 1
+seat 2). Seat 2 moves last and holds at the goal to win, as in the race.
+Seat 1 may roll past the goal: a hold at ``a + k >= goal`` starts the final
+round, seat 2 to move at ``(b, a + k)``, whose value is given in table 1
+beyond the goal (its second score axis runs to the cap ``C``, where seat 1
+must hold). Seat 1's chain need not run to the cap: with ``F(d)`` seat 2's
+win probability in a final round ``d`` points behind and ``y`` its value
+after seat 1 busts, rolling at total ``T`` is worth at most
+``p_b (1 - y) + (1 - p_b)``, so holding is optimal at every
+``T >= T^*``, the first total past the goal with
+``max_{d' >= T - b} F(d') <= p_b y`` whatever the cap; the chain starts
+there (:func:`_reach`).
 """
 
 import numba
@@ -24,13 +39,38 @@ from designer.solve._classes import (affine_solve, pair_begin, pair_next, pair_p
 
 
 @kernel
-def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR, mg):
+def _reach(goal, cap, mi, mj, yo, pb, Fmax):
+    """Seat 1's chain in the rounds ending (module doc): its length
+    ``T^* - mi``, with ``T^* >= goal`` the first total at which holding is
+    sure to be optimal while the opponent's value after a bust stays above
+    the returned threshold (the estimate ``yo`` with a margin, so that the
+    next estimate rarely undoes it), or the cap (threshold -1: the cap's
+    hold is the rule, not a bound)."""
+    bound = 0.9 * pb * yo
+    lo = goal if pb > 0.0 else cap  # a die that never busts: no bound
+    hi = cap
+    while lo < hi:  # Fmax falls with the distance: bisect for the first total
+        mid = (lo + hi) // 2
+        if Fmax[mid - mj] <= bound:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo - mi, Fmax[lo - mj] / pb if lo < cap else -1.0
+
+
+@kernel
+def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR, mg, rounds,
+           Fmax, need, thr):
     """Backward sweep over both sides' turns; turn-start coefficients land in
     ``bP[side, 0]`` and ``bL[side, 0]``, decisions in ``bR[side, k]`` and,
     when optimising, their affine margins (roll minus hold minus tie) in
-    ``mg[side, k]``, to check the policy at new unknowns without a sweep."""
+    ``mg[side, k]``, to check the policy at new unknowns without a sweep.
+    ``need[side]`` receives each chain's length; with ``rounds``, seat 1's
+    chain ends in a hold (:func:`_reach`), valid while the opponent's value
+    stays above ``thr[side]``."""
     pf = 1.0 / faces
     pb = (faces - pips.shape[0]) / faces
+    cap = V.shape[2] - 1
     for side in range(2):
         mi, mj, me, opp = pair_side(side, i, j, p, q)
         if side == 0:
@@ -39,8 +79,14 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
         else:
             uA, uX, uY = 1.0, -1.0, 0.0
             vX, vY = 1.0, 0.0
-        need = goal - mi
-        for k in range(need - 1, -1, -1):
+        held = rounds and me == 0
+        if held:
+            nd, th = _reach(goal, cap, mi, mj, y if side == 0 else x, pb, Fmax)
+        else:
+            nd, th = goal - mi, -1.0
+        need[side] = nd
+        thr[side] = th
+        for k in range(nd - 1, -1, -1):
             rA = pb * uA
             rX = pb * uX
             rY = pb * uY
@@ -49,9 +95,14 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
             eY = pb * vY
             for f in range(pips.shape[0]):
                 kk = k + pips[f]
-                if kk >= need:
-                    rA += pf
-                    eA += pf
+                if kk >= nd:
+                    if held:  # seat 1 holds there (at the cap at the latest)
+                        top = min(mi + kk, cap)
+                        rA += pf * (1.0 - V[opp, mj, top])
+                        eA += pf * (1.0 + L[opp, mj, top])
+                    else:  # the goal: a winning hold
+                        rA += pf
+                        eA += pf
                 else:
                     rA += pf * bP[side, kk, 0]
                     rX += pf * bP[side, kk, 1]
@@ -86,10 +137,13 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
 
 
 @kernel
-def _policy_holds(goal, i, j, x, y, mg, bR):
-    """True if every decision of the last sweep is still greedy at (x, y)."""
+def _policy_holds(x, y, mg, bR, need, thr):
+    """True if every decision of the last sweep is still greedy at (x, y)
+    and every chain's end still holds (``thr``, :func:`_reach`)."""
+    if y < thr[0] or x < thr[1]:
+        return False
     for side in range(2):
-        for k in range(goal - (i if side == 0 else j)):
+        for k in range(need[side]):
             m = mg[side, k, 0] + mg[side, k, 1] * x + mg[side, k, 2] * y
             if (m > 0.0) != bR[side, k]:
                 return False
@@ -98,7 +152,7 @@ def _policy_holds(goal, i, j, x, y, mg, bR):
 
 @kernel
 def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps, bP, bL, bR, mg,
-                st, out):
+                st, out, rounds, Fmax, need, thr):
     """Solve score pair ``(i, j)``; ``out`` as in :mod:`designer.solve._deck_kernel`."""
     players = V.shape[0]
     for p in range(players):
@@ -109,9 +163,9 @@ def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps
         pair_begin(st, x, V[q, j + 1, i] if j + 1 < goal else 1.0)
         while st[3] > 0.0:
             _sweep(faces, pips, goal, i, j, p, q, st[0], st[1], V, L, R, optimize, tie, bP, bL, bR,
-                   mg)
+                   mg, rounds, Fmax, need, thr)
             ok = pair_solve(bP[0, 0], bP[1, 0], st)
-            holds = not optimize or _policy_holds(goal, i, j, st[4], st[5], mg, bR)
+            holds = not optimize or _policy_holds(st[4], st[5], mg, bR, need, thr)
             pair_next(bP[0, 0], bP[1, 0], st, ok, holds, max_sweeps, tol, out)
         if st[3] < 0.0:
             return
@@ -124,33 +178,45 @@ def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps
         L[p, i, j] = lx
         L[q, j, i] = ly
         if optimize:
-            for k in range(goal - i):
+            for k in range(need[0]):
                 R[p, i, j, k] = bR[0, k]
-            for k in range(goal - j):
+            for k in range(need[1]):
                 R[q, j, i, k] = bR[1, k]
 
 
 @parallel_kernel
-def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, nt, stats):
+def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, nt, stats,
+                       rounds, Fmax):
     """:func:`solve_dice` with the scratch of ``nt`` threads given explicitly."""
-    bP = np.zeros((nt, 2, goal, 3))
-    bL = np.zeros((nt, 2, goal, 3))
-    bR = np.zeros((nt, 2, goal), dtype=np.bool_)
-    mg = np.zeros((nt, 2, goal, 3))
+    span = V.shape[2]  # a chain runs to the goal, or for seat 1 of the rounds ending the cap
+    bP = np.zeros((nt, 2, span, 3))
+    bL = np.zeros((nt, 2, span, 3))
+    bR = np.zeros((nt, 2, span), dtype=np.bool_)
+    mg = np.zeros((nt, 2, span, 3))
+    need = np.zeros((nt, 2), dtype=np.int64)
+    thr = np.zeros((nt, 2))
     order, groups, out, st = pair_plan(goal, nt)
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(faces, pips, goal, order[m, 0], order[m, 1], V, L, R, optimize, tol, tie,
-                        max_sweeps, bP[t], bL[t], bR[t], mg[t], st[t], out[m])
+                        max_sweeps, bP[t], bL[t], bR[t], mg[t], st[t], out[m], rounds, Fmax,
+                        need[t], thr[t])
     reduce_pair_stats(out, stats)
 
 
-def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats):
+def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats, Fmax=None):
     """Solve all score pairs in dependency order (see :func:`solve_deck`).
 
     ``V, L`` have shape (players, goal, goal); ``R`` (bool) has shape
     (players, goal, goal, goal) and is written when ``optimize``. Pairs of
     one score sum are solved in parallel on numba's threads.
+
+    ``Fmax`` (given: the open rounds of the two-seat rounds ending, module
+    doc) is ``max_{d' >= d} F(d')`` for ``d = 0 .. C``; ``V, L`` then have
+    shape ``(2, goal, C + 1)`` with seat 2's final-round turn starts filled
+    in beyond the goal, and ``R`` shape ``(2, goal, goal, C + 1)``.
     """
-    solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, threads(), stats)
+    rounds = Fmax is not None
+    solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, threads(), stats,
+                       rounds, Fmax if rounds else np.zeros(1))

@@ -3,12 +3,14 @@
 :func:`solve_rounds_deck` and :func:`solve_rounds_dice` take plain integers
 (the rules objects only add validation and names) and return a
 :class:`RoundsSolution`. The state, the layers and the cap are described in
-:mod:`designer.solve._rounds_common`. Two-seat deck games take a faster
-path with the same answers (a test compares every table): a value is one
-number there, the tie and final rounds are scalar chains
-(:mod:`designer.solve._rounds_two_kernel`) and the open rounds have the
-race's pair structure, so the race's kernel solves them
-(:mod:`designer.solve._deck_kernel`, ``rounds=True``).
+:mod:`designer.solve._rounds_common`. Two-seat games take a faster path
+with the same answers (a test compares every table): a value is one number
+there, the tie and final rounds are scalar chains
+(:mod:`designer.solve._rounds_two_kernel`,
+:mod:`designer.solve._rounds_two_dice_kernel`) and the open rounds have the
+race's pair structure, so the race's kernels solve them
+(:mod:`designer.solve._deck_kernel` with ``rounds=True``,
+:mod:`designer.solve._dice_kernel` with ``Fmax``).
 """
 
 import time
@@ -23,9 +25,11 @@ from designer._jit import TIE, TOL
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
 from designer.solve import _rounds_deck_kernel as dk
+from designer.solve import _rounds_two_dice_kernel as dtk
 from designer.solve import _rounds_two_kernel as tk
 from designer.solve._classes import check_pair_stats
 from designer.solve._deck_kernel import solve_deck
+from designer.solve._dice_kernel import solve_dice
 from designer.solve import _rounds_dice_kernel as ik
 from designer.solve._rounds_common import (deck_cap, final_offsets, open_order, table_bytes,
                                            tie_offsets)
@@ -127,8 +131,7 @@ def _solve_seats_deck(bad, good, N, G, C, game):
 def _solve_two_deck(bad, good, G, C, game):
     """Two seats: scalar tie and final rounds, then the open rounds on the
     race's pair kernel (module docs of :mod:`designer.solve._rounds_two_kernel`
-    and :mod:`designer.solve._deck_kernel`), written out in the N-seat layout
-    of :class:`RoundsSolution`."""
+    and :mod:`designer.solve._deck_kernel`)."""
     ncap = C - G + 1
     deck = (bad, good + 1)
     T0, TL0, T1, TL1 = np.zeros(deck), np.zeros(deck), np.zeros((ncap,) + deck), np.zeros((ncap,) + deck)
@@ -151,8 +154,22 @@ def _solve_two_deck(bad, good, G, C, game):
     seconds = time.perf_counter() - t0
     check_pair_stats(pair, f"deck {bad}/{good} rounds")
     stats[:3] = pair[:3]
-    # the N-seat layout: open tables per seat to move (scores from the mover
-    # on), final rows (seat 2, mask {seat 1}, distance d) and tie rows
+    return _two_seat_solution(game, G, C, V, L, T, (F, LF, PF), (T0, TL0, P0), (T1, TL1, P1),
+                              stats, seconds)
+
+
+def _two_seat_solution(game, G, C, V, L, P, final, start, tie, stats, seconds):
+    """A two-seat solve written out in the N-seat layout of
+    :class:`RoundsSolution`: open tables per seat to move (scores from the
+    mover on), final rows (seat 2, mask {seat 1}, distance ``d``) and tie
+    rows. ``V, L, P``: the open turn starts ``[seat, own score, other
+    score, w, c]`` (seat 2's beyond the goal unused); ``final = (F, LF,
+    PF)`` seat 2 at distance ``d``; ``start = (T0, TL0, P0)`` the tie
+    round's start and ``tie = (T1, TL1, P1)`` seat 2 at gain ``g``. The
+    policy entries are None for dice."""
+    (F, LF, PF), (T0, TL0, P0), (T1, TL1, P1) = final, start, tie
+    deck = V.shape[3:]
+    ncap = C - G + 1
     off = final_offsets(2, G, C)
     toff = tie_offsets(2, ncap)
     Wo = np.empty((2, G * G) + deck + (2,))
@@ -160,7 +177,7 @@ def _solve_two_deck(bad, good, G, C, game):
     Po = np.empty((2, G * G) + deck, dtype=np.int16)
     grid = (2, G, G) + deck  # views of the flat tables by (own score, other score)
     Lo.reshape(grid)[...] = L[:, :, :G]
-    Po.reshape(grid)[...] = T[:, :, :G]
+    Po.reshape(grid)[...] = P[:, :, :G]
     for m in range(2):
         Wo.reshape(grid + (2,))[m, ..., m] = V[m, :, :G]
         np.subtract(1.0, V[m, :, :G], out=Wo.reshape(grid + (2,))[m, ..., 1 - m])
@@ -170,14 +187,18 @@ def _solve_two_deck(bad, good, G, C, game):
     rows = off[1] + C + np.arange(C)  # d = 1 .. C, mask {seat 1}
     Wf[rows, ..., 1] = F[1:]
     Wf[rows, ..., 0] = 1.0 - F[1:]
-    Lf[rows], Pf[rows] = LF[1:], PF[1:]
+    Lf[rows] = LF[1:]
     Wt = np.zeros((toff[0, 0],) + deck + (2,))
     Lt = np.zeros(Wt.shape[:3])
     Pt = np.zeros(Wt.shape[:3], dtype=np.int16)
     s0 = toff[2, 0]
-    Wt[s0, ..., 0], Wt[s0, ..., 1], Lt[s0], Pt[s0] = T0, 1.0 - T0, TL0, P0
-    rows = toff[2, 1] + 2 * np.arange(ncap) + 1  # position 2 at bar g, mask {position 1}
-    Wt[rows, ..., 1], Wt[rows, ..., 0], Lt[rows], Pt[rows] = T1, 1.0 - T1, TL1, P1
+    Wt[s0, ..., 0], Wt[s0, ..., 1], Lt[s0] = T0, 1.0 - T0, TL0
+    trows = toff[2, 1] + 2 * np.arange(ncap) + 1  # position 2 at bar g, mask {position 1}
+    Wt[trows, ..., 1], Wt[trows, ..., 0], Lt[trows] = T1, 1.0 - T1, TL1
+    if PF is None:
+        Pf = Pt = None
+    else:
+        Pf[rows], Pt[s0], Pt[trows] = PF[1:], P0, P1
     return RoundsSolution(game, 2, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
                           (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
                           int(stats[4]), float(stats[5]), int(stats[6]), seconds)
@@ -203,6 +224,48 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     cap = goal + DICE_CAP_MARGIN if cap is None else cap
     N, G, C = _check_common(players, goal, cap)
     _guard(N, G, C, 1)
+    if N == 2:
+        return _solve_two_dice(faces, pips, G, C, game)
+    return _solve_seats_dice(faces, pips, N, G, C, game)
+
+
+def _solve_two_dice(faces, pips, G, C, game):
+    """Two seats: scalar tie and final rounds
+    (:mod:`designer.solve._rounds_two_dice_kernel`), then the open rounds on
+    the race's pair kernel (:mod:`designer.solve._dice_kernel` with
+    ``Fmax``); the tests compare every table with the N-seat kernels."""
+    ncap = C - G + 1
+    T1, TL1 = np.zeros(ncap), np.zeros(ncap)
+    F, LF = np.zeros(C + 1), np.zeros(C + 1)
+    V = np.zeros((2, G, C + 1))  # seat 2's table runs on into the final round
+    L = np.zeros(V.shape)
+    R = np.zeros((2, G, G, C + 1), dtype=np.bool_)
+    stats = np.zeros(7)
+    pair = np.zeros(4)
+    final = np.arange(G, C + 1)[None, :] - np.arange(G)[:, None]  # d = x - b
+    t0 = time.perf_counter()
+    T0, TL0 = dtk.solve_two_dice_ties(faces, pips, ncap, TOL, MAX_TIE_ITER, TIE, T1, TL1, stats)
+    dtk.solve_two_dice_finals(faces, pips, T0, TL0, TIE, F, LF)
+    V[1, :, G:] = F[final]
+    L[1, :, G:] = LF[final]
+    Fmax = np.maximum.accumulate(F[::-1])[::-1].copy()  # max over d' >= d
+    solve_dice(faces, pips, G, V, L, R, True, TOL, TIE, PAIR_SWEEPS, pair, Fmax=Fmax)
+    seconds = time.perf_counter() - t0
+    check_pair_stats(pair, f"dice d{faces} rounds")
+    stats[:3] = pair[:3]
+    # the first total at which the mover holds: the first False of each
+    # chain (the entry past a chain's end is never written)
+    first = np.argmin(R, axis=3).astype(np.int16)[..., None, None]
+    d = (1, 1)
+    return _two_seat_solution(game, G, C, V[..., None, None], L[..., None, None], first,
+                              (F.reshape(-1, *d), LF.reshape(-1, *d), None),
+                              (np.full(d, T0), np.full(d, TL0), None),
+                              (T1.reshape(-1, *d), TL1.reshape(-1, *d), None), stats, seconds)
+
+
+def _solve_seats_dice(faces, pips, N, G, C, game):
+    """Any number of seats: the N-vector kernels of
+    :mod:`designer.solve._rounds_dice_kernel`."""
     ncap = C - G + 1
     off = final_offsets(N, G, C)
     toff = tie_offsets(N, ncap)
