@@ -1,10 +1,34 @@
 """Shared fixtures: solves of the presets are done once per session, so the
-numba kernels compile (or load from cache) once."""
+numba kernels compile (or load from cache) once; with several test
+processes the heavy kernels are compiled once for all of them first."""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
+from kernel_warmup import compile_all
 
 from designer import load_game
 from designer.solve import solve
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled():
+    """With several test processes (pytest-xdist; the default is ``-n 2``),
+    split the compilation of the heavy kernels between them before the
+    first test (tests/kernel_warmup.py): on a fresh clone each would
+    otherwise compile most of them, often at the same time. With a warm
+    cache this only loads them. A run in one process compiles as it goes."""
+    uid = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not uid or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < 2:
+        yield
+        return
+    lock_dir = Path(tempfile.gettempdir()) / f"designer-kernels-{uid}"
+    compile_all(lock_dir, half=int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0))
+    yield
+    shutil.rmtree(lock_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

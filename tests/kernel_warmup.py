@@ -1,0 +1,80 @@
+"""Compile the heavy numba kernels once per test run, shared by the test
+processes (see ``_kernels_compiled`` in conftest.py).
+
+On a fresh clone numba's cache is empty, and the two pytest-xdist processes
+would each compile the kernels their first tests call, often the same ones
+at the same time (a deck race kernel is 12 s of CPU). Here the families are
+split in two halves of about equal compile time; each process compiles its
+half first, each task under a file lock, then takes the other half, which
+by then only loads from numba's cache what the other process wrote. The
+games are tiny: the tasks compile, they do not test (every kernel is tested
+elsewhere).
+"""
+
+import time
+from pathlib import Path
+
+from filelock import FileLock
+
+
+def _game(family, **kw):
+    from designer.games import DeckGame, DiceGame
+
+    return DeckGame(2, 3, 4, **kw) if family == "deck" else DiceGame(6, 5, **kw)
+
+
+def _solve(family, **kw):
+    from designer.solve import solve
+
+    return solve(_game(family, **kw))
+
+
+def _seats_compare(family):
+    from designer.analysis.seat_compare import compare_seats
+
+    compare_seats(_game(family, players=3), "two-player")
+
+
+def _zombie():
+    from designer import load_game
+    from designer.games.zombie import ZombieDiceGame
+    from designer.solve import solve
+    from designer.solve.zombie import evaluate_zombie_match
+
+    y = solve(load_game("zombie-yellow", goal=3, cap=6))
+    evaluate_zombie_match(y.game, y.policy, y.policy)
+    solve(ZombieDiceGame(2, 1, 1, dice=2, goal=3, cap=5))
+
+
+#: Two lists of (name, task), about equal in compile time (CPU seconds
+#: from nothing on the 2-core machine in the comments), one per test
+#: process. A task needs only kernels compiled before it in its own list or
+#: by a task of the other list that ends earlier (the policy profile reads
+#: the N-player race and the two-player race; the two-seat rounds ending
+#: runs on the two-player race's kernel).
+HALVES = (
+    [("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 27
+     ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
+     ("deck-profile", lambda: _seats_compare("deck")),  # 5
+     ("zombie", _zombie)],  # 10
+    [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
+     ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
+     ("dice-race-seats", lambda: _seats_compare("dice")),  # 21
+     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds"))],  # 9
+)
+
+
+def compile_all(lock_dir, half=0):
+    """Run every task once in this process, its ``half`` of
+    :data:`HALVES` first, each under its file lock in ``lock_dir``: a task
+    another process is compiling is waited for, then only loaded from
+    numba's cache. Returns ``{name: seconds}`` spent here."""
+    lock_dir = Path(lock_dir)
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    spent = {}
+    for name, task in HALVES[half % 2] + HALVES[1 - half % 2]:
+        with FileLock(str(lock_dir / f"{name}.lock")):
+            t = time.perf_counter()
+            task()
+            spent[name] = time.perf_counter() - t
+    return spent
