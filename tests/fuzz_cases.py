@@ -264,7 +264,9 @@ def cli_cases(root):
                        ("-1", ["--players", "3"])]:
         cases.append(["solve", "pig", "--komi", komi, *more])
     cases += [["solve", "fowl-play", "--players", "4", "--goal", "400"],
-              ["solve", "zombie-dice", "--players", "3"],
+              ["solve", "zombie-dice", "--players", "5"],
+              ["solve", "zombie-yellow", "--players", "3", "--komi", "0,1"],
+              ["solve", "zombie-yellow", "--players", "4", "--komi", "0,0,0,13"],
               ["solve", "red-light", "--players", "3", "--ending", "rounds", "--goal", "400"]]
     # full Zombie Dice colours (SPEC 1.7)
     for flag in ["--green", "--yellow", "--red"]:

@@ -5,9 +5,14 @@ every state reachable from the start, no layers, no affine trick.
 
 State ``(scores, active, pos, k, w, c)``: the banked scores of all seats, the
 seats still playing (all of them until a tie), the index in ``active`` of the
-mover, the turn total and the deck (``w = c = 0`` for dice). Rules:
+mover, the turn total and the deck (``w = c = 0`` for dice; for the
+all-yellow Zombie game ``w`` is the shotguns of the turn). Rules:
 
-* A turn is as in SPEC 1.1 (deck) or 1.2 (dice); a deck persists.
+* A turn is as in SPEC 1.1 (deck), 1.2 (dice) or 1.3 (Zombie: every roll
+  throws the same dice, each showing a brain, a shotgun or a footprint;
+  brains add to the turn total, ``bust`` shotguns in the turn end it with
+  nothing; a turn starts with a roll, and a roll of footprints only leaves
+  the turn where it was); a deck persists.
 * After the last active seat's turn the round ends; if some active score is
   at least ``goal``, the highest wins, and a tie for highest plays another
   round among the tied seats only (a tie round).
@@ -24,16 +29,19 @@ Every seat maximises its own win probability (max-n); draw must beat hold by
 more than ``TIE`` in the mover's own component, else hold.
 """
 
+from math import factorial
+
 import numpy as np
 
 TIE = 1e-12
 
 
 class RoundsReference:
-    def __init__(self, N, goal, cap, deck=None, dice=None):
+    def __init__(self, N, goal, cap, deck=None, dice=None, zombie=None):
         self.N, self.G, self.C = N, goal, cap
         self.deck = deck      # (bad, good)
         self.dice = dice      # (faces, pips)
+        self.zombie = zombie  # (dice, (brain, shotgun, footprint) faces, bust shotguns)
         self.states = {}
         self.V = {}
         self.choice = {}  # True: draw/roll
@@ -74,7 +82,9 @@ class RoundsReference:
         me = active[pos]
         f = scores[me] + k
         last = pos == len(active) - 1
-        hold = (False, [(1.0, self._hold(scores, active, pos, k, w, c))])
+        # a deck persists from turn to turn; a Zombie turn's shotguns do not
+        kept = (0, 0) if self.zombie is not None else (w, c)
+        hold = (False, [(1.0, self._hold(scores, active, pos, k, *kept))])
         if self._holding_wins(scores, active, pos, f):
             return [hold]
         if not last and f >= self.C:
@@ -91,6 +101,8 @@ class RoundsReference:
             if k > 0:
                 opts.append(hold)
             return opts
+        if self.zombie is not None:
+            return self._zombie_options(scores, active, pos, k, w, me, last, hold)
         faces, pips = self.dice
         nbust = faces - len(pips)
         if nbust:
@@ -100,6 +112,30 @@ class RoundsReference:
             if not last and scores[me] + nk > self.C:
                 nk = self.C - scores[me]
             draws.append((1 / faces, ("s", (scores, active, pos, nk, 0, 0))))
+        return [(True, draws), hold]
+
+    def _zombie_options(self, scores, active, pos, k, shots, me, last, hold):
+        """Options of a Zombie turn state (``shots``: shotguns so far)."""
+        n, faces, bust = self.zombie
+        total = sum(faces)
+        draws = []
+        for db in range(n + 1):
+            for ds in range(n + 1 - db):
+                df = n - db - ds
+                p = (factorial(n) / (factorial(db) * factorial(ds) * factorial(df))
+                     * (faces[0] / total) ** db * (faces[1] / total) ** ds
+                     * (faces[2] / total) ** df)
+                if p == 0.0:
+                    continue
+                if shots + ds >= bust:
+                    draws.append((p, self._next_turn(scores, active, pos, 0, 0)))
+                    continue
+                nk = k + db
+                if not last and scores[me] + nk > self.C:
+                    nk = self.C - scores[me]
+                draws.append((p, ("s", (scores, active, pos, nk, shots + ds, 0))))
+        if k == 0 and shots == 0:  # the turn's first roll (or a roll of footprints only)
+            return [(True, draws)]
         return [(True, draws), hold]
 
     # -- solve -------------------------------------------------------------

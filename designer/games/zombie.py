@@ -21,7 +21,7 @@ do not change when it grows (``tests/test_zombie.py`` shows it).
 from dataclasses import dataclass
 
 from designer.errors import ParameterError
-from designer.games._validate import check_int
+from designer.games._validate import check_int, check_players, komi_param, start_scores
 
 MAX_FACES = 20
 MAX_DICE = 10
@@ -32,6 +32,45 @@ MAX_CAP = 400
 CAP_MARGIN = 50
 #: Largest policy table (2 * (goal + 1) * (cap + 1) * cap * bust_shotguns) accepted.
 MAX_TABLE = 40_000_000
+
+
+def _seats(game):
+    """Validate ``players`` and ``komi``; set ``start_scores``.
+
+    Two players keep the classic form: ``komi`` points for the second
+    player, ``0 <= komi < goal``. Three or four players take a komi as the
+    deck and dice games do under the rounds ending (one integer for every
+    seat after the first, negative for seat 1, or one entry per seat).
+    """
+    setv = object.__setattr__
+    setv(game, "players", check_players(game.players))
+    if game.players == 2:
+        setv(game, "komi", check_int("komi", game.komi, 0, game.goal - 1))
+        setv(game, "start_scores", (0, game.komi))
+    else:
+        scores, komi = start_scores(game.komi, game.players, game.goal, "rounds")
+        setv(game, "komi", komi)
+        setv(game, "start_scores", scores)
+
+
+def _seat_text(game):
+    """Who starts with what, for ``describe()``."""
+    if game.players == 2:
+        k = game.komi
+        return f"second player starts with {k} point{'s' if k != 1 else ''}"
+    s = game.start_scores
+    if not any(s):
+        return f"{game.players} players, no komi"
+    return f"{game.players} players, start scores " + ", ".join(
+        f"seat {n + 1}: {v}" for n, v in enumerate(s))
+
+
+def _seat_params(game):
+    """``komi`` (a list when per seat) and, beyond two players, ``players``."""
+    out = {"komi": komi_param(game.komi)}
+    if game.players != 2:
+        out["players"] = game.players
+    return out
 
 
 @dataclass(frozen=True)
@@ -52,13 +91,18 @@ class ZombieGame:
     goal : int
         A round that ends with a score of ``goal`` or more ends the game,
         ``1 <= goal <= 100``.
-    komi : int
-        Points the second player starts with, ``0 <= komi < goal``.
+    komi : int or sequence of int
+        Points the second player starts with, ``0 <= komi < goal``. With
+        three or four players: one integer for every seat after the first
+        (negative: for seat 1) or one entry per seat, seat 1 first.
     cap : int, optional
         Largest score represented, ``goal < cap <= 400``; default
         ``goal + 50``.
     name : str
         Display name.
+    players : int
+        Seats, ``2 <= players <= 4`` (SPEC 1.5, 1.6: three or more play in
+        rounds with tie rounds among the tied seats).
     """
 
     brains: int = 2
@@ -70,6 +114,7 @@ class ZombieGame:
     komi: int = 0
     cap: int = None
     name: str = ""
+    players: int = 2
 
     family = "zombie"
 
@@ -81,7 +126,7 @@ class ZombieGame:
         setv(self, "dice", check_int("dice", self.dice, 1, MAX_DICE))
         setv(self, "bust_shotguns", check_int("bust_shotguns", self.bust_shotguns, 1, MAX_BUST))
         setv(self, "goal", check_int("goal", self.goal, 1, MAX_GOAL))
-        setv(self, "komi", check_int("komi", self.komi, 0, self.goal - 1))
+        _seats(self)
         cap = self.goal + CAP_MARGIN if self.cap is None else self.cap
         setv(self, "cap", check_int("cap", cap, self.goal + 1, MAX_CAP))
         size = 2 * (self.goal + 1) * (self.cap + 1) * self.cap * self.bust_shotguns
@@ -103,22 +148,21 @@ class ZombieGame:
         """Return the same dice with another goal (and komi), cap as far above it."""
         return ZombieGame(self.brains, self.shotguns, self.footprints, self.dice,
                           self.bust_shotguns, goal, self.komi if komi is None else komi,
-                          goal + self.cap - self.goal, self.name)
+                          goal + self.cap - self.goal, self.name, self.players)
 
     @property
     def params(self):
         """The design parameters as a dict (for tables and JSON)."""
         return {"family": "zombie", "brains": self.brains, "shotguns": self.shotguns,
                 "footprints": self.footprints, "dice": self.dice,
-                "bust_shotguns": self.bust_shotguns, "goal": self.goal, "komi": self.komi,
+                "bust_shotguns": self.bust_shotguns, "goal": self.goal, **_seat_params(self),
                 "cap": self.cap}
 
     def describe(self):
         """One line a person can read."""
         return (f"{self.name}: {self.dice} dice of {self.brains} brain / {self.shotguns} "
                 f"shotgun / {self.footprints} footprint faces, {self.bust_shotguns} shotguns "
-                f"bust, rounds to {self.goal}, second player starts with {self.komi} "
-                f"point{'s' if self.komi != 1 else ''} (score cap {self.cap})")
+                f"bust, rounds to {self.goal}, {_seat_text(self)} (score cap {self.cap})")
 
     @property
     def components(self):
@@ -176,6 +220,8 @@ class ZombieDiceGame:
         Largest score represented, ``goal < cap <= 200``; default
         ``goal + 30``.
     name : str
+    players : int
+        Seats, ``2 <= players <= 4``, as in :class:`ZombieGame`.
     """
 
     green: int = 6
@@ -190,6 +236,7 @@ class ZombieDiceGame:
     komi: int = 0
     cap: int = None
     name: str = ""
+    players: int = 2
 
     family = "zombie"
 
@@ -213,7 +260,7 @@ class ZombieDiceGame:
         if not any(f[1] for f in used):
             raise ParameterError("faces", self.faces, "a shotgun face on some die in the cup")
         setv(self, "goal", check_int("goal", self.goal, 1, MAX_GOAL))
-        setv(self, "komi", check_int("komi", self.komi, 0, self.goal - 1))
+        _seats(self)
         cap = self.goal + DICE_CAP_MARGIN if self.cap is None else self.cap
         setv(self, "cap", check_int("cap", cap, self.goal + 1, 200))
         if not self.name:
@@ -233,7 +280,7 @@ class ZombieDiceGame:
         """The same dice with another goal (and komi), cap as far above it."""
         return ZombieDiceGame(*self.counts, *self.faces, self.dice, self.bust_shotguns, goal,
                               self.komi if komi is None else komi,
-                              goal + self.cap - self.goal, self.name)
+                              goal + self.cap - self.goal, self.name, self.players)
 
     @property
     def params(self):
@@ -242,7 +289,7 @@ class ZombieDiceGame:
                 "red": self.red, "green_faces": list(self.green_faces),
                 "yellow_faces": list(self.yellow_faces), "red_faces": list(self.red_faces),
                 "dice": self.dice, "bust_shotguns": self.bust_shotguns, "goal": self.goal,
-                "komi": self.komi, "cap": self.cap}
+                **_seat_params(self), "cap": self.cap}
 
     def describe(self):
         """One line a person can read."""
@@ -250,9 +297,8 @@ class ZombieDiceGame:
                 f"(brain/shotgun/footprint faces {'/'.join(map(str, self.green_faces))}, "
                 f"{'/'.join(map(str, self.yellow_faces))}, "
                 f"{'/'.join(map(str, self.red_faces))}), {self.dice} per roll, "
-                f"{self.bust_shotguns} shotguns bust, rounds to {self.goal}, second player "
-                f"starts with {self.komi} point{'s' if self.komi != 1 else ''} "
-                f"(score cap {self.cap})")
+                f"{self.bust_shotguns} shotguns bust, rounds to {self.goal}, "
+                f"{_seat_text(self)} (score cap {self.cap})")
 
     @property
     def components(self):

@@ -47,13 +47,17 @@ def check_playable(game, test_mode=False):
     DesignError
         A family the engine has no rules for, ``test_mode`` with a die of
         more than 9 faces (a face is typed with one key), ``test_mode``
-        with Zombie Dice (several dice per roll, not typed in), or the
-        rounds ending (the engine plays the race, SPEC 1.5).
+        with Zombie Dice (several dice per roll, not typed in), Zombie
+        Dice with more than two players, or the rounds ending (the engine
+        plays the race, SPEC 1.5).
     """
     if game.family not in PLAYABLE:
         raise DesignError(f"cannot play {game.name}: designer play supports deck, dice and "
                           "zombie games (fowl-play, red-light, deck, pig, dice, zombie-yellow, "
                           "zombie-dice, zombie)")
+    if game.family == "zombie" and game.players > 2:
+        raise DesignError(f"designer play plays Zombie Dice with two players, not "
+                          f"--players {game.players}")
     if test_mode and game.family == "zombie":
         raise DesignError("--test-mode types one item or face per action: it plays deck and "
                           "dice games, not Zombie Dice (several dice per roll)")

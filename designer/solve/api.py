@@ -102,7 +102,8 @@ def solve(game):
         Win probabilities, expected actions and the optimal policy for every
         goal up to ``game.goal`` and every komi. Three or four players
         (``game.players``) give a :class:`SeatSolution` (max-n play,
-        SPEC 1.5).
+        SPEC 1.5); the rounds ending, and Zombie games with three or four
+        players, a :class:`~designer.solve.rounds.RoundsSolution`.
 
     Raises
     ------
@@ -126,6 +127,10 @@ def solve(game):
         return solve_deck_game(game)
     if isinstance(game, DiceGame):
         return solve_dice_game(game)
+    if isinstance(game, (ZombieGame, ZombieDiceGame)) and game.players > 2:
+        from designer.solve.rounds import solve_rounds_zombie
+
+        return solve_rounds_zombie(game)  # N seats in rounds, SPEC 1.6
     if isinstance(game, ZombieGame):
         return solve_zombie_game(game)
     if isinstance(game, ZombieDiceGame):

@@ -265,7 +265,15 @@ def _solve_two_dice(faces, pips, G, C, game):
 
 def _solve_seats_dice(faces, pips, N, G, C, game):
     """Any number of seats: the N-vector kernels of
-    :mod:`designer.solve._rounds_dice_kernel`."""
+    :mod:`designer.solve._rounds_dice_kernel` on a die's turn graph."""
+    return _solve_seats_graph(ik.dice_graph(faces, pips), N, G, C, game, f"dice d{faces} rounds",
+                              True)
+
+
+def _solve_seats_graph(TG, N, G, C, game, what, with_policy):
+    """The N-seat rounds kernels over the turn graph ``TG``
+    (:mod:`designer.solve._rounds_dice_kernel`); ``with_policy``: keep each
+    open turn start's first hold (a die's whole policy) as ``policy``."""
     ncap = C - G + 1
     off = final_offsets(N, G, C)
     toff = tie_offsets(N, ncap)
@@ -279,16 +287,84 @@ def _solve_seats_dice(faces, pips, N, G, C, game):
     flat, tuples, groups = open_order(N, G)
     stats = np.zeros(7)
     t0 = time.perf_counter()
-    ik.solve_ties(N, G, C, faces, pips, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
-    ik.solve_finals(N, G, C, faces, pips, off, toff, Wf, Lf, Wt, Lt, TIE)
-    run_by_sum(lambda f, t, st: ik.solve_open(N, G, C, faces, pips, f, t, off, Wo, Lo, Ho, Wf,
-                                                Lf, TIE, MAX_SWEEPS, st),
+    ik.solve_ties(N, G, C, TG, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
+    ik.solve_finals(N, G, C, TG, off, toff, Wf, Lf, Wt, Lt, TIE)
+    run_by_sum(lambda f, t, st: ik.solve_open(N, G, C, TG, f, t, off, Wo, Lo, Ho, Wf, Lf, TIE,
+                                                MAX_SWEEPS, st),
                  flat, tuples, groups, stats, min_chunk=64)
     seconds = time.perf_counter() - t0
-    _stats_check(stats, f"dice d{faces} rounds")
-    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Ho,
-                          (Wf, Lf, None), (Wt, Lt, None), float(stats[0]), int(stats[1]),
-                          int(stats[4]), float(stats[5]), int(stats[6]), seconds)
+    _stats_check(stats, what)
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo,
+                          Ho if with_policy else None, (Wf, Lf, None), (Wt, Lt, None),
+                          float(stats[0]), int(stats[1]), int(stats[4]), float(stats[5]),
+                          int(stats[6]), seconds)
+
+
+#: Largest Zombie rounds solve accepted, in turn-state updates (one outcome
+#: of one roll from one turn state): about five minutes on 2 cores. Full
+#: Zombie Dice with three players (2.6e11, about 27 minutes) is refused.
+MAX_ZOMBIE_WORK = 5e10
+#: Turn-state updates per second measured on 2 cores (AMD EPYC; full
+#: Zombie Dice, 3 players, goal 6, cap 25: 1.7e10 in 106 s).
+ZOMBIE_RATE = 1.6e8
+
+
+def zombie_work(game, NXT):
+    """Turn-state updates of one N-seat Zombie solve, an estimate: every open
+    turn start (``goal ** N`` score tuples, ``N`` movers, two sweeps each)
+    and every final-round turn start of a seat before the last, each a turn
+    of up to ``cap`` totals over the configurations and their outcomes."""
+    N, G, C = game.players, game.goal, game.cap
+    per_turn = C * int((NXT != -2).sum())
+    finals = sum((C - G + 1) * (2 ** m) * G ** (N - m) for m in range(1, N - 1))
+    return float(per_turn) * (2 * N * G ** N + finals)
+
+
+def _duration(seconds):
+    """``5 minutes``, ``7.3 hours``."""
+    if seconds < 2 * 3600:
+        return f"{max(1, round(seconds / 60))} minutes"
+    return f"{seconds / 3600:.1f} hours"
+
+
+def solve_rounds_zombie(game):
+    """Zombie Dice (all-yellow or full) with three or four seats (SPEC 1.3,
+    1.6, 1.7): the N-seat rounds kernels over the game's turn graph, for
+    every goal up to ``game.goal`` and every komi vector. ``policy`` is
+    None (a turn's policy is a table over the dice configurations; it is
+    not kept).
+
+    Raises
+    ------
+    ParameterError
+        Tables beyond :data:`MAX_BYTES`, or work beyond
+        :data:`MAX_ZOMBIE_WORK`.
+    """
+    from designer.games.zombie import ZombieGame
+
+    if isinstance(game, ZombieGame):
+        from designer.solve.zombie import yellow_states
+
+        NXT, GAIN, PROB, INV, SHOT, BMIN = yellow_states(game)
+    else:
+        from designer.solve.zombie_dice import _arrays, turn_states
+
+        NXT, GAIN, PROB, INV, SHOT, BMIN = _arrays(turn_states(game))
+    N, G, C = game.players, game.goal, game.cap
+    _guard(N, G, C, 1)
+    work = zombie_work(game, NXT)
+    if work > MAX_ZOMBIE_WORK:
+        raise ParameterError(
+            "players", N, f"a Zombie game whose {N}-seat solve takes at most "
+            f"{MAX_ZOMBIE_WORK:.0e} turn-state updates, about "
+            f"{_duration(MAX_ZOMBIE_WORK / ZOMBIE_RATE)} on 2 cores (this one needs {work:.1e}, "
+            f"about {_duration(work / ZOMBIE_RATE)}: use fewer players, a lower goal or cap, or "
+            "fewer dice in the cup)")
+    # a pass (a hold at b = 0) is open once a shotgun shows; the first roll is forced
+    TG = (np.ascontiguousarray(NXT), np.ascontiguousarray(GAIN), np.ascontiguousarray(PROB),
+          np.ascontiguousarray(INV), (np.asarray(SHOT) > 0).astype(np.int64),
+          np.ascontiguousarray(BMIN, dtype=np.int64))
+    return _solve_seats_graph(TG, N, G, C, game, game.name, False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -481,7 +557,8 @@ class RoundsSolution:
         """The headline figures at the game's own goal and komi, as a dict.
 
         The keys of :meth:`designer.solve.solution.Solution.summary` plus
-        ``players``, ``ending``, ``seat_win``, ``fairness``, ``cap``,
+        ``players``, ``ending``, ``seat_win``, ``fairness``,
+        ``fair_komi_seat_win``, ``fair_komi_fairness``, ``cap``,
         ``unsettled_positions`` and ``unsettled_residual``.
         """
         g = self.game
@@ -489,6 +566,7 @@ class RoundsSolution:
         fk = self.fair_komi()
         table = self.komi_table(max_komi=max_komi)
         seat = self.seat_win(komi=komi)
+        fk_seat = self.seat_win(komi=fk)
         return {
             "game": {"name": g.name, **g.params} if g is not None else {},
             "players": self.players,
@@ -498,7 +576,9 @@ class RoundsSolution:
             "fairness": self.fairness(komi=komi),
             "expected_actions": self.expected_actions(komi=komi),
             "fair_komi": fk,
-            "fair_komi_first_player_win": self.first_player_win(komi=fk),
+            "fair_komi_first_player_win": fk_seat[0],
+            "fair_komi_seat_win": fk_seat,
+            "fair_komi_fairness": self.fairness(komi=fk),
             "komi_table": [
                 {k: (float(v) if k != "komi" and np.ndim(v) == 0 else
                      int(v) if k == "komi" else [float(x) for x in v]) for k, v in r.items()}
