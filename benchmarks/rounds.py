@@ -1,11 +1,14 @@
 """Benchmark: the rounds ending (SPEC 1.6) against the race of the same game.
 
-Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]``. For
-two-player Fowl Play and Pig it prints the median warm time of the race solve
-and of the rounds solve measured in the same process, their ratio (the bar:
-at most 3), and the headline figures. ``--three`` adds three-player rounds
-solves (Pig to 50, Red Light to 30, Fowl Play to 20) with their unsettled
-max-n positions. Give ``uptime`` load beside every figure.
+Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]
+[--zombie]``. For two-player Fowl Play and Pig it prints the median warm
+time of the race solve and of the rounds solve measured in the same process,
+their ratio (the bar: at most 3), and the headline figures. ``--three`` adds
+three-player rounds solves (Pig to 50, Red Light to 30, Fowl Play to 20)
+with their unsettled max-n positions; ``--zombie`` the all-yellow Zombie
+game with 2, 3 and 4 players (two players: the two-player Zombie solver)
+and a small full Zombie Dice game with three. Give ``uptime`` load beside
+every figure.
 """
 
 import argparse
@@ -29,7 +32,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--three", action="store_true", help="also three-player rounds solves")
+    ap.add_argument("--zombie", action="store_true", help="also Zombie Dice with 2-4 players")
     args = ap.parse_args()
+    if args.zombie:
+        _zombie(args.repeats)
     for name in ("fowl-play", "pig"):
         race = load_game(name)
         rounds = load_game(name, ending="rounds")
@@ -48,6 +54,20 @@ def main():
             print(f"3 players {name} goal {goal}: {t:.2f} s, seat win "
                   f"{[round(p, 6) for p in s.seat_win()]}, unsettled {s.unsettled} "
                   f"(largest residual {s.unsettled_residual:.1e}) ({_load()})")
+
+
+def _zombie(repeats):
+    from designer.games import ZombieDiceGame, ZombieGame
+
+    games = [ZombieGame(players=n) for n in (2, 3, 4)]
+    games.append(ZombieDiceGame(4, 3, 2, players=3, goal=8, cap=28))
+    for g in games:
+        solve(g.with_goal(3))  # compile / load the kernels
+        # the full game once: about a minute
+        t, s = median_time(lambda: solve(g), repeats if isinstance(g, ZombieGame) else 1)
+        wins = s.seat_win() if g.players > 2 else [s.first_player_win(), 1 - s.first_player_win()]
+        print(f"{g.name:22s} {g.players} players, goal {g.goal}, cap {g.cap}: {t:7.3f} s, seat win "
+              f"{[round(p, 6) for p in wins]}, fair komi {s.fair_komi()} ({_load()})")
 
 
 if __name__ == "__main__":
