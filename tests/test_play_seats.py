@@ -368,8 +368,8 @@ def test_the_board_shows_every_seat_and_the_verdict_names_the_winner(deck3):
 @pytest.mark.parametrize("args,message", [
     (["pig", "--players", "3", "--ending", "rounds"], "plays the race ending"),
     (["pig", "--ending", "rounds"], "plays the race ending"),
-    (["zombie-dice", "--players", "3"], "does not take players"),
-    (["zombie-yellow", "--players", "3"], "does not take players"),
+    (["zombie-dice", "--players", "3"], "plays Zombie Dice with two players, not --players 3"),
+    (["zombie-yellow", "--players", "3"], "plays Zombie Dice with two players, not --players 3"),
     (["pig", "--players", "3", "--level", "hard", "--nn", "x.npz"], "--nn plays two-player"),
     (["pig", "--players", "5"], "players"),
     (["pig", "--players", "3"], "stdin is not a terminal"),  # accepted up to the terminal
