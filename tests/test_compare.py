@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_runner import cli
 
 from designer import ConvergenceError, DeckGame, DesignError, load_game
 from designer.analysis import compare, match_table, policy_agreement, skill_gap
@@ -167,8 +168,7 @@ def test_policy_bound_to_another_game(red_light):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
-                          text=True, timeout=120)
+    return cli(*args)
 
 
 def test_cli_compare_json():
@@ -194,8 +194,6 @@ def test_cli_compare_errors(args, match):
 
 def test_compare_cli_zombie():
     import json
-    import subprocess
-    import sys
 
     r = subprocess.run([sys.executable, "-m", "designer", "compare", "zombie-yellow", "--policy",
                         "neller", "--against", "optimal", "--json"],

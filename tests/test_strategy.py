@@ -1,11 +1,10 @@
 """Human-playable rules (SPEC 5): grammar, exact evaluation, search, CLI."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_runner import cli
 from reference import TIE, deck_reference
 
 from designer import DeckGame, DiceGame, ZombieGame, load_game
@@ -275,8 +274,7 @@ def test_search_tpe_and_polish_is_reproducible():
 # ---- the command line --------------------------------------------------------------
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
-                          text=True, timeout=300)
+    return cli(*args)
 
 
 def test_cli_strategy_json_and_out(tmp_path):

@@ -17,6 +17,7 @@ from designer.search.families import units
 from designer.search.grid import run_grid
 from designer.solve import solve
 from designer import DeckGame
+from cli_runner import cli
 from fuzz_cases import run_cli
 from study_helpers import SMALL_DECK, write_study
 
@@ -136,18 +137,18 @@ def test_interrupt_and_resume_equals_uninterrupted(tmp_path, sig, uninterrupted)
 
 def test_changed_space_is_refused_by_cli(tmp_path):
     path = write_study(tmp_path, SMALL_DECK.format(name="c", workers=1))
-    assert _cli("study", "run", str(path)).returncode == 0
+    assert cli("study", "run", str(path)).returncode == 0
     path.write_text(path.read_text().replace("max = 6", "max = 7"))
-    r = _cli("study", "run", str(path))
+    r = cli("study", "run", str(path))
     assert r.returncode == 2
     assert "search space changed" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_cli_status_top_export(tmp_path):
     path = write_study(tmp_path, SMALL_DECK.format(name="cli", workers=2))
-    r = _cli("study", "resume", str(path))
+    r = cli("study", "resume", str(path))
     assert r.returncode == 2 and "has no results yet" in r.stderr
-    r = _cli("study", "run", str(path))
+    r = cli("study", "run", str(path))
     assert r.returncode == 0, r.stderr
     assert "best designs" in r.stdout
     # plain words: designs and parallel processes, not units and loky workers
@@ -155,7 +156,7 @@ def test_cli_status_top_export(tmp_path):
     assert "14 of 14 designs to compute, 2 parallel processes" in r.stderr
     assert "14/14 designs" in r.stderr
     assert "units" not in r.stdout + r.stderr and "loky" not in r.stdout + r.stderr
-    st = json.loads(_cli("study", "status", str(path), "--json").stdout)
+    st = json.loads(cli("study", "status", str(path), "--json").stdout)
     # the JSON keys are for scripts: they stay as they were
     assert set(st) == {"name", "method", "units", "done", "failed", "pending", "rows", "running",
                        "failures", "eta_seconds"}
@@ -167,7 +168,7 @@ def test_cli_status_top_export(tmp_path):
     assert "rows" not in text and "units" not in text
     code, text, err, _ = run_cli(["study", "status", str(path), "--verbose"], tmp_path, limit=60)
     assert f"rows stored: {st['rows']:,}" in text and "a run's start-up" in text
-    top = json.loads(_cli("study", "top", str(path), "--n", "3", "--json").stdout)
+    top = json.loads(cli("study", "top", str(path), "--n", "3", "--json").stdout)
     assert [t["rank"] for t in top] == [1, 2, 3]
     assert top[0]["fairness"] <= top[1]["fairness"] <= top[2]["fairness"]
     for key in ("bad", "good", "komi", "first_player_win", "fair_komi", "expected_actions",
@@ -175,11 +176,11 @@ def test_cli_status_top_export(tmp_path):
         assert key in top[0]
     for fmt in ("csv", "parquet"):
         out = tmp_path / f"rows.{fmt}"
-        r = _cli("study", "export", str(path), "--format", fmt, "--out", str(out))
+        r = cli("study", "export", str(path), "--format", fmt, "--out", str(out))
         assert r.returncode == 0, r.stderr
         df = pd.read_csv(out) if fmt == "csv" else pd.read_parquet(out)
         assert len(df) == st["rows"]
-    r = _cli("study", "export", str(path), "--format", "xlsx")
+    r = cli("study", "export", str(path), "--format", "xlsx")
     assert r.returncode == 2 and "allowed parquet | csv" in r.stderr
 
 
@@ -323,7 +324,7 @@ def test_dask_backend_matches_loky(tmp_path):
 
 def test_dask_unreachable_scheduler_is_one_line(tmp_path):
     path = write_study(tmp_path, SMALL_DECK.format(name="x", workers=1))
-    r = _cli("study", "run", str(path), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")
+    r = cli("study", "run", str(path), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9")
     assert r.returncode == 2
     assert "cannot reach the dask scheduler" in r.stderr and "Traceback" not in r.stderr
 
@@ -342,7 +343,7 @@ goal = 45
 komi = {min = 0, max = 4}
 
 [optuna]
-trials = 150
+trials = 60
 seed = 4
 """
 
@@ -360,7 +361,7 @@ def test_optuna_killed_mid_run_then_resumed(tmp_path):
     study = optuna_search.load(spec)
     states = [t.state.name for t in study.trials]
     assert "RUNNING" not in states
-    assert optuna_search.counted(study) == 150
+    assert optuna_search.counted(study) == 60
     store = open_store(spec)
     df = store.rows()
     assert not df.duplicated(["bad", "good", "goal", "komi"]).any()

@@ -1,10 +1,9 @@
 """Every validation rule: one clear error naming the parameter, the value
 and the allowed range, from the library and from the command line."""
 
-import subprocess
-import sys
 
 import pytest
+from cli_runner import cli
 
 from designer import DeckGame, DesignError, DiceGame, ParameterError, load_game
 
@@ -71,8 +70,7 @@ def test_solution_lookup_errors(red_light):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
-                          text=True, timeout=120)
+    return cli(*args)
 
 
 @pytest.mark.parametrize("args,needle", [

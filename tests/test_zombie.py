@@ -5,11 +5,10 @@ exact policy comparison, and every validation rule."""
 
 import json
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_runner import cli
 from numba import njit
 
 from designer import DesignError, ParameterError, ZombieGame, load_game
@@ -380,8 +379,7 @@ def test_policy_errors():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
-                          text=True, timeout=120)
+    return cli(*args)
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -4,11 +4,10 @@ a seeded replay, validation and the command line."""
 
 import json
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from cli_runner import cli
 from zombie_dice_reference import zombie_dice_reference
 
 from designer import DesignError, ParameterError, ZombieDiceGame, ZombieGame, load_game
@@ -215,8 +214,7 @@ def test_decision_validation(yellow13):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True,
-                          text=True, timeout=300, check=False)
+    return cli(*args)
 
 
 def test_cli_solve_and_errors():
