@@ -242,7 +242,9 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
                 for w in range(bad):
                     for c in range(good + 1):
                         T[me, mi, mj, w, c] = cT[side, w, c]
-            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, False, True, tie,
+            # optimize False, with_l True, passed as values (inside `if
+            # optimize`): as literals they would compile _sweep a second time
+            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, not optimize, optimize, tie,
                    PG, cP2, cL, cT, mg, dec, lim, rounds)
         lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
         if not ok:

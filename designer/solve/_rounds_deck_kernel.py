@@ -159,8 +159,11 @@ def solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, tol, tie, max_iter, stats):
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, lim_gain, _, _ = state_row(TS, row)
-                _chains(0, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, 0, 0, idx, lim_gain,
-                        bad, good, PG, Wt, Lt, Pt, S, tie)
+                # np.int64: one compiled _chains for ties and finals, not one per
+                # literal argument (a numba call specialises on literal constants)
+                zero = np.int64(0)
+                _chains(zero, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, zero, zero, idx,
+                        lim_gain, bad, good, PG, Wt, Lt, Pt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
@@ -175,8 +178,8 @@ def solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, tie):
     FS = final_states(N, G, C, off)
     for row in range(FS.shape[0]):
         m, Bg, Tm, s, rest, idx, lim_gain = state_row(FS, row)
-        _chains(1, off, Wf, Lf, toff, Wt, Lt, Y, YL, 0, G, m, Bg, Tm, rest, s, idx, lim_gain, bad, good,
-                PG, Wf, Lf, Pf, S, tie)
+        _chains(np.int64(1), off, Wf, Lf, toff, Wt, Lt, Y, YL, np.int64(0), G, m, Bg, Tm, rest,
+                s, idx, lim_gain, bad, good, PG, Wf, Lf, Pf, S, tie)
 
 
 @kernel

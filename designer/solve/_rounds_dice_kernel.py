@@ -204,8 +204,11 @@ def solve_ties(N, G, C, TG, toff, Wt, Lt, tol, tie, max_iter, stats):
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, kmax, _, _ = state_row(TS, row)
-                _chains(0, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, 0, 0, idx, kmax, TG,
-                        Wt, Lt, S, tie)
+                # np.int64: one compiled _chains for ties and finals, not one per
+                # literal argument (a numba call specialises on literal constants)
+                zero = np.int64(0)
+                _chains(zero, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, zero, zero, idx,
+                        kmax, TG, Wt, Lt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
                 break
 
@@ -219,7 +222,8 @@ def solve_finals(N, G, C, TG, off, toff, Wf, Lf, Wt, Lt, tie):
     FS = final_states(N, G, C, off)
     for row in range(FS.shape[0]):
         m, Bg, Tm, s, rest, idx, kmax = state_row(FS, row)
-        _chains(1, off, Wf, Lf, toff, Wt, Lt, Y, YL, 0, G, m, Bg, Tm, rest, s, idx, kmax, TG,
+        _chains(np.int64(1), off, Wf, Lf, toff, Wt, Lt, Y, YL, np.int64(0), G, m, Bg, Tm, rest,
+                s, idx, kmax, TG,
                 Wf, Lf, S, tie)
 
 

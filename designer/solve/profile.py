@@ -136,12 +136,13 @@ def evaluate_profile(game, kinds, optimal_table, two_table):
     else:
         turn = ()
         opt_shape, two_shape, dtype = (G ** N, G), (G, G, G), np.bool_
-    opt = np.ascontiguousarray(optimal_table, dtype=dtype).reshape(opt_shape)
+    # writable C arrays: a read-only table would compile the kernels again
+    opt = np.require(optimal_table, dtype, ("C", "W")).reshape(opt_shape)
     two = (np.zeros(two_shape, dtype=dtype) if two_table is None
            else np.asarray(two_table))
     if two.shape != two_shape:
         raise DesignError(f"the two-player table has shape {two.shape}, the game needs {two_shape}")
-    two = np.ascontiguousarray(two, dtype=dtype)
+    two = np.require(two, dtype, ("C", "W"))
     W = np.zeros((G ** N, N) + turn + (N,))
     Lt = np.zeros((G ** N, N) + turn)
     flat, tuples, groups = open_order(N, G)  # tuples by decreasing sum, runs of equal sum
