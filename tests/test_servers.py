@@ -238,7 +238,7 @@ def test_postgres_two_processes_one_killed(postgres, tmp_path):
     from designer.search import optuna_search
     from designer.search.families import evaluate_unit, family
 
-    trials = 40
+    trials = 24
     paths = []
     for machine in ("a", "b"):
         (tmp_path / machine).mkdir()

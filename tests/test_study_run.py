@@ -59,7 +59,7 @@ workers = 2
 [space]
 bad = {min = 1, max = 5}
 good = {min = 10, max = 45}
-goal = 40
+goal = 30
 komi = {min = 0, max = 4}
 """
 
