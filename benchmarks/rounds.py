@@ -2,8 +2,9 @@
 
 Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]
 [--zombie]``. For two-player Fowl Play and Pig it prints the median warm
-time of the race solve and of the rounds solve measured in the same process,
-their ratio (the bar: at most 3), and the headline figures. ``--three`` adds
+time of the race solve and of the rounds solve measured in the same process
+(the two alternate), the median of their ratios (the bar: at most 3) and the
+ratio of the best times, and the headline figures. ``--three`` adds
 three-player rounds solves (Pig to 50, Red Light to 30, Fowl Play to 20)
 with their unsettled max-n positions; ``--zombie`` the all-yellow Zombie
 game with 2, 3 and 4 players (two players: the two-player Zombie solver)
@@ -13,6 +14,7 @@ every figure.
 
 import argparse
 import os
+import statistics
 import sys
 from pathlib import Path
 
@@ -40,10 +42,20 @@ def main():
         race = load_game(name)
         rounds = load_game(name, ending="rounds")
         solve(race.with_goal(5)), solve(rounds.with_goal(5))  # compile / load the kernels
-        tr, sr = median_time(lambda: solve(race), args.repeats)
-        to, so = median_time(lambda: solve(rounds), args.repeats)
-        print(f"{name:10s} race {tr:7.3f} s   rounds {to:7.3f} s   ratio {to / tr:5.2f}   "
-              f"({_load()})")
+        # race and rounds alternate, so that both see the same machine: on a
+        # shared 2-core machine the speed drifts by 20-30% within a minute,
+        # and two blocks of runs timed one after the other gave ratios from
+        # 2.3 to 3.4 for the same code
+        times, so = [], None
+        for _ in range(args.repeats):
+            tr, _ = median_time(lambda: solve(race), 1)
+            to, so = median_time(lambda: solve(rounds), 1)
+            times.append((tr, to))
+        tr = statistics.median(t[0] for t in times)
+        to = statistics.median(t[1] for t in times)
+        ratio = statistics.median(t[1] / t[0] for t in times)
+        print(f"{name:10s} race {tr:7.3f} s   rounds {to:7.3f} s   ratio {ratio:5.2f} (median of "
+              f"{args.repeats} alternating pairs; best times {min(t[1] for t in times) / min(t[0] for t in times):.2f})   ({_load()})")
         print(f"{'':10s} rounds: seat win {so.seat_win()}, fair komi {so.fair_komi()}, "
               f"expected actions {so.expected_actions():.3f}, sweeps/tuple "
               f"{so.sweeps / so.start_win.shape[0]:.2f}")
