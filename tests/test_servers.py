@@ -8,6 +8,7 @@ around Red Light itself) so that it fits the suite's time budget; the rows
 must equal a local run's exactly.
 """
 
+import datetime
 import glob
 import os
 import shutil
@@ -257,12 +258,20 @@ def test_postgres_two_processes_one_killed(postgres, tmp_path):
         while _done(specs[0].store_path) < 3 and procs[0].poll() is None:
             assert time.monotonic() < deadline, "machine a made no progress"
             time.sleep(0.05)
-        # both machines inside a trial: then machine a's trial is running
+        # both machines inside a trial that started less than 0.15 s ago: a
+        # trial runs for 0.3 s at least (`slow`), so machine a's is still
+        # running when the kill lands (a trial merely seen RUNNING may end,
+        # and the next not yet begin, before the kill: then nothing is
+        # left to retry, as one CI run showed)
         storage = optuna.storages.RDBStorage(postgres)
         sid = storage.get_study_id_from_name("pgkill")
-        while procs[0].poll() is None and time.monotonic() < deadline and len(
-                storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,))) < 2:
-            time.sleep(0.02)
+        while procs[0].poll() is None and time.monotonic() < deadline:
+            running = storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,))
+            now = datetime.datetime.now()  # optuna stamps trials with the local naive time
+            if len(running) >= 2 and all((now - t.datetime_start).total_seconds() < 0.15
+                                         for t in running):
+                break
+            time.sleep(0.01)
         assert procs[0].poll() is None, "machine a finished before it could be killed"
         os.killpg(procs[0].pid, signal.SIGKILL)
         procs[0].wait()
