@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from cli_runner import cli
+from cli_runner import cli as run_cli
 
 from designer import ConvergenceError, DeckGame, DesignError, load_game
 from designer.analysis import compare, match_table, policy_agreement, skill_gap
@@ -165,10 +165,6 @@ def test_endless_match_is_an_error():
 def test_policy_bound_to_another_game(red_light):
     with pytest.raises(DesignError, match="bound to"):
         compare(load_game("fowl-play"), MaxScorePolicy(red_light.game), "max-score")
-
-
-def run_cli(*args):
-    return cli(*args)
 
 
 def test_cli_compare_json():

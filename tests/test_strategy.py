@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from cli_runner import cli
+from cli_runner import cli as run_cli
 from reference import TIE, deck_reference
 
 from designer import DeckGame, DiceGame, ZombieGame, load_game
@@ -272,10 +272,6 @@ def test_search_tpe_and_polish_is_reproducible():
 
 
 # ---- the command line --------------------------------------------------------------
-
-def run_cli(*args):
-    return cli(*args)
-
 
 def test_cli_strategy_json_and_out(tmp_path):
     out = run_cli("strategy", "dice", "--faces", "6", "--goal", "20", "--max-size", "2",

@@ -3,7 +3,7 @@ and the allowed range, from the library and from the command line."""
 
 
 import pytest
-from cli_runner import cli
+from cli_runner import cli as _cli
 
 from designer import DeckGame, DesignError, DiceGame, ParameterError, load_game
 
@@ -67,10 +67,6 @@ def test_solution_lookup_errors(red_light):
         red_light.first_player_win(goal=51)
     with pytest.raises(ParameterError, match="komi"):
         red_light.first_player_win(goal=10, komi=10)
-
-
-def _cli(*args):
-    return cli(*args)
 
 
 @pytest.mark.parametrize("args,needle", [

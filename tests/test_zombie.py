@@ -8,7 +8,7 @@ import pickle
 
 import numpy as np
 import pytest
-from cli_runner import cli
+from cli_runner import cli as _cli
 from numba import njit
 
 from designer import DesignError, ParameterError, ZombieGame, load_game
@@ -376,10 +376,6 @@ def test_policy_errors():
         policy_table(g, np.zeros((2, 2), dtype=bool))
     with pytest.raises(DesignError, match="ZombieGame"):
         compare_zombie(load_game("pig"), "minh")
-
-
-def _cli(*args):
-    return cli(*args)
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from cli_runner import cli
+from cli_runner import cli as _cli
 from zombie_dice_reference import zombie_dice_reference
 
 from designer import DesignError, ParameterError, ZombieDiceGame, ZombieGame, load_game
@@ -211,10 +211,6 @@ def test_decision_validation(yellow13):
     with pytest.raises(ParameterError, match="invalid b=0"):
         yellow13.decision(1, 0, 0, 0, (0, 3, 0) + (0,) * 6)
     assert yellow13.decision(1, 0, 0, 0, EMPTY[0] * 3) == "roll"
-
-
-def _cli(*args):
-    return cli(*args)
 
 
 def test_cli_solve_and_errors():
