@@ -113,6 +113,7 @@ def _act(code, a, b, i, j, k, w_rem, c_rem, pips, busts):
 @kernel
 def deck_table(C, A, bad, good, goal, out):
     """Compact table ``out[i, j, w, c0]`` of a rule (policies/_kernels convention)."""
+    zero = np.int64(0)  # values, not literals: one compiled rule_decide for every table
     for i in range(goal):
         need = goal - i
         for j in range(goal):
@@ -120,9 +121,11 @@ def deck_table(C, A, bad, good, goal, out):
                 for c0 in range(good + 1):
                     left = good - c0
                     stop = need if need <= left else left + 1
-                    t = 1
+                    t = np.int64(1)  # typed int64 from the start (as a literal 1 the first
+                    # typing pass would compile rule_decide once more)
                     while t < stop:
-                        if not rule_decide(C, A, 0, i, j, t, bad - w, left - t, 0, goal, 0, 0):
+                        if not rule_decide(C, A, zero, i, j, t, bad - w, left - t, zero, goal, zero,
+                                           zero):
                             break
                         t += 1
                     out[i, j, w, c0] = t
@@ -132,35 +135,38 @@ def deck_table(C, A, bad, good, goal, out):
 def deck_block(C, A, i, bad, good, goal, out):
     """Decision block ``out[j, w, c, k]`` of a rule for mover score ``i``."""
     out[:] = False
+    zero = np.int64(0)
     for j in range(goal):
         for w in range(bad):
             for c in range(good + 1):
                 out[j, w, c, 0] = True
                 for k in range(1, min(c, goal - 1 - i) + 1):
-                    out[j, w, c, k] = rule_decide(C, A, 0, i, j, k, bad - w, good - c, 0, goal,
-                                                  0, 0)
+                    out[j, w, c, k] = rule_decide(C, A, zero, i, j, k, bad - w, good - c, zero,
+                                                  goal, zero, zero)
 
 
 @kernel
 def dice_table(C, A, goal, pips, busts, out):
     """Roll table ``out[i, j, k]`` (entries with ``i + k >= goal`` False)."""
     out[:] = False
+    zero, none = np.int64(0), np.int64(-1)
     for i in range(goal):
         for j in range(goal):
             for k in range(goal - i):
-                out[i, j, k] = rule_decide(C, A, 0, i, j, k, -1, -1, 0, goal, pips, busts)
+                out[i, j, k] = rule_decide(C, A, zero, i, j, k, none, none, zero, goal, pips, busts)
 
 
 @kernel
 def zombie_table(C, A, goal, out):
     """Decision table ``out[p, i, j, b, s]`` (``p`` 0/1 for seats 1/2)."""
+    zero = np.int64(0)
     for p in range(out.shape[0]):
         for i in range(out.shape[1]):
             for j in range(out.shape[2]):
                 for b in range(out.shape[3]):
                     for s in range(out.shape[4]):
-                        out[p, i, j, b, s] = rule_decide(C, A, p + 1, i, j, b, 0, 0, s, goal,
-                                                         0, 0)
+                        out[p, i, j, b, s] = rule_decide(C, A, p + 1, i, j, b, zero, zero, s, goal,
+                                                         zero, zero)
 
 
 def warm():

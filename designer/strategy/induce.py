@@ -96,8 +96,9 @@ def deck_losses(bad, good, goal, win, T, occ, acts, by_stake, beyond, out):
                             c_rem = good - c0 - t
                             cost = reach * abs(D[t] - H[t]) if by_stake else reach
                             for a in range(na):
+                                # np.int64: the rule kernels' own signature of _act
                                 d = _act(acts[a, 0], acts[a, 1], acts[a, 2], i, j, t, w_rem,
-                                         c_rem, 0, 0)
+                                         c_rem, np.int64(0), np.int64(0))
                                 if d != y:
                                     out[i, j, w, a] += cost
                         c_rem = good - c0 - t
@@ -135,8 +136,8 @@ def dice_losses(goal, pips, n_bust, R, P, occ, stake, acts, by_stake, beyond, ou
                 cost = v * stake[i, j, k] if by_stake else v
                 y = R[i, j, k]
                 for a in range(acts.shape[0]):
-                    d = _act(acts[a, 0], acts[a, 1], acts[a, 2], i, j, k, -1, -1,
-                             pips.sum(), n_bust)
+                    d = _act(acts[a, 0], acts[a, 1], acts[a, 2], i, j, k, np.int64(-1),
+                             np.int64(-1), pips.sum(), n_bust)
                     if d != y:
                         out[i, j, 0, a] += cost
 
