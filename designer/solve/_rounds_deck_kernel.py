@@ -154,14 +154,14 @@ def solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, tol, tie, max_iter, stats):
     Y = np.zeros((bad, good + 1, N))
     YL = np.zeros((bad, good + 1))
     off = np.zeros(1, dtype=np.int64)  # no final table is read in a tie round
+    # np.int64: one compiled _chains for ties and finals, not one per
+    # literal argument (a numba call specialises on literal constants)
+    zero = np.int64(0)
     for t in range(2, N + 1):
         TS = tie_round(toff, t, C, G, Y, YL)
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, lim_gain, _, _ = state_row(TS, row)
-                # np.int64: one compiled _chains for ties and finals, not one per
-                # literal argument (a numba call specialises on literal constants)
-                zero = np.int64(0)
                 _chains(zero, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, zero, zero, idx,
                         lim_gain, bad, good, PG, Wt, Lt, Pt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):

@@ -199,14 +199,14 @@ def solve_ties(N, G, C, TG, toff, Wt, Lt, tol, tie, max_iter, stats):
     Y = np.zeros((1, 1, N))
     YL = np.zeros((1, 1))
     off = np.zeros(1, dtype=np.int64)  # no final table is read in a tie round
+    # np.int64: one compiled _chains for ties and finals, not one per
+    # literal argument (a numba call specialises on literal constants)
+    zero = np.int64(0)
     for t in range(2, N + 1):
         TS = tie_round(toff, t, C, G, Y, YL)
         for it in range(1, max_iter + 1):
             for row in range(TS.shape[0]):
                 p, Bg, Tm, idx, kmax, _, _ = state_row(TS, row)
-                # np.int64: one compiled _chains for ties and finals, not one per
-                # literal argument (a numba call specialises on literal constants)
-                zero = np.int64(0)
                 _chains(zero, off, Wt, Lt, toff, Wt, Lt, Y, YL, t, G, p, Bg, Tm, zero, zero, idx,
                         kmax, TG, Wt, Lt, S, tie)
             if tie_update(Wt, Lt, toff, t, Y, YL, it, tol, max_iter, stats):
@@ -223,8 +223,7 @@ def solve_finals(N, G, C, TG, off, toff, Wf, Lf, Wt, Lt, tie):
     for row in range(FS.shape[0]):
         m, Bg, Tm, s, rest, idx, kmax = state_row(FS, row)
         _chains(np.int64(1), off, Wf, Lf, toff, Wt, Lt, Y, YL, np.int64(0), G, m, Bg, Tm, rest,
-                s, idx, kmax, TG,
-                Wf, Lf, S, tie)
+                s, idx, kmax, TG, Wf, Lf, S, tie)
 
 
 @kernel
