@@ -54,8 +54,9 @@ def main():
         tr = statistics.median(t[0] for t in times)
         to = statistics.median(t[1] for t in times)
         ratio = statistics.median(t[1] / t[0] for t in times)
+        best = min(t[1] for t in times) / min(t[0] for t in times)
         print(f"{name:10s} race {tr:7.3f} s   rounds {to:7.3f} s   ratio {ratio:5.2f} (median of "
-              f"{args.repeats} alternating pairs; best times {min(t[1] for t in times) / min(t[0] for t in times):.2f})   ({_load()})")
+              f"{args.repeats} alternating pairs; best times {best:.2f})   ({_load()})")
         print(f"{'':10s} rounds: seat win {so.seat_win()}, fair komi {so.fair_komi()}, "
               f"expected actions {so.expected_actions():.3f}, sweeps/tuple "
               f"{so.sweeps / so.start_win.shape[0]:.2f}")

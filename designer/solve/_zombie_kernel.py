@@ -414,7 +414,8 @@ def tie_round(G, cap, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R, optim
     TL = np.zeros((cap + 1, 3))
     # np.int64: one compiled _solve_pair for both kinds (a numba call
     # specialises on literal constants)
-    _solve_pair(np.int64(_TIE_ROUND), G, cap, G, G, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R,
+    kind = np.int64(_TIE_ROUND)
+    _solve_pair(kind, G, cap, G, G, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, R,
                 optimize, tol, tie, max_sweeps, S, TT, TL, np.zeros(6), out)
 
 
@@ -456,8 +457,9 @@ def round_pairs(G, cap, todo, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2, LT2, 
     """
     TT = np.zeros((1, 3))
     st = np.zeros(6)
+    kind = np.int64(_ROUND)  # a value, as in tie_round: one compiled _solve_pair
     for t in range(todo.shape[0]):
-        if not _solve_pair(np.int64(_ROUND), G, cap, todo[t, 0], todo[t, 1], NXT, GAIN, PROB, INV, SHOT,
+        if not _solve_pair(kind, G, cap, todo[t, 0], todo[t, 1], NXT, GAIN, PROB, INV, SHOT,
                            BMIN, W, LW, T2, LT2, R, optimize, tol, tie, max_sweeps, S, TT, TT, st,
                            out):
             return
