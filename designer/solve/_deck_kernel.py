@@ -32,9 +32,10 @@ it holds at the goal and wins, as in the race. Seat 1 may draw past the
 goal: its hold at ``a + t >= goal`` starts the final round, seat 2 to move
 at ``(b, a + t)``. Those final-round turn starts are given in table 1 beyond
 the goal (its second score axis runs to ``goal + good``), so the chains read
-every hold the same way. At the goal, a lead of more than ``good`` wins for
-sure: seat 1's chain stops there as a race chain stops at the goal (:mod:`designer.solve._rounds_two_kernel` fills
-them).
+every hold the same way (:mod:`designer.solve._rounds_two_kernel` fills
+them). At the goal, a lead larger than the good items left in the deck wins
+for sure (seat 2 cannot catch up in its last turn): seat 1's chain stops
+there as a race chain stops at the goal.
 """
 
 import numba
@@ -67,13 +68,18 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
         for side in range(2):
             mi, mj, me, opp = pair_side(side, i, j, p, q)
             other = 1 - side
-            # Seat 1 of the rounds ending holds for a sure win once it is at
-            # the goal and leads seat 2 by more than a turn can gain (seat 2
-            # still plays its turn).
             first_seat = rounds and me == 0
-            need = max(goal, good + 1 + mj) - mi if first_seat else goal - mi
             for c0 in range(good + 1):
                 left = good - c0
+                need = goal - mi
+                if first_seat:
+                    # Seat 1 of the rounds ending holds for a sure win once it
+                    # is at the goal and leads seat 2 by more than the good
+                    # items left after its hold: seat 2 still plays its turn
+                    # from that deck and cannot gain more (a final round
+                    # there is worth exactly 0 to seat 2). After t draws the
+                    # lead is mi + t - mj and the goods left are left - t.
+                    need = max(need, (left + mj - mi) // 2 + 1)
                 # Value one good draw further on: a sure win (one winning
                 # hold) or nothing at all (no good item left).
                 if need <= left:
