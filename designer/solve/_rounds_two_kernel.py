@@ -122,8 +122,12 @@ def solve_two_ties(bad, good, ncap, tol, tie, max_iter, T0, TL0, P0, T1, TL1, P1
         ldiff = 0.0
         for w in range(bad - 1, -1, -1):
             for c0 in range(good, -1, -1):
+                # Beyond the goods left (g > good - c0) seat 2 cannot reach g:
+                # every such g has the chain of g = good - c0 + 1.
+                top = min(ncap, good - c0 + 2)
                 for g in range(ncap):
-                    v, ln, first = _last_chain(bad, good, g, w, c0, PG, Y, YL, g == 0, tie)
+                    if g < top:
+                        v, ln, first = _last_chain(bad, good, g, w, c0, PG, Y, YL, g == 0, tie)
                     T1[g, w, c0] = v
                     TL1[g, w, c0] = ln
                     P1[g, w, c0] = first
@@ -145,10 +149,14 @@ def solve_two_ties(bad, good, ncap, tol, tie, max_iter, T0, TL0, P0, T1, TL1, P1
 def solve_two_finals(bad, good, T0, TL0, F, LF, PF, tie):
     """Seat 2 in the final round at every distance ``d = 1 .. F.shape[0] - 1``."""
     PG = deck_chances(bad, good)
-    for d in range(1, F.shape[0]):
-        for w in range(bad):
-            for c0 in range(good + 1):
-                v, ln, first = _last_chain(bad, good, d, w, c0, PG, T0, TL0, False, tie)
+    for w in range(bad):
+        for c0 in range(good + 1):
+            # beyond the goods left every distance has the chain of
+            # d = good - c0 + 1 (seat 2 cannot reach it)
+            top = good - c0 + 2
+            for d in range(1, F.shape[0]):
+                if d < top:
+                    v, ln, first = _last_chain(bad, good, d, w, c0, PG, T0, TL0, False, tie)
                 F[d, w, c0] = v
                 LF[d, w, c0] = ln
                 PF[d, w, c0] = first

@@ -15,6 +15,7 @@ race's pair structure, so the race's kernels solve them
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from itertools import product
 
 import numpy as np
@@ -123,8 +124,8 @@ def _solve_seats_deck(bad, good, N, G, C, game):
                  flat, tuples, groups, stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
-    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
-                          (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0],
+                          (Wo, Lo, Po, (Wf, Lf, Pf), (Wt, Lt, Pt)), float(stats[0]), int(stats[1]),
                           int(stats[4]), float(stats[5]), int(stats[6]), seconds)
 
 
@@ -144,12 +145,12 @@ def _solve_two_deck(bad, good, G, C, game):
     T = np.zeros(V.shape, dtype=np.int16)
     stats = np.zeros(7)
     pair = np.zeros(4)
-    final = np.arange(G, G + good + 1)[None, :] - np.arange(G)[:, None]  # d = x - b
     t0 = time.perf_counter()
     tk.solve_two_ties(bad, good, ncap, TOL, TIE, MAX_TIE_ITER, T0, TL0, P0, T1, TL1, P1, stats)
     tk.solve_two_finals(bad, good, T0, TL0, F, LF, PF, TIE)
-    V[1, :, G:] = F[final]
-    L[1, :, G:] = LF[final]
+    for b in range(G):  # seat 2 at b, seat 1 at x >= G: distance d = x - b
+        V[1, b, G:] = F[G - b:G - b + good + 1]
+        L[1, b, G:] = LF[G - b:G - b + good + 1]
     solve_deck(bad, good, G, V, L, T, True, TOL, TIE, PAIR_SWEEPS, pair, rounds=True)
     seconds = time.perf_counter() - t0
     check_pair_stats(pair, f"deck {bad}/{good} rounds")
@@ -159,6 +160,22 @@ def _solve_two_deck(bad, good, G, C, game):
 
 
 def _two_seat_solution(game, G, C, V, L, P, final, start, tie, stats, seconds):
+    """Wrap a two-seat solve: the start tables now, the N-seat layout of
+    :class:`RoundsSolution` on first use (:func:`_two_seat_layout`; most
+    callers only read the start tables, and writing out the layout costs
+    as much as the tie and final rounds together). ``V, L, P``: the open
+    turn starts ``[seat, own score, other score, w, c]``; ``final``,
+    ``start``, ``tie`` as in :func:`_two_seat_layout`."""
+    v = V[0, :, :G, 0, 0].reshape(G * G)  # seat 1 to move at a fresh deck
+    start_win = np.stack([v, 1.0 - v], axis=1)
+    start_actions = L[0, :, :G, 0, 0].reshape(G * G).copy()
+    return RoundsSolution(game, 2, G, C, start_win, start_actions,
+                          partial(_two_seat_layout, G, C, V, L, P, final, start, tie),
+                          float(stats[0]), int(stats[1]), int(stats[4]), float(stats[5]),
+                          int(stats[6]), seconds)
+
+
+def _two_seat_layout(G, C, V, L, P, final, start, tie):
     """A two-seat solve written out in the N-seat layout of
     :class:`RoundsSolution`: open tables per seat to move (scores from the
     mover on), final rows (seat 2, mask {seat 1}, distance ``d``) and tie
@@ -166,7 +183,14 @@ def _two_seat_solution(game, G, C, V, L, P, final, start, tie, stats, seconds):
     score, w, c]`` (seat 2's beyond the goal unused); ``final = (F, LF,
     PF)`` seat 2 at distance ``d``; ``start = (T0, TL0, P0)`` the tie
     round's start and ``tie = (T1, TL1, P1)`` seat 2 at gain ``g``. The
-    policy entries are None for dice."""
+    policy entries are None for dice.
+
+    Returns
+    -------
+    tuple
+        ``(win, actions, policy, final, tie)`` as the attributes of
+        :class:`RoundsSolution`.
+    """
     (F, LF, PF), (T0, TL0, P0), (T1, TL1, P1) = final, start, tie
     deck = V.shape[3:]
     ncap = C - G + 1
@@ -199,9 +223,7 @@ def _two_seat_solution(game, G, C, V, L, P, final, start, tie, stats, seconds):
         Pf = Pt = None
     else:
         Pf[rows], Pt[s0], Pt[trows] = PF[1:], P0, P1
-    return RoundsSolution(game, 2, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo, Po,
-                          (Wf, Lf, Pf), (Wt, Lt, Pt), float(stats[0]), int(stats[1]),
-                          int(stats[4]), float(stats[5]), int(stats[6]), seconds)
+    return Wo, Lo, Po, (Wf, Lf, Pf), (Wt, Lt, Pt)
 
 
 def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
@@ -294,8 +316,8 @@ def _solve_seats_graph(TG, N, G, C, game, what, with_policy):
                  flat, tuples, groups, stats, min_chunk=64)
     seconds = time.perf_counter() - t0
     _stats_check(stats, what)
-    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0], Wo, Lo,
-                          Ho if with_policy else None, (Wf, Lf, None), (Wt, Lt, None),
+    return RoundsSolution(game, N, G, C, Wo[0, :, 0, 0], Lo[0, :, 0, 0],
+                          (Wo, Lo, Ho if with_policy else None, (Wf, Lf, None), (Wt, Lt, None)),
                           float(stats[0]), int(stats[1]), int(stats[4]), float(stats[5]),
                           int(stats[6]), seconds)
 
@@ -394,6 +416,10 @@ class RoundsSolution:
     final, tie : tuple
         The final-round and generic tie-round tables (see
         :mod:`designer.solve._rounds_common`).
+    tables : tuple or callable
+        ``(win, actions, policy, final, tie)``, or a function that makes
+        them: two-seat solves write out these N-seat tables only when one
+        of the five attributes is first read.
     residual : float
         Largest Bellman residual at an accepted score tuple.
     sweeps : int
@@ -414,11 +440,7 @@ class RoundsSolution:
     cap: int
     start_win: np.ndarray = field(repr=False)
     start_actions: np.ndarray = field(repr=False)
-    win: np.ndarray = field(repr=False)
-    actions: np.ndarray = field(repr=False)
-    policy: np.ndarray = field(repr=False)
-    final: tuple = field(repr=False)
-    tie: tuple = field(repr=False)
+    tables: object = field(repr=False)
     residual: float
     sweeps: int
     unsettled: int
@@ -427,6 +449,31 @@ class RoundsSolution:
     seconds: float
 
     ending = "rounds"
+
+    @cached_property
+    def _tables(self):
+        t = self.tables
+        return t() if callable(t) else t
+
+    @property
+    def win(self):
+        return self._tables[0]
+
+    @property
+    def actions(self):
+        return self._tables[1]
+
+    @property
+    def policy(self):
+        return self._tables[2]
+
+    @property
+    def final(self):
+        return self._tables[3]
+
+    @property
+    def tie(self):
+        return self._tables[4]
 
     def _komi_vector(self, komi, goal):
         N = self.players
