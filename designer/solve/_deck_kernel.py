@@ -48,7 +48,7 @@ from designer.solve._classes import (affine_solve, deck_chances, pair_begin, pai
 
 
 @kernel
-def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG, cP, cL, cT, mg,
+def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL, cT, mg,
            dec, lim, rounds):
     """One backward sweep over the turn chains of both sides of pair (i, j).
 
@@ -59,8 +59,10 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
     When optimising, ``mg[side, w, c0, t]`` keeps the affine margin
     ``D - H - tie`` of each decision and ``dec`` the decision taken, so that
     the policy can be checked at new unknowns without another sweep
-    (``lim`` is the last decision of each chain). Expected lengths are
-    carried only ``with_l``: they are needed once, under the final policy.
+    (``lim`` is the last decision of each chain). Expected lengths ride
+    along in ``cL``: they follow the sweep's decisions, which are the final
+    policy's in the sweep that is accepted (cheaper than a separate
+    lengths sweep under the final policy, and the same sums).
     With ``rounds`` the mover of table 0 (seat 1) never wins by a hold: its
     chain runs to the last good item.
     """
@@ -117,10 +119,9 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
                         bA = 1.0 - cP[other, w + 1, c, 0]
                         bX = -cP[other, w + 1, c, 1]
                         bY = -cP[other, w + 1, c, 2]
-                        if with_l:
-                            lA = cL[other, w + 1, c, 0]
-                            lX = cL[other, w + 1, c, 1]
-                            lY = cL[other, w + 1, c, 2]
+                        lA = cL[other, w + 1, c, 0]
+                        lX = cL[other, w + 1, c, 1]
+                        lY = cL[other, w + 1, c, 2]
                     elif side == 0:  # reshuffle: opponent at a fresh deck (y)
                         bA = 1.0
                         bX = 0.0
@@ -150,10 +151,9 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
                     else:
                         draw = t < T[me, mi, mj, w, c0]
                     if draw:
-                        if with_l:
-                            mA = 1.0 + pg * mA + pb * lA
-                            mX = pg * mX + pb * lX
-                            mY = pg * mY + pb * lY
+                        mA = 1.0 + pg * mA + pb * lA
+                        mX = pg * mX + pb * lX
+                        mY = pg * mY + pb * lY
                         nA = dA
                         nX = dX
                         nY = dY
@@ -161,10 +161,9 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, with_l, tie, PG
                         nA = 1.0 - V[opp, mj, mi + t, w, c]
                         nX = 0.0
                         nY = 0.0
-                        if with_l:
-                            mA = 1.0 + L[opp, mj, mi + t, w, c]
-                            mX = 0.0
-                            mY = 0.0
+                        mA = 1.0 + L[opp, mj, mi + t, w, c]
+                        mX = 0.0
+                        mY = 0.0
                         tcur = t
                     t -= 1
                 cP[side, w, c0, 0] = nA
@@ -215,7 +214,7 @@ def _guess(V, p, i, j, goal):
 
 @kernel
 def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, lim,
-                cP, cL, cP2, cT, st, out, rounds):
+                cP, cL, cT, st, out, rounds):
     """Solve score pair ``(i, j)`` (both tables when ``players == 2``).
 
     Policy iteration by :func:`~designer.solve._classes.pair_next`; ``out``
@@ -231,7 +230,7 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
         # Warm start from the neighbouring, already solved pair.
         pair_begin(st, _guess(V, p, i, j, goal), _guess(V, q, j, i, goal))
         while st[3] > 0.0:
-            _sweep(bad, good, goal, i, j, p, q, st[0], st[1], V, L, T, optimize, not optimize, tie,
+            _sweep(bad, good, goal, i, j, p, q, st[0], st[1], V, L, T, optimize, tie,
                    PG, cP, cL, cT, mg, dec, lim, rounds)
             ok = pair_solve(cP[0, 0, 0], cP[1, 0, 0], st)
             holds = not optimize or _policy_holds(bad, good, st[4], st[5], mg, dec, lim)
@@ -241,17 +240,11 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
         x = st[0]
         y = st[1]
         if optimize:
-            # Lengths under the final policy: one fixed-policy sweep that
-            # reads the policy just found.
             for side in range(2):
                 mi, mj, me, _ = pair_side(side, i, j, p, q)
                 for w in range(bad):
                     for c in range(good + 1):
                         T[me, mi, mj, w, c] = cT[side, w, c]
-            # optimize False, with_l True, passed as values (inside `if
-            # optimize`): as literals they would compile _sweep a second time
-            _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, not optimize, optimize, tie,
-                   PG, cP2, cL, cT, mg, dec, lim, rounds)
         lx, ly, ok = affine_solve(cL[0, 0, 0], cL[1, 0, 0])
         if not ok:
             out[3] = 2.0
@@ -277,14 +270,13 @@ def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps,
     lim = np.zeros((nt, 2, bad, good + 1), dtype=np.int64)
     cP = np.zeros((nt, 2, bad, good + 1, 3))
     cL = np.zeros((nt, 2, bad, good + 1, 3))
-    cP2 = np.zeros((nt, 2, bad, good + 1, 3))  # scratch for the lengths sweep
     cT = np.zeros((nt, 2, bad, good + 1), dtype=np.int16)
     order, groups, out, st = pair_plan(goal, nt)
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(bad, good, goal, order[m, 0], order[m, 1], V, L, T, optimize, tol, tie,
-                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cP2[t], cT[t], st[t],
+                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cT[t], st[t],
                         out[m], rounds)
     reduce_pair_stats(out, stats)
 
