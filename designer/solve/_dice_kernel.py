@@ -20,13 +20,22 @@ seat 2). Seat 2 moves last and holds at the goal to win, as in the race.
 Seat 1 may roll past the goal: a hold at ``a + k >= goal`` starts the final
 round, seat 2 to move at ``(b, a + k)``, whose value is given in table 1
 beyond the goal (its second score axis runs to the cap ``C``, where seat 1
-must hold). Seat 1's chain need not run to the cap: with ``F(d)`` seat 2's
-win probability in a final round ``d`` points behind and ``y`` its value
-after seat 1 busts, rolling at total ``T`` is worth at most
-``p_b (1 - y) + (1 - p_b)``, so holding is optimal at every
-``T >= T^*``, the first total past the goal with
-``max_{d' >= T - b} F(d') <= p_b y`` whatever the cap; the chain starts
-there (:func:`_reach`).
+must hold). Seat 1's chain need not run to the cap. With ``F(d)`` seat 2's
+win probability in a final round ``d`` points behind, ``y`` its value after
+seat 1 busts and ``H(T) = 1 - F(T - b)`` seat 1's hold at total ``T``: if
+seat 1 holds at every total above ``T``, rolling at ``T`` is worth
+``p_b (1 - y) + sum_f p_f H(min(T + f, C))``, which is at most ``H(T)``
+exactly when
+
+.. math::
+
+    M_b(T) = F(T - b) - \\sum_f p_f F(\\min(T + f, C) - b) \\le p_b y .
+
+By induction down from the cap, holding is optimal at every total from the
+first ``T^* >= goal`` with ``max_{T' >= T^*} M_b(T') <= p_b y`` on; the chain
+starts there (:func:`_reach`; the suffix maxima are given as ``Mmax[b, T -
+goal]``). A turn total above ``T^*`` is then held, which is what the
+chain's tail would have chosen: the values are the same.
 """
 
 import numba
@@ -39,9 +48,9 @@ from designer.solve._classes import (affine_solve, pair_begin, pair_next, pair_p
 
 
 @kernel
-def _reach(goal, cap, mi, mj, yo, pb, Fmax):
+def _reach(goal, cap, mi, mj, yo, pb, Mmax):
     """Seat 1's chain in the rounds ending (module doc): its length
-    ``T^* - mi``, with ``T^* >= goal`` the first total at which holding is
+    ``T^* - mi``, with ``T^* >= goal`` the first total from which holding is
     sure to be optimal while the opponent's value after a bust stays above
     the returned threshold (the estimate ``yo`` with a margin, so that the
     next estimate rarely undoes it), or the cap (threshold -1: the cap's
@@ -49,18 +58,18 @@ def _reach(goal, cap, mi, mj, yo, pb, Fmax):
     bound = 0.9 * pb * yo
     lo = goal if pb > 0.0 else cap  # a die that never busts: no bound
     hi = cap
-    while lo < hi:  # Fmax falls with the distance: bisect for the first total
+    while lo < hi:  # the suffix maxima fall with the total: bisect for the first
         mid = (lo + hi) // 2
-        if Fmax[mid - mj] <= bound:
+        if Mmax[mj, mid - goal] <= bound:
             hi = mid
         else:
             lo = mid + 1
-    return lo - mi, Fmax[lo - mj] / pb if lo < cap else -1.0
+    return lo - mi, Mmax[mj, lo - goal] / pb if lo < cap else -1.0
 
 
 @kernel
 def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, bR, mg, rounds,
-           Fmax, need, thr):
+           Mmax, need, thr):
     """Backward sweep over both sides' turns; turn-start coefficients land in
     ``bP[side, 0]`` and ``bL[side, 0]``, decisions in ``bR[side, k]`` and,
     when optimising, their affine margins (roll minus hold minus tie) in
@@ -81,7 +90,7 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
             vX, vY = 1.0, 0.0
         held = rounds and me == 0
         if held:
-            nd, th = _reach(goal, cap, mi, mj, y if side == 0 else x, pb, Fmax)
+            nd, th = _reach(goal, cap, mi, mj, y if side == 0 else x, pb, Mmax)
         else:
             nd, th = goal - mi, -1.0
         need[side] = nd
@@ -152,7 +161,7 @@ def _policy_holds(x, y, mg, bR, need, thr):
 
 @kernel
 def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps, bP, bL, bR, mg,
-                st, out, rounds, Fmax, need, thr):
+                st, out, rounds, Mmax, need, thr):
     """Solve score pair ``(i, j)``; ``out`` as in :mod:`designer.solve._deck_kernel`."""
     players = V.shape[0]
     for p in range(players):
@@ -163,7 +172,7 @@ def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps
         pair_begin(st, x, V[q, j + 1, i] if j + 1 < goal else 1.0)
         while st[3] > 0.0:
             _sweep(faces, pips, goal, i, j, p, q, st[0], st[1], V, L, R, optimize, tie, bP, bL, bR,
-                   mg, rounds, Fmax, need, thr)
+                   mg, rounds, Mmax, need, thr)
             ok = pair_solve(bP[0, 0], bP[1, 0], st)
             holds = not optimize or _policy_holds(st[4], st[5], mg, bR, need, thr)
             pair_next(bP[0, 0], bP[1, 0], st, ok, holds, max_sweeps, tol, out)
@@ -186,7 +195,7 @@ def _solve_pair(faces, pips, goal, i, j, V, L, R, optimize, tol, tie, max_sweeps
 
 @parallel_kernel
 def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, nt, stats,
-                       rounds, Fmax):
+                       rounds, Mmax):
     """:func:`solve_dice` with the scratch of ``nt`` threads given explicitly."""
     span = V.shape[2]  # a chain runs to the goal, or for seat 1 of the rounds ending the cap
     bP = np.zeros((nt, 2, span, 3))
@@ -200,23 +209,37 @@ def solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweep
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(faces, pips, goal, order[m, 0], order[m, 1], V, L, R, optimize, tol, tie,
-                        max_sweeps, bP[t], bL[t], bR[t], mg[t], st[t], out[m], rounds, Fmax,
+                        max_sweeps, bP[t], bL[t], bR[t], mg[t], st[t], out[m], rounds, Mmax,
                         need[t], thr[t])
     reduce_pair_stats(out, stats)
 
 
-def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats, Fmax=None):
+def solve_dice(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, stats, Mmax=None):
     """Solve all score pairs in dependency order (see :func:`solve_deck`).
 
     ``V, L`` have shape (players, goal, goal); ``R`` (bool) has shape
     (players, goal, goal, goal) and is written when ``optimize``. Pairs of
     one score sum are solved in parallel on numba's threads.
 
-    ``Fmax`` (given: the open rounds of the two-seat rounds ending, module
-    doc) is ``max_{d' >= d} F(d')`` for ``d = 0 .. C``; ``V, L`` then have
+    ``Mmax`` (given: the open rounds of the two-seat rounds ending, module
+    doc) is ``max_{T' >= T} M_b(T')`` at ``[b, T - goal]`` for ``b <
+    goal <= T < C`` (:func:`hold_margins`); ``V, L`` then have
     shape ``(2, goal, C + 1)`` with seat 2's final-round turn starts filled
     in beyond the goal, and ``R`` shape ``(2, goal, goal, C + 1)``.
     """
-    rounds = Fmax is not None
+    rounds = Mmax is not None
     solve_dice_threads(faces, pips, goal, V, L, R, optimize, tol, tie, max_sweeps, threads(), stats,
-                       rounds, Fmax if rounds else np.zeros(1))
+                       rounds, Mmax if rounds else np.zeros((1, 1)))
+
+
+def hold_margins(faces, pips, goal, F):
+    """``Mmax[b, T - goal] = max_{T <= T' < C} M_b(T')`` (module doc) for
+    seat 2 at ``b < goal`` and seat 1's totals ``goal <= T < C``, from the
+    final round's ``F`` (length ``C + 1``, indexed by the distance)."""
+    C = F.shape[0] - 1
+    T = np.arange(goal, C)[None, :]
+    b = np.arange(goal)[:, None]
+    M = F[T - b].copy()
+    for f in pips:
+        M -= F[np.minimum(T + f, C) - b] / faces
+    return np.ascontiguousarray(np.maximum.accumulate(M[:, ::-1], axis=1)[:, ::-1])

@@ -10,7 +10,7 @@ there, the tie and final rounds are scalar chains
 :mod:`designer.solve._rounds_two_dice_kernel`) and the open rounds have the
 race's pair structure, so the race's kernels solve them
 (:mod:`designer.solve._deck_kernel` with ``rounds=True``,
-:mod:`designer.solve._dice_kernel` with ``Fmax``).
+:mod:`designer.solve._dice_kernel` with ``Mmax``).
 """
 
 import time
@@ -30,7 +30,7 @@ from designer.solve import _rounds_two_dice_kernel as dtk
 from designer.solve import _rounds_two_kernel as tk
 from designer.solve._classes import check_pair_stats
 from designer.solve._deck_kernel import solve_deck
-from designer.solve._dice_kernel import solve_dice
+from designer.solve._dice_kernel import hold_margins, solve_dice
 from designer.solve import _rounds_dice_kernel as ik
 from designer.solve._rounds_common import (deck_cap, final_offsets, open_order, table_bytes,
                                            tie_offsets)
@@ -255,7 +255,7 @@ def _solve_two_dice(faces, pips, G, C, game):
     """Two seats: scalar tie and final rounds
     (:mod:`designer.solve._rounds_two_dice_kernel`), then the open rounds on
     the race's pair kernel (:mod:`designer.solve._dice_kernel` with
-    ``Fmax``); the tests compare every table with the N-seat kernels."""
+    ``Mmax``); the tests compare every table with the N-seat kernels."""
     ncap = C - G + 1
     T1, TL1 = np.zeros(ncap), np.zeros(ncap)
     F, LF = np.zeros(C + 1), np.zeros(C + 1)
@@ -270,8 +270,8 @@ def _solve_two_dice(faces, pips, G, C, game):
     dtk.solve_two_dice_finals(faces, pips, T0, TL0, TIE, F, LF)
     V[1, :, G:] = F[final]
     L[1, :, G:] = LF[final]
-    Fmax = np.maximum.accumulate(F[::-1])[::-1].copy()  # max over d' >= d
-    solve_dice(faces, pips, G, V, L, R, True, TOL, TIE, PAIR_SWEEPS, pair, Fmax=Fmax)
+    Mmax = hold_margins(faces, pips, G, F)  # where seat 1 surely holds
+    solve_dice(faces, pips, G, V, L, R, True, TOL, TIE, PAIR_SWEEPS, pair, Mmax=Mmax)
     seconds = time.perf_counter() - t0
     check_pair_stats(pair, f"dice d{faces} rounds")
     stats[:3] = pair[:3]
