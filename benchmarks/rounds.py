@@ -1,7 +1,8 @@
 """Benchmark: the rounds ending (SPEC 1.6) against the race of the same game.
 
 Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]
-[--zombie]``. For two-player Fowl Play and Pig it prints the median warm
+[--zombie]``. For two-player Fowl Play and Pig (the bar's games), Red
+Light, Pig to 50 and a 3-bad 60-good deck to 50 it prints the median warm
 time of the race solve and of the rounds solve measured in the same process
 (the two alternate), the median of their ratios (the bar: at most 3) and the
 ratio of the best times, and the headline figures. ``--three`` adds
@@ -38,9 +39,14 @@ def main():
     args = ap.parse_args()
     if args.zombie:
         _zombie(args.repeats)
-    for name in ("fowl-play", "pig"):
-        race = load_game(name)
-        rounds = load_game(name, ending="rounds")
+    # the bar's games, then two smaller ones where fixed costs weigh more
+    # and a deck richer than its goal (seat 1's chains past the goal are
+    # the longest there)
+    for name, kw in (("fowl-play", {}), ("pig", {}), ("red-light", {}), ("pig", {"goal": 50}),
+                     ("deck", {"bad": 3, "good": 60, "goal": 50})):
+        race = load_game(name, **kw)
+        rounds = load_game(name, ending="rounds", **kw)
+        name = f"{name} {'/'.join(str(v) for v in kw.values())}" if kw else name
         solve(race.with_goal(5)), solve(rounds.with_goal(5))  # compile / load the kernels
         # race and rounds alternate, so that both see the same machine: on a
         # shared 2-core machine the speed drifts by 20-30% within a minute,
@@ -55,9 +61,9 @@ def main():
         to = statistics.median(t[1] for t in times)
         ratio = statistics.median(t[1] / t[0] for t in times)
         best = min(t[1] for t in times) / min(t[0] for t in times)
-        print(f"{name:10s} race {tr:7.3f} s   rounds {to:7.3f} s   ratio {ratio:5.2f} (median of "
+        print(f"{name:12s} race {tr:7.3f} s   rounds {to:7.3f} s   ratio {ratio:5.2f} (median of "
               f"{args.repeats} alternating pairs; best times {best:.2f})   ({_load()})")
-        print(f"{'':10s} rounds: seat win {so.seat_win()}, fair komi {so.fair_komi()}, "
+        print(f"{'':12s} rounds: seat win {so.seat_win()}, fair komi {so.fair_komi()}, "
               f"expected actions {so.expected_actions():.3f}, sweeps/tuple "
               f"{so.sweeps / so.start_win.shape[0]:.2f}")
     if args.three:

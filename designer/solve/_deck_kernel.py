@@ -31,7 +31,7 @@ score ``a`` first), table 1 seat 2 (``V[1, b, a]``). Seat 2 moves last, so
 it holds at the goal and wins, as in the race. Seat 1 may draw past the
 goal: its hold at ``a + t >= goal`` starts the final round, seat 2 to move
 at ``(b, a + t)``. Those final-round turn starts are given in table 1 beyond
-the goal (its second score axis runs to ``goal + good``), so the chains read
+the goal (its second score axis runs to ``goal + good // 2``), so the chains read
 every hold the same way (:mod:`designer.solve._rounds_two_kernel` fills
 them). At the goal, a lead larger than the good items left in the deck wins
 for sure (seat 2 cannot catch up in its last turn): seat 1's chain stops
@@ -297,8 +297,9 @@ def solve_deck(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, stats, 
         0.0 on success / 1.0 no convergence / 2.0 singular (endless) game.
     rounds : bool
         The open rounds of the two-seat rounds ending: ``V`` (``L``, ``T``)
-        has shape ``(2, goal, goal + good + 1, bad, good + 1)``, with seat 2's
-        final-round turn starts filled in beyond the goal (module doc).
+        has shape ``(2, goal, goal + good // 2 + 1, bad, good + 1)``, with
+        seat 2's final-round turn starts filled in beyond the goal (module
+        doc; seat 1's chains read no further).
     """
     solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps, threads(), stats,
                        rounds)

@@ -139,8 +139,13 @@ def _solve_two_deck(bad, good, G, C, game):
     P0, P1 = np.zeros(deck, dtype=np.int16), np.zeros((ncap,) + deck, dtype=np.int16)
     F, LF = np.zeros((C + 1,) + deck), np.zeros((C + 1,) + deck)
     PF = np.zeros((C + 1,) + deck, dtype=np.int16)
-    # open turn starts; seat 2's table runs on past the goal into the final round
-    V = np.zeros((2, G, G + good + 1) + deck)
+    # open turn starts; seat 2's table runs on past the goal into the final
+    # round, as far as seat 1's chains read: a hold at a + t >= G comes
+    # before the sure win at max(G - a, (good - c0 + b - a) // 2 + 1) draws,
+    # so a + t <= G + good // 2 (a, b < G). Wider tables fall out of the
+    # cache sooner: Fowl Play's pass 30 MB with the whole final round.
+    ext = good // 2 + 1
+    V = np.zeros((2, G, G + ext) + deck)
     L = np.zeros(V.shape)
     T = np.zeros(V.shape, dtype=np.int16)
     stats = np.zeros(7)
@@ -149,8 +154,8 @@ def _solve_two_deck(bad, good, G, C, game):
     tk.solve_two_ties(bad, good, ncap, TOL, TIE, MAX_TIE_ITER, T0, TL0, P0, T1, TL1, P1, stats)
     tk.solve_two_finals(bad, good, T0, TL0, F, LF, PF, TIE)
     for b in range(G):  # seat 2 at b, seat 1 at x >= G: distance d = x - b
-        V[1, b, G:] = F[G - b:G - b + good + 1]
-        L[1, b, G:] = LF[G - b:G - b + good + 1]
+        V[1, b, G:] = F[G - b:G - b + ext]
+        L[1, b, G:] = LF[G - b:G - b + ext]
     solve_deck(bad, good, G, V, L, T, True, TOL, TIE, PAIR_SWEEPS, pair, rounds=True)
     seconds = time.perf_counter() - t0
     check_pair_stats(pair, f"deck {bad}/{good} rounds")
