@@ -394,6 +394,11 @@ def solve_rounds_zombie(game):
     return _solve_seats_graph(TG, N, G, C, game, game.name, False)
 
 
+def _table(k, doc):
+    """Entry ``k`` of :attr:`RoundsSolution.tables`, written out on first use."""
+    return property(lambda self: self._tables[k], doc=doc)
+
+
 @dataclass(frozen=True, eq=False)
 class RoundsSolution:
     """Exact optimal (max-n) play under the rounds ending, every goal and komi.
@@ -460,25 +465,11 @@ class RoundsSolution:
         t = self.tables
         return t() if callable(t) else t
 
-    @property
-    def win(self):
-        return self._tables[0]
-
-    @property
-    def actions(self):
-        return self._tables[1]
-
-    @property
-    def policy(self):
-        return self._tables[2]
-
-    @property
-    def final(self):
-        return self._tables[3]
-
-    @property
-    def tie(self):
-        return self._tables[4]
+    win = _table(0, "Open-round win probabilities (class docs).")
+    actions = _table(1, "Open-round expected remaining actions (class docs).")
+    policy = _table(2, "Open-round policy (class docs).")
+    final = _table(3, "Final-round tables (class docs).")
+    tie = _table(4, "Tie-round tables (class docs).")
 
     def _komi_vector(self, komi, goal):
         N = self.players
