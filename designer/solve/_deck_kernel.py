@@ -59,10 +59,11 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
     When optimising, ``mg[side, w, c0, t]`` keeps the affine margin
     ``D - H - tie`` of each decision and ``dec`` the decision taken, so that
     the policy can be checked at new unknowns without another sweep
-    (``lim`` is the last decision of each chain). Expected lengths ride
-    along in ``cL``: they follow the sweep's decisions, which are the final
-    policy's in the sweep that is accepted (cheaper than a separate
-    lengths sweep under the final policy, and the same sums).
+    (``lim`` is the last decision of each chain). Expected lengths follow
+    in ``cL``, each chain's after its values, from its first hold down:
+    they follow the sweep's decisions, which are the final policy's in the
+    sweep that is accepted (cheaper than a separate lengths sweep under the
+    final policy, and the same sums).
     With ``rounds`` the mover of table 0 (seat 1) never wins by a hold: its
     chain runs to the last good item.
     """
@@ -98,8 +99,6 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                     tcur = left + 1
                 nX = 0.0
                 nY = 0.0
-                mX = 0.0
-                mY = 0.0
                 if not optimize:
                     # A fixed policy holds after T good draws: the chain's
                     # tail beyond T is never reached from this turn start.
@@ -111,6 +110,8 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         tcur = hold_at
                         t = hold_at - 1
                 lim[side, w, c0] = t
+                t_end = tcur  # the chain's end: its length is mA already
+                # values and decisions, from the chain's end down
                 while t >= 0:
                     c = c0 + t
                     pg = PG[w, c]
@@ -119,23 +120,14 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         bA = 1.0 - cP[other, w + 1, c, 0]
                         bX = -cP[other, w + 1, c, 1]
                         bY = -cP[other, w + 1, c, 2]
-                        lA = cL[other, w + 1, c, 0]
-                        lX = cL[other, w + 1, c, 1]
-                        lY = cL[other, w + 1, c, 2]
                     elif side == 0:  # reshuffle: opponent at a fresh deck (y)
                         bA = 1.0
                         bX = 0.0
                         bY = -1.0
-                        lA = 0.0
-                        lX = 0.0
-                        lY = 1.0
                     else:
                         bA = 1.0
                         bX = -1.0
                         bY = 0.0
-                        lA = 0.0
-                        lX = 1.0
-                        lY = 0.0
                     dA = pg * nA + pb * bA
                     dX = pg * nX + pb * bX
                     dY = pg * nY + pb * bY
@@ -151,9 +143,6 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                     else:
                         draw = t < T[me, mi, mj, w, c0]
                     if draw:
-                        mA = 1.0 + pg * mA + pb * lA
-                        mX = pg * mX + pb * lX
-                        mY = pg * mY + pb * lY
                         nA = dA
                         nX = dX
                         nY = dY
@@ -161,11 +150,35 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         nA = 1.0 - V[opp, mj, mi + t, w, c]
                         nX = 0.0
                         nY = 0.0
-                        mA = 1.0 + L[opp, mj, mi + t, w, c]
-                        mX = 0.0
-                        mY = 0.0
                         tcur = t
                     t -= 1
+                # Lengths under the decisions just taken: only the first
+                # hold (tcur) and the draws before it are ever played, so the
+                # lengths table is read once per chain, not at every hold
+                # (half the memory the chains stream; the same sums).
+                if tcur != t_end:
+                    mA = 1.0 + L[opp, mj, mi + tcur, w, c0 + tcur]
+                mX = 0.0
+                mY = 0.0
+                for t in range(tcur - 1, -1, -1):
+                    c = c0 + t
+                    pg = PG[w, c]
+                    pb = 1.0 - pg
+                    if w + 1 < bad:
+                        lA = cL[other, w + 1, c, 0]
+                        lX = cL[other, w + 1, c, 1]
+                        lY = cL[other, w + 1, c, 2]
+                    elif side == 0:
+                        lA = 0.0
+                        lX = 0.0
+                        lY = 1.0
+                    else:
+                        lA = 0.0
+                        lX = 1.0
+                        lY = 0.0
+                    mA = 1.0 + pg * mA + pb * lA
+                    mX = pg * mX + pb * lX
+                    mY = pg * mY + pb * lY
                 cP[side, w, c0, 0] = nA
                 cP[side, w, c0, 1] = nX
                 cP[side, w, c0, 2] = nY
