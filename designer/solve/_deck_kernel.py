@@ -46,20 +46,27 @@ from designer._jit import kernel, parallel_kernel, threads
 from designer.solve._classes import (affine_solve, deck_chances, pair_begin, pair_next, pair_plan, pair_side, pair_solve,
                                      reduce_pair_stats)
 
+#: Decisions whose margin at the sweep's estimate is within this of 0 are
+#: kept for the policy check; the rest only bound how far the unknowns may
+#: move (:func:`_policy_holds`).
+NEAR = 1e-3
+
 
 @kernel
 def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL, cT, mg,
-           dec, lim, rounds):
+           dec, nmg, far, rounds):
     """One backward sweep over the turn chains of both sides of pair (i, j).
 
     Side 0 is player ``p`` moving at ``(i, j)`` (unknown ``x`` = its value at a
     fresh deck), side 1 is player ``q`` moving at ``(j, i)`` (unknown ``y``).
     Fills ``cP``/``cL`` with affine coefficients ``(a, b_x, b_y)`` of the
     turn-start values and ``cT`` with the draws-before-hold of each start.
-    When optimising, ``mg[side, w, c0, t]`` keeps the affine margin
-    ``D - H - tie`` of each decision and ``dec`` the decision taken, so that
-    the policy can be checked at new unknowns without another sweep
-    (``lim`` is the last decision of each chain). Expected lengths follow
+    When optimising, the decisions whose margin ``D - H - tie`` at
+    ``(x, y)`` is within :data:`NEAR` of 0 are listed: ``mg[k]`` their
+    affine margins, ``dec[k]`` the decision taken, ``nmg[0]`` how many;
+    ``far[0]`` is the smallest margin of the others. So the policy can be
+    checked at new unknowns without another sweep (:func:`_policy_holds`).
+    Expected lengths follow
     in ``cL``, each chain's after its values, from its first hold down:
     they follow the sweep's decisions, which are the final policy's in the
     sweep that is accepted (cheaper than a separate lengths sweep under the
@@ -67,6 +74,8 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
     With ``rounds`` the mover of table 0 (seat 1) never wins by a hold: its
     chain runs to the last good item.
     """
+    k = 0
+    fmin = np.inf
     for w in range(bad - 1, -1, -1):
         for side in range(2):
             mi, mj, me, opp = pair_side(side, i, j, p, q)
@@ -109,7 +118,6 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         mA = 1.0 + L[opp, mj, mi + hold_at, w, c]
                         tcur = hold_at
                         t = hold_at - 1
-                lim[side, w, c0] = t
                 t_end = tcur  # the chain's end: its length is mA already
                 # values and decisions, from the chain's end down
                 while t >= 0:
@@ -135,11 +143,17 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         draw = True
                     elif optimize:
                         h = 1.0 - V[opp, mj, mi + t, w, c]
-                        mg[side, w, c0, t, 0] = dA - h - tie
-                        mg[side, w, c0, t, 1] = dX
-                        mg[side, w, c0, t, 2] = dY
                         draw = dA + dX * x + dY * y > h + tie
-                        dec[side, w, c0, t] = draw
+                        a0 = dA - h - tie
+                        m = abs(a0 + dX * x + dY * y)
+                        if m < NEAR:
+                            mg[k, 0] = a0
+                            mg[k, 1] = dX
+                            mg[k, 2] = dY
+                            dec[k] = draw
+                            k += 1
+                        elif m < fmin:
+                            fmin = m
                     else:
                         draw = t < T[me, mi, mj, w, c0]
                     if draw:
@@ -186,18 +200,28 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                 cL[side, w, c0, 1] = mX
                 cL[side, w, c0, 2] = mY
                 cT[side, w, c0] = tcur
+    nmg[0] = k
+    far[0] = fmin
 
 
 @kernel
-def _policy_holds(bad, good, x, y, mg, dec, lim):
-    """True if every decision of the last sweep is still greedy at (x, y)."""
-    for side in range(2):
-        for w in range(bad):
-            for c0 in range(good + 1):
-                for t in range(1, lim[side, w, c0] + 1):
-                    m = mg[side, w, c0, t, 0] + mg[side, w, c0, t, 1] * x + mg[side, w, c0, t, 2] * y
-                    if (m > 0.0) != dec[side, w, c0, t]:
-                        return False
+def _policy_holds(x, y, x0, y0, mg, dec, nmg, far):
+    """True if every decision of the last sweep (taken at ``(x0, y0)``) is
+    still greedy at ``(x, y)``.
+
+    A margin is affine in the unknowns with coefficients of total size at
+    most 1 (they are chances of reaching a fresh deck), so it moves by at
+    most ``max(|x - x0|, |y - y0|)``: the decisions not listed (margins of
+    at least ``far``) cannot change sign while that stays below
+    ``far / 2`` (half, for rounding). Beyond it the answer is no, and
+    another sweep decides.
+    """
+    if 2.0 * max(abs(x - x0), abs(y - y0)) >= far[0]:
+        return False
+    for k in range(nmg[0]):
+        m = mg[k, 0] + mg[k, 1] * x + mg[k, 2] * y
+        if (m > 0.0) != dec[k]:
+            return False
     return True
 
 
@@ -226,8 +250,8 @@ def _guess(V, p, i, j, goal):
 
 
 @kernel
-def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, lim,
-                cP, cL, cT, st, out, rounds):
+def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, PG, mg, dec, nmg,
+                far, cP, cL, cT, st, out, rounds):
     """Solve score pair ``(i, j)`` (both tables when ``players == 2``).
 
     Policy iteration by :func:`~designer.solve._classes.pair_next`; ``out``
@@ -244,9 +268,9 @@ def _solve_pair(bad, good, goal, i, j, V, L, T, optimize, tol, tie, max_sweeps, 
         pair_begin(st, _guess(V, p, i, j, goal), _guess(V, q, j, i, goal))
         while st[3] > 0.0:
             _sweep(bad, good, goal, i, j, p, q, st[0], st[1], V, L, T, optimize, tie,
-                   PG, cP, cL, cT, mg, dec, lim, rounds)
+                   PG, cP, cL, cT, mg, dec, nmg, far, rounds)
             ok = pair_solve(cP[0, 0, 0], cP[1, 0, 0], st)
-            holds = not optimize or _policy_holds(bad, good, st[4], st[5], mg, dec, lim)
+            holds = not optimize or _policy_holds(st[4], st[5], st[0], st[1], mg, dec, nmg, far)
             pair_next(cP[0, 0, 0], cP[1, 0, 0], st, ok, holds, max_sweeps, tol, out)
         if st[3] < 0.0:
             return
@@ -278,9 +302,10 @@ def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps,
     # a chain runs to the goal, or in the rounds ending to the last good item
     span = good + 1 if rounds else min(good, goal) + 1
     # scratch per thread: the pairs of one score sum run side by side
-    mg = np.zeros((nt, 2, bad, good + 1, span, 3))
-    dec = np.zeros((nt, 2, bad, good + 1, span), dtype=np.bool_)
-    lim = np.zeros((nt, 2, bad, good + 1), dtype=np.int64)
+    mg = np.zeros((nt, 2 * bad * (good + 1) * span, 3))
+    dec = np.zeros((nt, 2 * bad * (good + 1) * span), dtype=np.bool_)
+    nmg = np.zeros((nt, 1), dtype=np.int64)
+    far = np.zeros((nt, 1))
     cP = np.zeros((nt, 2, bad, good + 1, 3))
     cL = np.zeros((nt, 2, bad, good + 1, 3))
     cT = np.zeros((nt, 2, bad, good + 1), dtype=np.int16)
@@ -289,7 +314,7 @@ def solve_deck_threads(bad, good, goal, V, L, T, optimize, tol, tie, max_sweeps,
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _solve_pair(bad, good, goal, order[m, 0], order[m, 1], V, L, T, optimize, tol, tie,
-                        max_sweeps, PG, mg[t], dec[t], lim[t], cP[t], cL[t], cT[t], st[t],
+                        max_sweeps, PG, mg[t], dec[t], nmg[t], far[t], cP[t], cL[t], cT[t], st[t],
                         out[m], rounds)
     reduce_pair_stats(out, stats)
 
