@@ -12,7 +12,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import MAX_ROUNDS, TIE, TOL
+from designer._jit import MAX_ROUNDS, TIE, TOL, compiled
 from designer.errors import ConvergenceError, DesignError
 from designer.solve._classes import CLASS_COLUMNS, class_report, rotation_classes
 from designer.solve._race_deck_kernel import solve_race_deck
@@ -95,12 +95,24 @@ def solve_race(game, players=None):
         A class's linear system is singular (a policy under which the game
         never ends; not observed).
     """
-    from designer.solve.solution import SeatSolution
-
     N = game.players if players is None else players
     if N != game.players:
         game = type(game)(**{**_fields(game), "players": N, "komi": 0})
     _check_memory(game)
+    kernel = solve_race_deck if game.family == "deck" else solve_race_dice
+    if not compiled(kernel):
+        # load (or compile) it by a solve to goal 1 before the clock starts,
+        # so that `seconds` is solve time (the first call in a process loads
+        # the kernel from numba's cache)
+        _solve(type(game)(**{**_fields(game), "goal": 1, "komi": 0}))
+    return _solve(game)
+
+
+def _solve(game):
+    """:func:`solve_race` of ``game`` with its own seats, kernels loaded."""
+    from designer.solve.solution import SeatSolution
+
+    N = game.players
     G = game.goal
     reps, groups = rotation_classes(N, G)
     cstats = np.zeros((len(reps), CLASS_COLUMNS))
