@@ -124,6 +124,11 @@ def test_solve_dispatch_and_cli_json(capsys):
     for key in ("expected_actions", "fair_komi", "fairness", "komi_table", "unsettled_positions"):
         assert key in out
     assert solve(DiceGame(goal=12, ending="rounds", players=3)).players == 3
+    # the terminal names what the rounds ending counts: score tuples, 10 ** 2
+    assert main(["solve", "deck", "--bad", "2", "--good", "6", "--goal", "10",
+                 "--ending", "rounds"]) == 0
+    out = capsys.readouterr().out
+    assert "score tuples: 100 " in out and "states:" not in out
 
 
 @pytest.mark.parametrize("game", [DeckGame(3, 10, 14, ending="rounds"),

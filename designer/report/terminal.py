@@ -131,7 +131,9 @@ def show_solution(summary, verbose=False):
                       f"(each player's best reply keeps changing there)"
                       + (f"; the largest residual kept there is "
                          f"{summary['unsettled_residual']:.1e}." if verbose else "."))
-    line = f"  states: {summary['states']:,}   solve time: {summary['seconds']:.3f} s"
+    # the rounds ending counts its score tuples (one per komi vector and goal)
+    what = "score tuples" if summary.get("ending") == "rounds" else "states"
+    line = f"  {what}: {summary['states']:,}   solve time: {summary['seconds']:.3f} s"
     if verbose:
         line += f"   residual: {summary['residual']:.2e}   sweeps: {summary['sweeps']:,}"
     console.print(line)

@@ -620,7 +620,8 @@ class RoundsSolution:
         The keys of :meth:`designer.solve.solution.Solution.summary` plus
         ``players``, ``ending``, ``seat_win``, ``fairness``,
         ``fair_komi_seat_win``, ``fair_komi_fairness``, ``cap``,
-        ``unsettled_positions`` and ``unsettled_residual``.
+        ``unsettled_positions`` and ``unsettled_residual``; ``states`` counts
+        the score tuples (``goal ** players``), not the turn states.
         """
         g = self.game
         komi = list(g.start_scores) if g is not None else [0] * self.players
