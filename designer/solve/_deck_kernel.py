@@ -66,13 +66,12 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
     affine margins, ``dec[k]`` the decision taken, ``nmg[0]`` how many;
     ``far[0]`` is the smallest margin of the others. So the policy can be
     checked at new unknowns without another sweep (:func:`_policy_holds`).
-    Expected lengths follow
-    in ``cL``, each chain's after its values, from its first hold down:
-    they follow the sweep's decisions, which are the final policy's in the
-    sweep that is accepted (cheaper than a separate lengths sweep under the
-    final policy, and the same sums).
-    With ``rounds`` the mover of table 0 (seat 1) never wins by a hold: its
-    chain runs to the last good item.
+    Expected lengths follow in ``cL``, each chain's after its values, from
+    its first hold down: they follow the sweep's decisions, which are the
+    final policy's in the sweep that is accepted (cheaper than a separate
+    lengths sweep under the final policy, and the same sums). With
+    ``rounds`` the mover of table 0 (seat 1) does not win at the goal: its
+    chain runs on to its sure win (module doc) or the last good item.
     """
     k = 0
     fmin = np.inf

@@ -155,8 +155,8 @@ def _solve_two_deck(bad, good, G, C, game):
     # open turn starts; seat 2's table runs on past the goal into the final
     # round, as far as seat 1's chains read: a hold at a + t >= G comes
     # before the sure win at max(G - a, (good - c0 + b - a) // 2 + 1) draws,
-    # so a + t <= G + good // 2 (a, b < G). Wider tables fall out of the
-    # cache sooner: Fowl Play's pass 30 MB with the whole final round.
+    # so a + t <= G + good // 2 (a, b < G). (Fowl Play: 25 MB of values and
+    # lengths instead of 30 MB with the whole final round.)
     ext = good // 2 + 1
     V = np.zeros((2, G, G + ext) + deck)
     L = np.zeros(V.shape)
