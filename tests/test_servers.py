@@ -258,18 +258,21 @@ def test_postgres_two_processes_one_killed(postgres, tmp_path):
         while _done(specs[0].store_path) < 3 and procs[0].poll() is None:
             assert time.monotonic() < deadline, "machine a made no progress"
             time.sleep(0.05)
-        # both machines inside a trial that started less than 0.15 s ago: a
-        # trial runs for 0.3 s at least (`slow`), so machine a's is still
-        # running when the kill lands (a trial merely seen RUNNING may end,
-        # and the next not yet begin, before the kill: then nothing is
-        # left to retry, as one CI run showed)
+        # machine a inside a trial that started less than 0.15 s ago: a
+        # trial runs for 0.3 s at least (`slow`), so it is still running
+        # when the kill lands. (A trial merely seen RUNNING may end, and the
+        # next not yet begin, before the kill: then nothing is left to
+        # retry, as one CI run showed. Waiting for both machines to be that
+        # fresh at once never came in another: their trials kept a fixed
+        # offset.) Each trial records its machine and process.
         storage = optuna.storages.RDBStorage(postgres)
         sid = storage.get_study_id_from_name("pgkill")
+        mine = f":{procs[0].pid}"
         while procs[0].poll() is None and time.monotonic() < deadline:
             running = storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,))
             now = datetime.datetime.now()  # optuna stamps trials with the local naive time
-            if len(running) >= 2 and all((now - t.datetime_start).total_seconds() < 0.15
-                                         for t in running):
+            if any(t.user_attrs.get("machine", "").endswith(mine)
+                   and (now - t.datetime_start).total_seconds() < 0.15 for t in running):
                 break
             time.sleep(0.01)
         assert procs[0].poll() is None, "machine a finished before it could be killed"
@@ -299,6 +302,7 @@ def test_postgres_two_processes_one_killed(postgres, tmp_path):
     for t in failed:  # every trial killed with its machine was run again, once
         assert retried.count(t.number) == 1, (t.number, retried)
     assert len(failed) >= 1  # the kill did hit a running trial
+    assert all(t.user_attrs["machine"].endswith(mine) for t in failed)  # machine a's
     for t in complete:  # a retried trial ran with the killed trial's parameters
         n = RetryFailedTrialCallback.retried_trial_number(t)
         if n is not None:

@@ -15,6 +15,8 @@ seconds (default :data:`GRACE`) and
 :class:`optuna.storages.RetryHeartbeatStaleTrialCallback` retries them.
 """
 
+import os
+import socket
 import threading
 import time
 
@@ -113,11 +115,15 @@ def make_objective(spec, store, solved_here):
     import optuna
 
     lock = threading.Lock()
+    # which machine and process ran each trial (a user attribute), so that
+    # a shared study shows who ran what, and whose trials a dead machine left
+    machine = f"{socket.gethostname()}:{os.getpid()}"
     fam = family(spec.family)
     args = fam.unit_args(spec)
     comp = spec.constraints.get("components", {})
 
     def objective(trial):
+        trial.set_user_attr("machine", machine)
         params = {p: _suggest(trial, p, spec.space[p]) for p in spec.space}
         if "komi" in params and params["komi"] >= params["goal"]:
             raise optuna.TrialPruned("komi must be below the goal")
