@@ -48,6 +48,15 @@ def compiled(fn):
     return bool(getattr(fn, "signatures", True))
 
 
+def load_first(kernels, tiny):
+    """Load (or compile) ``kernels`` by calling ``tiny`` (a solve of a tiny
+    game) unless they already have machine code in this process, so that a
+    solve's clock starts after numba's cache load (about half a second in a
+    new process) and its ``seconds`` is solve time."""
+    if not all(compiled(k) for k in kernels):
+        tiny()
+
+
 def single_thread():
     """Run numba's parallel kernels on one thread in this process.
 

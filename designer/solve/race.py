@@ -12,7 +12,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import MAX_ROUNDS, TIE, TOL, compiled
+from designer._jit import MAX_ROUNDS, TIE, TOL, load_first
 from designer.errors import ConvergenceError, DesignError
 from designer.solve._classes import CLASS_COLUMNS, class_report, rotation_classes
 from designer.solve._race_deck_kernel import solve_race_deck
@@ -99,12 +99,8 @@ def solve_race(game, players=None):
     if N != game.players:
         game = type(game)(**{**_fields(game), "players": N, "komi": 0})
     _check_memory(game)
-    kernel = solve_race_deck if game.family == "deck" else solve_race_dice
-    if not compiled(kernel):
-        # load (or compile) it by a solve to goal 1 before the clock starts,
-        # so that `seconds` is solve time (the first call in a process loads
-        # the kernel from numba's cache)
-        _solve(type(game)(**{**_fields(game), "goal": 1, "komi": 0}))
+    load_first((solve_race_deck if game.family == "deck" else solve_race_dice,),
+               lambda: _solve(type(game)(**{**_fields(game), "goal": 1, "komi": 0})))
     return _solve(game)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from designer._jit import MAX_SWEEPS as PAIR_SWEEPS
-from designer._jit import TIE, TOL, compiled
+from designer._jit import TIE, TOL, load_first
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
 from designer.solve import _rounds_deck_kernel as dk
@@ -93,21 +93,12 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     nd = bad * (good + 1)
     _guard(N, G, C, nd)
     if N == 2:
-        _loaded((tk.solve_two_ties, tk.solve_two_finals, solve_deck_threads),
-                lambda: _solve_two_deck(1, 1, 1, 2, None))
+        load_first((tk.solve_two_ties, tk.solve_two_finals, solve_deck_threads),
+                   lambda: _solve_two_deck(1, 1, 1, 2, None))
         return _solve_two_deck(bad, good, G, C, game)
-    _loaded((dk.solve_ties, dk.solve_finals, dk.solve_open),
-            lambda: _solve_seats_deck(1, 1, 3, 1, 2, None))
+    load_first((dk.solve_ties, dk.solve_finals, dk.solve_open),
+               lambda: _solve_seats_deck(1, 1, 3, 1, 2, None))
     return _solve_seats_deck(bad, good, N, G, C, game)
-
-
-def _loaded(kernels, tiny):
-    """Load (or compile) ``kernels`` by a ``tiny`` solve before a solve's
-    clock starts, so that its ``seconds`` is solve time, as the race's
-    (:func:`designer.solve.api._warm`): the first call in a process loads
-    the kernels from numba's cache, about half a second."""
-    if not all(compiled(k) for k in kernels):
-        tiny()
 
 
 def _solve_seats_deck(bad, good, N, G, C, game):
@@ -266,11 +257,11 @@ def solve_rounds_dice(faces, pips, goal, players=2, cap=None, game=None):
     _guard(N, G, C, 1)
     two = np.array([2], dtype=np.int64)
     if N == 2:
-        _loaded((dtk.solve_two_dice_ties, dtk.solve_two_dice_finals, solve_dice_threads),
-                lambda: _solve_two_dice(2, two, 1, 2, None))
+        load_first((dtk.solve_two_dice_ties, dtk.solve_two_dice_finals, solve_dice_threads),
+                   lambda: _solve_two_dice(2, two, 1, 2, None))
         return _solve_two_dice(faces, pips, G, C, game)
-    _loaded((ik.solve_ties, ik.solve_finals, ik.solve_open),
-            lambda: _solve_seats_dice(2, two, 3, 1, 2, None))
+    load_first((ik.solve_ties, ik.solve_finals, ik.solve_open),
+               lambda: _solve_seats_dice(2, two, 3, 1, 2, None))
     return _solve_seats_dice(faces, pips, N, G, C, game)
 
 
