@@ -3,12 +3,13 @@
 Public entry points are re-exported here; submodules hold the details.
 """
 
-from designer.errors import ConvergenceError, DesignError, ParameterError
+from designer.errors import ConvergenceError, DesignError, ParameterError, SolverError
 from designer.games import (DeckGame, DiceGame, WagerGame, ZombieDiceGame, ZombieGame, load_game,
                             preset_names)
 
 __all__ = [
     "ConvergenceError",
+    "SolverError",
     "DeckGame",
     "DesignError",
     "DiceGame",

@@ -25,15 +25,32 @@ parallel_kernel = njit(cache=True, nogil=True, parallel=True)
 #: exact ties, which rounding turns into near-ties, resolve to "hold" (SPEC 2).
 TIE = 1e-13
 
-#: Largest Bellman residual accepted at a settled estimate (the rule is in
-#: :mod:`designer.solve._classes`: the residual there is a rounding error),
-#: and the tolerance of the rounds ending's tie-round iteration.
-TOL = 1e-13
+#: Largest Bellman residual accepted (the rule is in
+#: :mod:`designer.solve._classes`): a value is accepted once one greedy
+#: backup moves it by at most this much. Ten times :data:`TIE`, so that a
+#: decision that flips between two iterates only because its margin sits at
+#: the tie threshold (it then moves a value by about ``TIE``) cannot keep
+#: the solver from stopping.
+TOL = 1e-12
 
-#: Sweeps allowed per two-player score pair (or Zombie Dice round) before
-#: the solve is declared non-convergent (it always settles in a few; this
-#: only guards bugs).
-MAX_SWEEPS = 200
+#: Tolerance of the rounds ending's tie-round iteration (a plain fixed-point
+#: iteration on the round's start value, no policy check involved).
+TIE_ROUND_TOL = 1e-13
+
+#: Policy-iteration sweeps per two-player score pair (or Zombie Dice round)
+#: before the pair continues by value iteration (greedy backups of its two
+#: unknowns, a contraction whatever the decisions do). Pairs settle in 1-5.
+PI_SWEEPS = 20
+
+#: From this sweep on, a two-player pair (or Zombie Dice round) whose
+#: estimate has a Bellman residual within :data:`TOL` stops there even if a
+#: decision still flips (:func:`designer.solve._classes.pair_next`).
+PI_EXACT = 4
+
+#: Sweeps allowed per two-player score pair (or Zombie Dice round): a solve
+#: that reaches this has met a bug (policy then value iteration always
+#: certify a well-posed pair long before), and says so.
+MAX_SWEEPS = 2000
 
 #: Policy-iteration rounds allowed per N-player rotation class (N >= 3)
 #: before it is declared unsettled (a max-n cycle, SPEC 1.5): the iterate

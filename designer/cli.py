@@ -19,7 +19,7 @@ import re
 import sys
 
 from designer.commands import COMMANDS
-from designer.errors import DesignError
+from designer.errors import DesignError, SolverError
 
 
 class DesignerParser(argparse.ArgumentParser):
@@ -94,6 +94,10 @@ def main(argv=None):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}")
+    except SolverError as exc:  # not the user's doing: say so, and what to report
+        if _debug():
+            raise
+        return _fail(f"{SolverError.LABEL}: {exc}", status=1)
     except MemoryError:
         if _debug():
             raise

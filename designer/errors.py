@@ -32,3 +32,17 @@ class ParameterError(DesignError):
 
 class ConvergenceError(DesignError):
     """An iterative solve did not reach its tolerance within its budget."""
+
+
+class SolverError(RuntimeError):
+    """The exact solver failed on a well-posed game.
+
+    Not a user error but a bug in designer: a solve that reaches its sweep
+    budget (policy iteration, then value iteration, always certify a
+    well-posed game long before). The message names the game so that it
+    can be reported and reproduced; studies count these failures apart from
+    the others.
+    """
+
+    #: How the command line and ``designer study status`` name this failure.
+    LABEL = "solver error (report it)"

@@ -47,6 +47,23 @@ def test_failures_in_process_are_recorded_and_skipped(tmp_path, monkeypatch):
     assert store.failed() == {} and len(store.done()) == 14
 
 
+def test_solver_errors_are_counted_apart(tmp_path, monkeypatch):
+    """A design whose solve fails inside the solver (a bug to report, not a
+    design to avoid) is recorded like any failure and counted apart."""
+    path = write_study(tmp_path, SMALL_DECK.format(name="f3", workers=1))
+    spec = load_study(path)
+    store = open_store(spec)
+    monkeypatch.setenv("DESIGNER_INJECT_FAILURE", "solver:bad=2,good=3;memory:bad=1,good=4")
+    assert run_grid(spec, store) == {"computed": 12, "failed": 2}
+    assert store.failed()[unit_key({"bad": 2, "good": 3})].startswith("SolverError: injected")
+    st = status(spec, store)
+    assert (st["failed"], st["solver_errors"]) == (2, 1)
+    monkeypatch.delenv("DESIGNER_INJECT_FAILURE")
+    code, out, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=120)
+    assert "designs: 12 done, 0 to compute, 2 failed, of 14" in out
+    assert "solver error (report it): 1 of the failed designs" in out
+
+
 def test_killed_worker_does_not_stop_the_study(tmp_path):
     """Two parallel processes; one design kills its process, two others raise.
     The rest completes; status lists the three; --retry-failed finishes the

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from designer import load_game
-from designer._jit import MAX_SWEEPS, TOL
-from designer.errors import ConvergenceError
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TOL
+from designer.errors import ConvergenceError, SolverError
 from designer.games.zombie import ZombieDiceGame
 from designer.solve import solve
 from designer.solve._classes import (CLASS_RESIDUAL, CLASS_SETTLED, CLASS_STATUS, CLASS_SWEEPS,
@@ -50,6 +50,39 @@ def test_pair_goes_on_while_the_policy_changes_and_fails_after_max_sweeps():
     assert out[0] == pytest.approx(max(abs(0.2 + 0.45 + 0.09 - 0.9), abs(0.3 + 0.18 + 0.36 - 0.9)))
 
 
+def test_pair_stops_on_a_certified_estimate_only_after_policy_iteration_had_its_turn():
+    """A decision that keeps flipping (``holds`` False) cannot stop a pair
+    once the Bellman residual at the estimate is within the tolerance, but
+    the warm start's small residual does not stop it before PI_EXACT sweeps."""
+    u, v = (0.2, 0.5, 0.1), (0.3, 0.2, 0.4)
+    x, y = np.linalg.solve([[0.5, -0.1], [-0.2, 0.6]], [0.2, 0.3])
+    ex, ey = x + 2e-13, y - 1e-13  # residual about 1.2e-13 < TOL
+    here = max(abs(0.2 + 0.5 * ex + 0.1 * ey - ex), abs(0.3 + 0.2 * ex + 0.4 * ey - ey))
+    assert 0 < here <= TOL
+    st, out = np.zeros(6), np.zeros(4)
+    pair_begin(st, ex, ey)
+    for sweep in range(1, PI_EXACT + 1):
+        st[0], st[1] = ex, ey  # the same estimate each time: a flip cycle
+        pair_solve(np.array(u), np.array(v), st)
+        pair_next(np.array(u), np.array(v), st, True, False, MAX_SWEEPS, TOL, out)
+        if sweep < PI_EXACT:
+            assert st[3] == 1.0 and (st[0], st[1]) == (st[4], st[5])
+    assert st[3] == 0.0 and (st[0], st[1]) == (ex, ey)  # the estimate, not the fixed point
+    assert out[0] == here and out[1] == PI_EXACT and out[3] == 0.0
+
+
+def test_pair_turns_to_value_iteration_after_pi_sweeps():
+    u, v = (0.2, 0.5, 0.1), (0.3, 0.2, 0.4)
+    st, out = np.zeros(6), np.zeros(4)
+    pair_begin(st, 0.9, 0.9)
+    st[2] = PI_SWEEPS - 1
+    pair_solve(np.array(u), np.array(v), st)
+    pair_next(np.array(u), np.array(v), st, True, False, MAX_SWEEPS, TOL, out)
+    # one greedy backup of the estimate, not the policy's fixed point
+    assert st[3] == 1.0
+    assert (st[0], st[1]) == (0.2 + 0.5 * 0.9 + 0.1 * 0.9, 0.3 + 0.2 * 0.9 + 0.4 * 0.9)
+
+
 def test_pair_reports_an_endless_policy():
     st, out = _pair((0.0, 1.0, 0.0), (0.0, 0.0, 1.0), 0.5, 0.5, True)  # x = x, y = y
     assert st[3] == -1.0 and out[3] == 2.0
@@ -64,7 +97,8 @@ def test_pair_reports_reduce_and_check():
     out[1, 3] = 1.0
     out[1, 0] = 0.25
     reduce_pair_stats(out, stats)
-    with pytest.raises(ConvergenceError, match=r"^g: a round did not converge within "
+    # reaching the sweep budget is the solver's failure, not the user's
+    with pytest.raises(SolverError, match=r"^g: a round did not converge within "
                                                rf"{MAX_SWEEPS} sweeps \(residual 0.25\)"):
         check_pair_stats(stats, "g", "a round")
     out[1, 3] = 2.0
@@ -76,7 +110,7 @@ def test_pair_reports_reduce_and_check():
 def _class(B, C, X, holds, max_rounds=40):
     N = len(X)
     B, C, X = np.array(B, float), np.array(C, float), np.array(X, float)
-    Xbest, sol, st, out = np.zeros((N, N)), np.zeros((N, N + 1)), np.zeros(3), np.zeros(4)
+    Xbest, sol, st, out = np.zeros((N, N)), np.zeros((N, N + 1)), np.zeros(4), np.zeros(4)
     class_begin(st)
     for _ in range(max_rounds + 1):
         if not class_round(B, C, X, Xbest, sol, st, out):

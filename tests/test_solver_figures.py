@@ -112,7 +112,7 @@ def test_presets():
 
 
 def test_non_convergence_is_a_clear_error():
-    from designer import ConvergenceError
+    from designer import ConvergenceError, DesignError, SolverError
     from designer._jit import TIE, TOL
     from designer.solve._deck_kernel import solve_deck
     from designer.solve.api import _check_stats
@@ -124,7 +124,26 @@ def test_non_convergence_is_a_clear_error():
     solve_deck(2, 3, 4, np.zeros(shape), np.zeros(shape), np.zeros(shape, np.int16), True,
                TOL, TIE, 0, stats)
     assert stats[3] == 1.0
-    with pytest.raises(ConvergenceError, match="did not converge"):
+    # reaching the sweep budget is a solver bug, named apart from user errors
+    with pytest.raises(SolverError, match=r"^deck 2 bad / 3 good: a score pair did not converge"):
         _check_stats(stats, game)
+    assert not issubclass(SolverError, DesignError)
     with pytest.raises(ConvergenceError, match="forever"):
         _check_stats(np.array([0.0, 0.0, 0.0, 2.0]), game)
+
+
+def test_a_solver_error_is_one_line_that_asks_for_a_report(tmp_path, monkeypatch):
+    """Not the user's fault: exit status 1 (not 2) and a line that says what
+    to report, naming the game."""
+    from designer import SolverError
+    from fuzz_cases import run_cli
+
+    def broken(game, *a, **k):
+        raise SolverError(f"{game.name}: a score pair did not converge within 2000 sweeps")
+
+    monkeypatch.setattr("designer.solve.solve", broken)
+    code, out, err, _ = run_cli(["solve", "deck", "--bad", "3", "--good", "9", "--goal", "20"],
+                                tmp_path)
+    assert code == 1 and out == ""
+    assert err == ("designer: error: solver error (report it): deck 3 bad / 9 good: a score pair "
+                   "did not converge within 2000 sweeps\n")

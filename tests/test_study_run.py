@@ -159,8 +159,9 @@ def test_cli_status_top_export(tmp_path):
     st = json.loads(cli("study", "status", str(path), "--json").stdout)
     # the JSON keys are for scripts: they stay as they were
     assert set(st) == {"name", "method", "units", "done", "failed", "pending", "rows", "running",
-                       "failures", "eta_seconds"}
+                       "failures", "solver_errors", "eta_seconds"}
     assert st["done"] == st["units"] == 14 and st["pending"] == 0 and st["failed"] == 0
+    assert st["solver_errors"] == 0
     assert st["running"] is False and st["eta_seconds"] == 0.0
     code, text, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=60)
     assert "designs: 14 done, 0 to compute, 0 failed, of 14" in text

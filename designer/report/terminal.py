@@ -198,6 +198,11 @@ def show_status(st, estimate=None, verbose=False):
                      else f"{e.startup_seconds:.1f} s")
             console.print(f"  a run's start-up: {start}; after its last design: "
                           f"{e.tail_seconds:.1f} s (measured)")
+    if st.get("solver_errors"):
+        from designer.errors import SolverError
+
+        console.print(f"  {SolverError.LABEL}: {st['solver_errors']} of the failed designs "
+                      f"(the solver should solve every well-posed game)")
     for key, err in st.get("failures", {}).items():
         console.print(f"  failed design {key}: {err}")
 

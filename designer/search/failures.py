@@ -20,6 +20,8 @@ whose parameters match every ``PARAM=VALUE`` fails as KIND says:
 * ``numba``: raises a numba error (as a kernel that fails to compile would);
 * ``kill``: the worker process kills itself with SIGKILL (never in the
   study's own process: there the unit fails with a RuntimeError instead);
+* ``solver``: raises :class:`~designer.errors.SolverError` (as a solve
+  that reaches its sweep budget would);
 * ``slow``: no failure: the unit takes 0.3 s longer, and so does an optuna
   trial answered from the store, so that a test's SIGKILL lands inside a
   running unit or trial rather than between two.
@@ -35,6 +37,7 @@ import os
 import signal
 import time
 
+from designer.errors import SolverError
 from designer.search.families import evaluate_unit, unit_key
 
 ENV = "DESIGNER_INJECT_FAILURE"
@@ -70,10 +73,13 @@ def _inject(kind):
         if multiprocessing.parent_process() is None:
             raise RuntimeError("injected kill (not done in the study's own process)")
         os.kill(os.getpid(), signal.SIGKILL)
+    if kind == "solver":
+        raise SolverError("injected: a score pair did not converge")
     if kind == "slow":
         time.sleep(0.3)
         return
-    raise ValueError(f"{ENV}: unknown failure kind {kind!r}: allowed memory, numba, kill, slow")
+    raise ValueError(f"{ENV}: unknown failure kind {kind!r}: allowed memory, numba, kill, "
+                     f"solver, slow")
 
 
 def evaluate_safely(family_name, unit, args):

@@ -1,5 +1,6 @@
 """Study-level operations used by the command line and the reports."""
 
+from designer.errors import SolverError
 from designer.search.eta import estimate
 from designer.search.families import units
 from designer.search.lock import is_running
@@ -20,7 +21,8 @@ def status(spec, store):
     """Progress of a study as a dict.
 
     Keys: ``name``, ``method``, ``units`` (designs in the space), ``done``,
-    ``failed``, ``pending``, ``rows``, ``running``, ``eta_seconds`` (None
+    ``failed``, ``solver_errors`` (failed designs whose solve hit a
+    :class:`~designer.errors.SolverError`), ``pending``, ``rows``, ``running``, ``eta_seconds`` (None
     when unknown: see :mod:`designer.search.eta`), and for optuna studies
     ``trials`` and ``trials_target``.
     """
@@ -30,7 +32,9 @@ def status(spec, store):
     out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
            "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
            "rows": int(len(store.rows())), "running": is_running(spec),
-           "failures": dict(list(failed.items())[:5])}
+           "failures": dict(list(failed.items())[:5]),
+           # the solver's own failures: bugs to report, not designs to avoid
+           "solver_errors": sum(str(e).startswith(SolverError.__name__) for e in failed.values())}
     if spec.method == "grid":
         # the designs a plain `resume` computes: failed ones are skipped
         out["eta_seconds"] = estimate(spec, store, running=out["running"]).seconds

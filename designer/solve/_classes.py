@@ -90,8 +90,8 @@ with their callers; jitted functions passed as arguments would defeat
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, kernel
-from designer.errors import ConvergenceError
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, kernel
+from designer.errors import ConvergenceError, SolverError
 
 #: Per-class report columns written by the N-player kernels.
 CLASS_RESIDUAL = 0   # Bellman residual of the kept estimate
@@ -171,33 +171,63 @@ def pair_residual(u, v, x, y):
 def pair_next(u, v, st, ok, holds, max_sweeps, tol, out):
     """One policy-iteration decision on a pair (the rule in the module doc).
 
-    ``holds``: every decision of the sweep is greedy at the fixed point
-    ``st[4], st[5]`` (checked by the family). Then that fixed point is
-    accepted and its residual added to the pair's report ``out``
-    (``residual, sweeps, largest sweeps, status``); otherwise it is the next
-    estimate, until ``max_sweeps``. Sets ``st[3]`` (see :func:`pair_begin`).
+    ``u, v`` are the rows of a sweep that was greedy at the estimate
+    ``st[0], st[1]``; ``holds``: every decision of that sweep is still
+    greedy at its fixed point ``st[4], st[5]`` (checked by the family).
+
+    * ``holds`` and the Bellman residual there is at most ``tol``: the
+      fixed point is accepted (the exact values of a policy greedy at them).
+    * Otherwise, from the :data:`PI_EXACT`-th sweep on, if the Bellman
+      residual at the estimate is at most ``tol``, the estimate is
+      accepted: its values are certified to ``tol``, and the policy is the
+      sweep's, decided once at those values. This ends every cycle between
+      policies that differ only in decisions whose margins are at the tie
+      threshold or rounding noise. (Before that sweep policy iteration
+      goes on: a pair settles in one to three sweeps, on the exact fixed
+      point, while the warm start's residual can be small by accident where
+      values are near 0 or 1.)
+    * Otherwise the next estimate is the fixed point (policy iteration) for
+      the first :data:`PI_SWEEPS` sweeps, then one greedy backup ``(u(x),
+      v(x))`` (value iteration, which contracts whatever the margins do).
+      ``max_sweeps`` only guards against a bug: reaching it fails the pair.
+
+    The pair's report ``out`` (``residual, sweeps, largest sweeps,
+    status``) receives the accepted residual. Sets ``st[3]`` (see
+    :func:`pair_begin`).
     """
     if not ok:
         out[3] = 2.0
         st[3] = -1.0
         return
-    if holds or st[2] >= max_sweeps:
-        if holds:
-            st[0] = st[4]
-            st[1] = st[5]
-        res = pair_residual(u, v, st[0], st[1])
+    here = pair_residual(u, v, st[0], st[1])
+    res = np.inf
+    if holds:
+        res = pair_residual(u, v, st[4], st[5])
+    if res <= tol:
+        st[0] = st[4]
+        st[1] = st[5]
+    elif here <= tol and st[2] >= PI_EXACT:
+        res = here
+    elif st[2] >= max_sweeps:
+        out[0] = here
         out[1] += st[2]
         out[2] = max(out[2], st[2])
-        if holds and res <= tol:
-            out[0] = max(out[0], res)
-            st[3] = 0.0
-        else:
-            out[0] = res
-            out[3] = 1.0
-            st[3] = -1.0
+        out[3] = 1.0
+        st[3] = -1.0
         return
-    st[0] = st[4]
-    st[1] = st[5]
+    elif st[2] >= PI_SWEEPS:
+        x = st[0]
+        st[0] = u[0] + u[1] * x + u[2] * st[1]
+        st[1] = v[0] + v[1] * x + v[2] * st[1]
+        return
+    else:
+        st[0] = st[4]
+        st[1] = st[5]
+        return
+    out[0] = max(out[0], res)
+    out[1] += st[2]
+    out[2] = max(out[2], st[2])
+    st[3] = 0.0
 
 
 @kernel
@@ -320,12 +350,15 @@ def check_pair_stats(stats, name, unit="a score pair"):
 
     Raises
     ------
+    SolverError
+        Status 1.0: no certified estimate within
+        :data:`~designer._jit.MAX_SWEEPS` sweeps (a bug, never a property
+        of a well-posed game).
     ConvergenceError
-        Status 1.0 (no convergence within :data:`~designer._jit.MAX_SWEEPS`
-        sweeps) or 2.0 (a policy under which the game never ends).
+        Status 2.0: a policy under which the game never ends.
     """
     if stats[3] == 1.0:
-        raise ConvergenceError(
+        raise SolverError(
             f"{name}: {unit} did not converge within {MAX_SWEEPS} sweeps "
             f"(residual {stats[0]:.3g})")
     if stats[3] == 2.0:
@@ -402,7 +435,7 @@ def class_scratch(nt, N):
     the best iterate, the rows ``Bm, Cm``, the solution and the iteration
     state (:func:`class_begin`)."""
     return (np.empty((nt, 2, N)), np.empty((nt, 2, N, N)), np.empty((nt, N, N)),
-            np.empty((nt, N, N + 1)), np.empty((nt, N, N + 1)), np.empty((nt, 3)))
+            np.empty((nt, N, N + 1)), np.empty((nt, N, N + 1)), np.empty((nt, 4)))
 
 
 @kernel
@@ -545,12 +578,14 @@ def class_length(cl, cb, sol):
 
 @kernel
 def class_begin(st):
-    """Start policy iteration on a class. ``st`` (float64, 3): the
-    smallest residual seen, the sweeps so far and the state (1 going on,
-    2 the last backup sweep of an unsettled class, 0 done, -1 failed)."""
+    """Start policy iteration on a class. ``st`` (float64, 4): the
+    smallest residual seen, the sweeps so far, the state (1 going on,
+    2 the last backup sweep of an unsettled class, 0 done, -1 failed) and
+    the residual at the current estimate."""
     st[0] = np.inf
     st[1] = 0.0
     st[2] = 1.0
+    st[3] = np.inf
 
 
 @kernel
@@ -562,6 +597,7 @@ def class_round(Bm, Cm, X, Xbest, sol, st, out):
     st[1] += 1.0
     if st[2] == 1.0:
         res = class_residual(Bm, Cm, X)
+        st[3] = res
         if res < st[0]:
             st[0] = res
             Xbest[:, :] = X
@@ -577,13 +613,20 @@ def class_accept(Bm, Cm, X, Xbest, sol, st, holds, max_rounds, tol, out):
     """One policy-iteration decision on a class (the rule in the module doc).
 
     ``holds``: every decision of the sweep is greedy at ``sol`` (checked by
-    the family). Then ``X = sol`` is accepted; after ``max_rounds`` the
-    class is unsettled: ``X`` becomes the iterate of smallest residual and
-    one more sweep (state 2) gives the values one greedy backup from it.
-    Writes the class report ``out`` when done.
+    the family). Then ``X = sol`` is accepted. Otherwise, from the
+    :data:`~designer._jit.PI_EXACT`-th sweep on, an estimate whose Bellman
+    residual is within ``tol`` is accepted as it is (its values certified,
+    its policy the sweep's, decided at them), as for pairs
+    (:func:`pair_next`). After ``max_rounds`` the class is unsettled: ``X``
+    becomes the iterate of smallest residual and one more sweep (state 2)
+    gives the values one greedy backup from it. Writes the class report
+    ``out`` when done.
     """
     N = X.shape[0]
     if st[2] == 1.0:
+        if not holds and st[3] <= tol and st[1] >= PI_EXACT:
+            class_done(st, st[3], 1.0, out)
+            return
         X[:, :] = sol[:, :N]
         if holds:
             res = class_residual(Bm, Cm, X)

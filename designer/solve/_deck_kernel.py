@@ -142,9 +142,13 @@ def _sweep(bad, good, goal, i, j, p, q, x, y, V, L, T, optimize, tie, PG, cP, cL
                         draw = True
                     elif optimize:
                         h = 1.0 - V[opp, mj, mi + t, w, c]
-                        draw = dA + dX * x + dY * y > h + tie
+                        # the decision is the sign of the margin computed
+                        # exactly as _policy_holds computes it, so that a
+                        # check at the same estimate always agrees with it
                         a0 = dA - h - tie
-                        m = abs(a0 + dX * x + dY * y)
+                        m = a0 + dX * x + dY * y
+                        draw = m > 0.0
+                        m = abs(m)
                         if m < NEAR:
                             mg[k, 0] = a0
                             mg[k, 1] = dX

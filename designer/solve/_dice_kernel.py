@@ -10,6 +10,9 @@ the bust probability and ``p_f = 1/faces`` for each scoring face ``f``:
     H &= 1 - P(j, i + k, 0) \\quad (k = 0 \\text{ passes: } 1 - P(j, i, 0)) \\\\
     P(i, j, k) &= \\max(R, H), \\qquad P = 1 \\text{ when } i + k \\ge goal.
 
+Ties go to holding (rolling must beat holding by more than ``tie``),
+except at ``k = 0``, where holding passes and a tie goes to rolling
+(passes answered by passes would never end the game).
 The unknowns of the pair are ``x = P(i, j, 0)`` and ``y = P(j, i, 0)``.
 Policies are boolean tables ``roll[player, i, j, k]``.
 
@@ -130,10 +133,16 @@ def _sweep(faces, pips, goal, i, j, p, q, x, y, V, L, R, optimize, tie, bP, bL, 
                 gX = 0.0
                 gY = 0.0
             if optimize:
-                mg[side, k, 0] = rA - hA - tie
+                # roll minus hold, less the tie (ties go to holding), except
+                # at k = 0 where holding passes: there a tie goes to rolling
+                # (passes answered by passes would never end the game). The
+                # decision is the sign of the margin computed exactly as
+                # _policy_holds computes it, so the two always agree at the
+                # same estimate.
+                mg[side, k, 0] = rA - hA + (tie if k == 0 else -tie)
                 mg[side, k, 1] = rX - hX
                 mg[side, k, 2] = rY - hY
-                roll = rA + rX * x + rY * y > hA + hX * x + hY * y + tie
+                roll = mg[side, k, 0] + mg[side, k, 1] * x + mg[side, k, 2] * y > 0.0
             else:
                 roll = R[me, mi, mj, k]
             bR[side, k] = roll

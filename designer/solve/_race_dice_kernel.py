@@ -18,7 +18,8 @@ for each scoring face ``f``:
          value at } (s_{\\rho+1}, \\ldots, s_{\\rho-1}, m + k) \\\\
     v(\\rho, k) &= R \\text{ if } R_\\rho > H_\\rho + tie \\text{ else } H
 
-and the unknowns are the turn-start vectors ``X_rho = v(rho, 0)``.
+except at ``k = 0``, where holding passes and a tie goes to rolling
+(``R_rho > H_rho - tie``), and the unknowns are the turn-start vectors ``X_rho = v(rho, 0)``.
 """
 
 import numba
@@ -58,7 +59,10 @@ def _sweep(faces, pips, goal, canon, X, V, L, tie, bV, bB, bL, bR, mg, rV, rB):
                         rV[a] += pf * bV[rho, kk, a]
                         rB[a] += pf * bB[rho, kk, a]
                     rL += pf * bL[rho, kk]
-            m0 = rV[rho] - tie
+            # ties go to holding, except at k = 0, where holding passes: a
+            # tie goes to rolling there (passes answered by passes would
+            # never end the game)
+            m0 = rV[rho] + (tie if k == 0 else -tie)
             if k == 0:  # holding passes: the next rotation's turn start
                 margin = m0
                 mg[rho, k, 0] = m0

@@ -28,7 +28,7 @@ tie rounds (indices from :mod:`designer.solve._rounds_common`).
 
 import numpy as np
 
-from designer._jit import kernel
+from designer._jit import PI_EXACT, kernel
 from designer.solve._classes import chain_scratch, chains_hold, deck_chances, store_start
 from designer.solve._rounds_common import (final_after, tie_after, lowest_two, final_states, fidx, lin_solve, rot_stride,
                                            rotations, state_row, tie_round, tie_update)
@@ -351,7 +351,7 @@ def _guess(N, G, S, rot, Wo, X):
 
 
 @kernel
-def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, max_sweeps, cA, cB,
+def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, tol, max_sweeps, cA, cB,
                  cL, cP, mg, dec, lim, vec, mats, rot, st, HV, HL):
     """Policy iteration on one open score tuple; writes its turn starts.
 
@@ -392,6 +392,12 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
             X[:, :] = Xn
             res = _residual(N, cA, cB, X)
             break
+        if r0 <= tol and sweeps >= PI_EXACT:
+            # certified: one greedy backup moves the estimate by at most tol
+            # (a decision flips only at a tie or in the rounding); the
+            # sweep just made at X gives its values and policy
+            res = r0
+            break
         if sweeps >= max_sweeps:
             # unsettled (max-n with 3+ seats): keep the iterate of least residual
             X[:, :] = best
@@ -429,7 +435,7 @@ def _solve_tuple(N, G, C, bad, good, S, si, PG, off, Wo, Lo, Po, Wf, Lf, tie, ma
 
 
 @kernel
-def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, tie,
+def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf, tie, tol,
                max_sweeps, nt, stats):
     """Open rounds: score tuples by decreasing sum.
 
@@ -451,7 +457,7 @@ def solve_open(N, G, C, bad, good, flat, tuples, groups, off, Wo, Lo, Po, Wf, Lf
         for o in range(groups[g], groups[g + 1]):
             tid = 0
             _solve_tuple(N, G, C, bad, good, tuples[o], flat[o], PG, off, Wo, Lo, Po, Wf, Lf, tie,
-                         max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
+                         tol, max_sweeps, cA[tid], cB[tid], cL[tid], cP[tid], mg[tid], dec[tid],
                          lim[tid], vec[tid], mats[tid], rot[tid], st[o], HV[tid], HL[tid])
     for o in range(flat.shape[0]):
         stats[0] = max(stats[0], st[o, 0])

@@ -22,7 +22,9 @@ once a shotgun shows); states with ``b < BMIN[k]`` are unreachable. With
               V_{\\min(b + GAIN_{k,o}, b_f), NXT_{k,o}} \\end{cases}, \\qquad
     V_{b,k} = R_{b,k} \\text{ if } R_{b,k}[m] > H_b[m] + \\text{tie, else } H_b
 
-(``V`` at ``b_f`` is the forced end, whatever the configuration).
+(``V`` at ``b_f`` is the forced end, whatever the configuration). A tie
+holds here even at ``b = 0`` (a pass), as in the two-player Zombie Dice
+kernel (the two are checked against each other at N = 2).
 Tables have the deck tables' layout with a single deck state ``(0, 0)``.
 In an open score tuple the only unknown is seat 1's turn start ``X``: the
 seats are swept from last to first, each bust leading to the next seat's
@@ -31,7 +33,7 @@ turn start (already affine in ``X``), the last seat's to ``X`` itself.
 
 import numpy as np
 
-from designer._jit import kernel
+from designer._jit import PI_EXACT, kernel
 from designer.solve._rounds_common import (final_after, tie_after, lowest_two, final_states, fidx, rot_stride, rotations,
                                            state_row, tie_round, tie_update)
 
@@ -308,7 +310,7 @@ def _guess(N, G, S, si, Wo, X):
 
 
 @kernel
-def solve_open(N, G, C, TG, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie, max_sweeps, stats):
+def solve_open(N, G, C, TG, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie, tol, max_sweeps, stats):
     """Open rounds by decreasing score sum; one unknown (seat 1's turn start).
     ``Ho`` receives the first hold of a fresh turn (:func:`_first_hold`)."""
     NC = TG[0].shape[0]
@@ -364,6 +366,11 @@ def solve_open(N, G, C, TG, flat, tuples, off, Wo, Lo, Ho, Wf, Lf, tie, max_swee
                 res = 0.0
                 for r in range(N):
                     res = max(res, abs(sA[0, r] + sB[0] * X[r] - X[r]))
+                break
+            if r0 <= tol and sweeps >= PI_EXACT:
+                # certified: one greedy backup moves the estimate by at most
+                # tol; the sweep just made at X gives its values and policy
+                res = r0
                 break
             if sweeps >= max_sweeps:
                 X[:] = best

@@ -25,7 +25,7 @@ Each turn is the chain of totals ``k < k_f`` of
 :mod:`designer.solve._rounds_dice_kernel`: with ``p_b`` the bust chance and
 ``p_f = 1/faces`` per scoring face, ``R_k = p_b U + sum_f p_f V_{min(k + f,
 k_f)}`` and ``V_k = R_k`` if ``R_k > H_k + tie`` else ``H_k`` (at ``k = 0``
-the hold is a pass, worth ``U``). Lengths count one per roll and hold.
+the hold is a pass, worth ``U``, and a tie rolls: ``R_0 > U - tie``). Lengths count one per roll and hold.
 """
 
 import numpy as np
@@ -54,7 +54,8 @@ def _chain(kmax, pf, pb, pips, H, HL, fa, fl, u, ul, tie, v, vl):
             h, hl = u, 1.0 + ul
         else:
             h, hl = H[k], HL[k]
-        if r > h + tie:
+        # ties hold, except the pass at k = 0: there a tie rolls
+        if r > h + (tie if k > 0 else -tie):
             v[k], vl[k] = r, rl
         else:
             v[k], vl[k] = h, hl

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from designer._jit import MAX_SWEEPS, TIE, TOL
-from designer.errors import ConvergenceError, DesignError
+from designer.errors import ConvergenceError, DesignError, SolverError
 from designer.games._validate import check_int
 from designer.solve._deck_kernel import solve_deck
 from designer.solve._dice_kernel import solve_dice
@@ -113,7 +113,7 @@ def _check(stats, what):
         raise ConvergenceError(f"{what}: the game can go on forever under these policies "
                                f"(no turn ever banks enough points to finish)")
     if stats[3] == 1.0:
-        raise ConvergenceError(f"{what}: a score pair did not converge (residual {stats[0]:.3g})")
+        raise SolverError(f"{what}: a score pair did not converge (residual {stats[0]:.3g})")
 
 
 def match_table(game, table_a, table_b):

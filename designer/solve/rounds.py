@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from designer._jit import MAX_SWEEPS as PAIR_SWEEPS
-from designer._jit import TIE, TOL, load_first
+from designer._jit import TIE, TIE_ROUND_TOL, TOL, load_first
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
 from designer.solve import _rounds_deck_kernel as dk
@@ -120,11 +120,11 @@ def _solve_seats_deck(bad, good, N, G, C, game):
     flat, tuples, groups = open_order(N, G)
     stats = np.zeros(7)
     t0 = time.perf_counter()
-    dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TOL, TIE, MAX_TIE_ITER, stats)
+    dk.solve_ties(N, G, C, bad, good, toff, Wt, Lt, Pt, TIE_ROUND_TOL, TIE, MAX_TIE_ITER, stats)
     dk.solve_finals(N, G, C, bad, good, off, toff, Wf, Lf, Pf, Wt, Lt, TIE)
     run_by_sum(lambda f, t, st: dk.solve_open(N, G, C, bad, good, f, t,
                                                 np.array([0, len(f)], dtype=np.int64), off, Wo,
-                                                Lo, Po, Wf, Lf, TIE, MAX_SWEEPS, 1, st),
+                                                Lo, Po, Wf, Lf, TIE, TOL, MAX_SWEEPS, 1, st),
                  flat, tuples, groups, stats)
     seconds = time.perf_counter() - t0
     _stats_check(stats, f"deck {bad}/{good} rounds")
@@ -155,7 +155,7 @@ def _solve_two_deck(bad, good, G, C, game):
     stats = np.zeros(7)
     pair = np.zeros(4)
     t0 = time.perf_counter()
-    tk.solve_two_ties(bad, good, ncap, TOL, TIE, MAX_TIE_ITER, T0, TL0, P0, T1, TL1, P1, stats)
+    tk.solve_two_ties(bad, good, ncap, TIE_ROUND_TOL, TIE, MAX_TIE_ITER, T0, TL0, P0, T1, TL1, P1, stats)
     tk.solve_two_finals(bad, good, T0, TL0, F, LF, PF, TIE)
     for b in range(G):  # seat 2 at b, seat 1 at x >= G: distance d = x - b
         V[1, b, G:] = F[G - b:G - b + ext]
@@ -280,7 +280,7 @@ def _solve_two_dice(faces, pips, G, C, game):
     pair = np.zeros(4)
     final = np.arange(G, C + 1)[None, :] - np.arange(G)[:, None]  # d = x - b
     t0 = time.perf_counter()
-    T0, TL0 = dtk.solve_two_dice_ties(faces, pips, ncap, TOL, MAX_TIE_ITER, TIE, T1, TL1, stats)
+    T0, TL0 = dtk.solve_two_dice_ties(faces, pips, ncap, TIE_ROUND_TOL, MAX_TIE_ITER, TIE, T1, TL1, stats)
     dtk.solve_two_dice_finals(faces, pips, T0, TL0, TIE, F, LF)
     V[1, :, G:] = F[final]
     L[1, :, G:] = LF[final]
@@ -323,10 +323,10 @@ def _solve_seats_graph(TG, N, G, C, game, what, with_policy):
     flat, tuples, groups = open_order(N, G)
     stats = np.zeros(7)
     t0 = time.perf_counter()
-    ik.solve_ties(N, G, C, TG, toff, Wt, Lt, TOL, TIE, MAX_TIE_ITER, stats)
+    ik.solve_ties(N, G, C, TG, toff, Wt, Lt, TIE_ROUND_TOL, TIE, MAX_TIE_ITER, stats)
     ik.solve_finals(N, G, C, TG, off, toff, Wf, Lf, Wt, Lt, TIE)
     run_by_sum(lambda f, t, st: ik.solve_open(N, G, C, TG, f, t, off, Wo, Lo, Ho, Wf, Lf, TIE,
-                                                MAX_SWEEPS, st),
+                                                TOL, MAX_SWEEPS, st),
                  flat, tuples, groups, stats, min_chunk=64)
     seconds = time.perf_counter() - t0
     _stats_check(stats, what)
