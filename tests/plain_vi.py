@@ -27,6 +27,17 @@ from numba import njit
 
 
 @njit(cache=True)
+def _pairs(goal):
+    """Score pairs ``(i, j)``, ``i >= j``, by decreasing ``i + j``: a hold
+    raises the sum, so each pair needs only pairs listed before it."""
+    out = []
+    for s in range(2 * goal - 2, -1, -1):
+        for i in range(min(goal - 1, s), (s - 1) // 2, -1):
+            out.append((i, s - i))
+    return out
+
+
+@njit(cache=True)
 def deck_plain_vi(bad, good, goal, tol=1e-15):
     """Turn-start win probabilities ``S[i, j, w, c]`` of a deck game (the
     mover has ``i``, the opponent ``j``), and the most sweeps one pair needed.
@@ -37,45 +48,41 @@ def deck_plain_vi(bad, good, goal, tol=1e-15):
     S = np.zeros((goal, goal, bad, good + 1))
     Q = np.zeros((2, good + 1, bad, good + 1))
     most = 0
-    for s in range(2 * goal - 2, -1, -1):
-        for i in range(min(goal - 1, s), -1, -1):
-            j = s - i
-            if j > i:
-                break
-            Q[:] = 0.0
-            sweeps = 0
-            while True:
-                sweeps += 1
-                delta = 0.0
-                for side in range(2):
-                    a, b = (i, j) if side == 0 else (j, i)
-                    for w in range(bad - 1, -1, -1):
-                        for c in range(good, -1, -1):
-                            w_rem = bad - w
-                            c_rem = good - c
-                            pg = c_rem / (w_rem + c_rem)
-                            pb = w_rem / (w_rem + c_rem)
-                            if w + 1 < bad:
-                                bust = 1.0 - S[b, a, w + 1, c]
+    for i, j in _pairs(goal):
+        Q[:] = 0.0
+        sweeps = 0
+        while True:
+            sweeps += 1
+            delta = 0.0
+            for side in range(2):
+                a, b = (i, j) if side == 0 else (j, i)
+                for w in range(bad - 1, -1, -1):
+                    for c in range(good, -1, -1):
+                        w_rem = bad - w
+                        c_rem = good - c
+                        pg = c_rem / (w_rem + c_rem)
+                        pb = w_rem / (w_rem + c_rem)
+                        if w + 1 < bad:
+                            bust = 1.0 - S[b, a, w + 1, c]
+                        else:
+                            bust = 1.0 - S[b, a, 0, 0]
+                        for k in range(min(c, goal - 1 - a), -1, -1):
+                            if c_rem == 0:
+                                nxt = 0.0
+                            elif a + k + 1 >= goal:
+                                nxt = 1.0
                             else:
-                                bust = 1.0 - S[b, a, 0, 0]
-                            for k in range(min(c, goal - 1 - a), -1, -1):
-                                if c_rem == 0:
-                                    nxt = 0.0
-                                elif a + k + 1 >= goal:
-                                    nxt = 1.0
-                                else:
-                                    nxt = Q[side, k + 1, w, c + 1]
-                                v = pg * nxt + pb * bust
-                                if k > 0:
-                                    v = max(v, 1.0 - S[b, a + k, w, c])
-                                delta = max(delta, abs(v - Q[side, k, w, c]))
-                                Q[side, k, w, c] = v
-                                if k == 0:
-                                    S[a, b, w, c] = v
-                if delta < tol:
-                    break
-            most = max(most, sweeps)
+                                nxt = Q[side, k + 1, w, c + 1]
+                            v = pg * nxt + pb * bust
+                            if k > 0:
+                                v = max(v, 1.0 - S[b, a + k, w, c])
+                            delta = max(delta, abs(v - Q[side, k, w, c]))
+                            Q[side, k, w, c] = v
+                            if k == 0:
+                                S[a, b, w, c] = v
+            if delta < tol:
+                break
+        most = max(most, sweeps)
     return S, most
 
 
@@ -90,27 +97,23 @@ def dice_plain_vi(faces, bust, goal, tol=1e-15):
         if bust[f]:
             pb += pf
     most = 0
-    for s in range(2 * goal - 2, -1, -1):
-        for i in range(min(goal - 1, s), -1, -1):
-            j = s - i
-            if j > i:
+    for i, j in _pairs(goal):
+        sweeps = 0
+        while True:
+            sweeps += 1
+            delta = 0.0
+            for side in range(2):
+                a, b = (i, j) if side == 0 else (j, i)
+                for k in range(goal - 1 - a, -1, -1):
+                    r = pb * (1.0 - P[b, a, 0])
+                    for f in range(1, faces + 1):
+                        if not bust[f - 1]:
+                            r += pf * (1.0 if a + k + f >= goal else P[a, b, k + f])
+                    h = 1.0 - P[b, a + k, 0]  # at k = 0: the pass
+                    v = max(r, h)
+                    delta = max(delta, abs(v - P[a, b, k]))
+                    P[a, b, k] = v
+            if delta < tol:
                 break
-            sweeps = 0
-            while True:
-                sweeps += 1
-                delta = 0.0
-                for side in range(2):
-                    a, b = (i, j) if side == 0 else (j, i)
-                    for k in range(goal - 1 - a, -1, -1):
-                        r = pb * (1.0 - P[b, a, 0])
-                        for f in range(1, faces + 1):
-                            if not bust[f - 1]:
-                                r += pf * (1.0 if a + k + f >= goal else P[a, b, k + f])
-                        h = 1.0 - P[b, a + k, 0]  # at k = 0: the pass
-                        v = max(r, h)
-                        delta = max(delta, abs(v - P[a, b, k]))
-                        P[a, b, k] = v
-                if delta < tol:
-                    break
-            most = max(most, sweeps)
+        most = max(most, sweeps)
     return P[:, :, 0].copy(), most

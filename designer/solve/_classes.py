@@ -48,24 +48,37 @@ Convergence rule (every layered kernel)
 ---------------------------------------
 Policy iteration on the unknowns: sweep at the estimate choosing greedily
 (the mover compares its own component; ties within :data:`~designer._jit.TIE`
-go to hold), solve the linear system for that policy, and accept the new
+go to hold, except at a dice turn total of 0, where holding passes and a
+tie rolls), solve the linear system for that policy, and accept the new
 estimate when every decision of the sweep is still greedy there. Decks and
 dice check this on stored affine margins, without another sweep; Zombie
 Dice, whose tie round holds too many turn states to keep a margin for each,
-checks it with the next sweep (no decision changes). The Bellman residual at
-the accepted estimate is reported and must not exceed
-:data:`~designer._jit.TOL` (it is a rounding error: the estimate is the
-exact fixed point of the accepted policy). Two-player kernels report
-``(residual, sweeps, largest sweeps, status)`` per score pair, reduced by
+checks it with the next sweep (no decision changes). A decision is always
+the sign of its margin computed exactly as the check computes it, so the
+check at the sweep's own estimate can never disagree with the sweep.
+
+The stop is certified by the Bellman residual, not by counting sweeps:
+from the :data:`~designer._jit.PI_EXACT`-th sweep on, an estimate whose
+residual (how far one greedy backup moves the unknowns; every other value
+of the class is that backup's sweep, exactly) is within
+:data:`~designer._jit.TOL` is accepted as it is, with the sweep's policy,
+decided once at those values. So decisions whose margins sit at the tie
+threshold or in the rounding, which can flip from one iterate to the next,
+cannot keep a class going. Two-player pairs continue by value iteration
+after :data:`~designer._jit.PI_SWEEPS` sweeps (a contraction, whatever the
+decisions do); reaching :data:`~designer._jit.MAX_SWEEPS` is a bug
+(:class:`~designer.errors.SolverError`). The residual of the accepted
+estimate is reported. Two-player kernels report ``(residual, sweeps,
+largest sweeps, status)`` per score pair, reduced by
 :func:`reduce_pair_stats` and checked by :func:`check_pair_stats`; N-player
 kernels report :data:`CLASS_COLUMNS` per class, reduced by
 :func:`class_report`. With two players this always settles. With
 three or more, max-n can have two mutual best responses at a class, or none
-in pure strategies, and the iteration cycles: after
-:data:`~designer._jit.MAX_ROUNDS` rounds the class is declared *unsettled*
-and the iterate with the smallest Bellman residual is kept (values one greedy
-backup from it). Solvers report the number of unsettled positions and the
-largest residual there (:func:`class_report`).
+in pure strategies, and the iteration cycles with a residual well above the
+tolerance: after :data:`~designer._jit.MAX_ROUNDS` rounds the class is
+declared *unsettled* and the iterate with the smallest Bellman residual is
+kept (values one greedy backup from it). Solvers report the number of
+unsettled positions and the largest residual there (:func:`class_report`).
 
 Shared pieces
 -------------

@@ -118,6 +118,11 @@ def _solve_class(bad, good, goal, canon, PG, V, L, T, tol, tie, max_rounds, cV, 
                  dec, lim, nV, nB, X, Xbest, Bm, Cm, sol, st, out):
     """Solve one rotation class and write its rows of ``V``, ``L``, ``T``.
 
+    Policy iteration under the rule of :mod:`designer.solve._classes`: the
+    fixed point of a policy still greedy there, or from the fourth sweep on
+    an estimate whose Bellman residual is within ``tol``, else (a max-n
+    cycle) the iterate of least residual after ``max_rounds``.
+
     ``out`` receives the class report (:data:`~designer.solve._classes.CLASS_COLUMNS`).
     """
     N = canon.shape[0]

@@ -311,8 +311,10 @@ def _solve_pair(kind, G, cap, a, c, NXT, GAIN, PROB, INV, SHOT, BMIN, W, LW, T2,
     Convergence rule of :mod:`designer.solve._classes`
     (:func:`~designer.solve._classes.pair_next`): sweep greedily at the
     estimate, solve the 2 x 2 system for the sweep's policy, and accept
-    when the next sweep (at that solution) keeps every decision; the
-    residual reported is the Bellman residual at the accepted estimate.
+    when the next sweep (at that solution) keeps every decision, or, from
+    the fourth sweep on, when the Bellman residual at the estimate is
+    within ``tol`` (a decision that flips only at a tie cannot keep the
+    round going); the residual reported is the one at the accepted estimate.
     A fixed policy (``optimize`` False) needs one sweep. Writes the pair's
     turn starts and adds its report to ``out``; returns False on failure
     (``out[3]``: 1.0 no convergence, 2.0 singular).
