@@ -207,3 +207,30 @@ def test_compare_cli_zombie():
     assert r.returncode == 2 and "unknown policy 'bogus'" in r.stderr
     assert "neller" in r.stderr and "hold-at:N" in r.stderr  # the forms a zombie game takes
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("compare", "red-light", "--goal", "20", "--ending", "rounds", "--policy", "optimal"),
+    ("compare", "pig", "--ending", "rounds", "--policy", "max-score"),
+    ("compare", "pig", "--goal", "20", "--ending", "rounds", "--policy", "optimal"),
+    ("compare", "pig", "--players", "3", "--goal", "12", "--ending", "rounds",
+     "--policy", "two-player"),
+])
+def test_compare_refuses_the_rounds_ending_in_one_line(args):
+    # a rounds solve's tables under the race's match kernel crashed the
+    # process (a segmentation fault) or gave an internal error
+    r = run_cli(*args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == ("designer: error: designer compare evaluates the race ending (first to "
+                        "the goal wins), not --ending rounds\n")
+
+
+@pytest.mark.parametrize("extra, words", [(("--ending", "rounds"), "--players 2 --ending rounds"),
+                                          (("--players", "3"), "--players 3 --ending race")])
+def test_train_nn_refuses_what_it_cannot_train(tmp_path, extra, words):
+    out = tmp_path / "nn.npz"
+    r = run_cli("policy", "train-nn", "red-light", "--goal", "10", "--out", out, "--epochs", "1",
+                *extra)
+    assert r.returncode == 2 and not out.exists()
+    assert r.stderr == ("designer: error: train-nn trains a two-player policy for the race "
+                        f"ending, not {words}\n")

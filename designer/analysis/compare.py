@@ -119,6 +119,12 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
     with_agreement : bool
         Also count the agreement of the two policies (over all states).
 
+    Raises
+    ------
+    DesignError
+        A deck or dice game with the rounds ending (only the race is
+        evaluated), or a policy that does not fit the game.
+
     Returns
     -------
     Comparison, or SeatComparison for a game of 3-4 players
@@ -127,6 +133,11 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         (:func:`designer.analysis.seat_compare.compare_seats`); ``against``
         must be ``"optimal"``.
     """
+    if getattr(game, "ending", "race") != "race":
+        # a deck or dice game's policies are evaluated under the race only;
+        # Zombie Dice's own rounds are its rules (it has no ending option)
+        raise DesignError(f"designer compare evaluates the race ending (first to the goal "
+                          f"wins), not --ending {game.ending}")
     if getattr(game, "players", 2) > 2:
         from designer.analysis.seat_compare import compare_seats
 

@@ -40,6 +40,9 @@ def run_train(args):
     game = game_from_args(args)
     if game.family != "deck":
         raise DesignError(f"train-nn is for deck games; {game.name} is a {game.family} game")
+    if game.players != 2 or game.ending != "race":
+        raise DesignError(f"train-nn trains a two-player policy for the race ending, not "
+                          f"--players {game.players} --ending {game.ending}")
     from designer.paths import output_file
 
     output_file(args.out)  # before training: a run that cannot save fails at once
