@@ -298,12 +298,55 @@ def test_cli_strategy_json_and_out(tmp_path):
     (["pig", "--max-size", "99"], "invalid --max-size=99"),
     (["pig", "--max-size", "-1"], "invalid --max-size=-1"),
     (["persian-monarchs"], "strategy needs a deck, dice or zombie game"),
+    (["pig", "--seed", "-1"], "argument --seed: invalid value '-1': allowed an integer from 0 "
+                              "to 4294967295"),
+    (["pig", "--seed", "4294967296"], "argument --seed: invalid value '4294967296'"),
+    (["pig", "--seed", str(2**70)], f"argument --seed: invalid value '{2**70}'"),
+    (["pig", "--jobs", "100000"], "argument --jobs: invalid value '100000': allowed an integer "
+                                  "from 1 to 64"),
+    (["pig", "--jobs", "0"], "argument --jobs: invalid value '0'"),
+    (["pig", "--trials", "0"], "argument --trials: invalid value '0'"),
+    (["pig", "--out", ""], "invalid --out='': allowed a .toml file or a directory"),
+    (["pig", "--out", " "], "invalid --out=' ': allowed a .toml file or a directory"),
 ])
 def test_cli_strategy_errors(args, match):
     out = run_cli("strategy", *args)
     assert out.returncode == 2
     assert match in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("line", ['[1, 2]', '"text"', '{"game": "%s", "rule": "x", '
+                                  '"win_as_first": 7, "win_as_second": 0.5}',
+                                  '{"game": "%s", "rule": "x", "win_as_first": "a", '
+                                  '"win_as_second": 0.5}'])
+def test_cli_strategy_damaged_cache_is_one_line(tmp_path, line):
+    from designer.games import load_game
+    from designer.strategy.search import game_key
+
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text(line.replace("%s", game_key(load_game("pig", goal=12))) + "\n")
+    out = run_cli("strategy", "pig", "--goal", "12", "--max-size", "0", "--cache", cache,
+                  "--quiet")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith(f"designer: error: invalid strategy cache {str(cache)!r}: ")
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("clause, ok", [("['k >= 99999999999999999999', 'roll']", False),
+                                        ("['below 10000000001']", False),
+                                        ("['k >= j+2000000000', 'roll']", False),
+                                        ("['k >= 1000000000', 'roll']", True)])
+def test_rule_constants_beyond_the_bound_are_refused(tmp_path, clause, ok):
+    # a constant past 64 bits was an OverflowError; the bound is 10**9
+    p = tmp_path / "big.toml"
+    p.write_text(f"family = 'deck'\nclauses = [{clause}, ['maxscore']]\n")
+    out = run_cli("compare", "red-light", "--policy", f"rule:{p}", "--no-agreement")
+    if ok:
+        assert out.returncode == 0, out.stderr
+        return
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.endswith("constants are integers from -1,000,000,000 to 1,000,000,000\n")
 
 
 def test_cli_compare_malformed_rule_file(tmp_path):

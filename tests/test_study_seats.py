@@ -153,3 +153,25 @@ def test_seat_study_report_and_page(tmp_path):
         assert "players" in text and "seats win" in text
     finally:
         browser.quit()
+
+
+def test_top_json_of_a_seats_study(tmp_path):
+    """`study top --json` lists a players/ending study's best designs with
+    their seat figures (it raised KeyError for the two-player columns)."""
+    import json
+
+    from cli_runner import cli
+
+    spec = _study(tmp_path)
+    run_grid(spec, open_store(spec))
+    out = cli("study", "top", str(spec.path), "--n", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    for r in rows:
+        assert {"bad", "good", "players", "ending", "fairness", "expected_actions"} <= set(r)
+        n = r["players"]
+        wins = [r[f"seat_{s}_win"] for s in range(1, n + 1)]
+        assert sum(wins) == pytest.approx(1.0, abs=1e-9)
+        assert r["fairness"] == pytest.approx(max(abs(p - 1 / n) for p in wins), abs=1e-12)
+    assert rows[0]["fairness"] <= rows[1]["fairness"] <= rows[2]["fairness"]

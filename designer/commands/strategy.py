@@ -2,8 +2,13 @@
 
 from pathlib import Path
 
-from designer.commands._common import CountingBar, add_game_args, game_from_args
+from designer.commands._common import CountingBar, add_game_args, game_from_args, int_in
 from designer.errors import DesignError
+
+
+#: Threads a search may score candidates on: more than a machine has cores
+#: only costs memory (each thread holds its own tables).
+MAX_JOBS = 64
 
 
 def register(sub):
@@ -23,12 +28,13 @@ def register(sub):
     add_game_args(p)
     p.add_argument("--max-size", type=int, default=8, metavar="N",
                    help="largest rule size, 0..80 (default 8)")
-    p.add_argument("--trials", type=int, default=60, metavar="N",
+    p.add_argument("--trials", type=int_in(1, 10**6), default=60, metavar="N",
                    help="TPE candidates per rule template (default 60; small templates are "
                         "searched exhaustively)")
-    p.add_argument("--jobs", type=int, default=2, metavar="N",
-                   help="threads scoring candidates (default 2)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    p.add_argument("--jobs", type=int_in(1, MAX_JOBS), default=2, metavar="N",
+                   help=f"threads scoring candidates, 1..{MAX_JOBS} (default 2)")
+    p.add_argument("--seed", type=int_in(0, 2**32 - 1), default=0,
+                   help="seed of the search, 0..2**32-1 (default 0)")
     p.add_argument("--cache", metavar="FILE",
                    help="JSON-lines file of scores: an interrupted search run again with the "
                         "same file resumes without re-evaluating anything")
@@ -55,13 +61,11 @@ def run(args):
 
     if not 0 <= args.max_size <= MAX_SIZE:
         raise DesignError(f"invalid --max-size={args.max_size}: allowed 0..{MAX_SIZE}")
-    if args.jobs < 1:
-        raise DesignError(f"invalid --jobs={args.jobs}: allowed 1 or more")
-    if args.trials < 1:
-        raise DesignError(f"invalid --trials={args.trials}: allowed 1 or more")
+    if args.out is not None and not args.out.strip():
+        raise DesignError(f"invalid --out={args.out!r}: allowed a .toml file or a directory")
     game = game_from_args(args)
     check_game(game)  # before the progress bar, so a refusal is one line
-    out = Path(args.out) if args.out else None
+    out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix != ".toml" and out.exists() and not out.is_dir():
         raise DesignError(f"invalid --out={args.out!r}: a .toml file or a directory")
     # every path is checked before the search, not after minutes of work

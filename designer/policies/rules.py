@@ -123,6 +123,20 @@ _SPECIAL_PAIR = {("opp_need", "<=", "w_rem"): "the opponent needs no more points
                  ("j", ">=", "i"): "the opponent leads or the scores are tied"}
 
 
+#: Largest constant a rule may hold: the compiled decisions compute in 64-bit
+#: integers, and no game has scores anywhere near it.
+MAX_CONSTANT = 10**9
+
+
+def _constant(text, digits):
+    """The integer ``digits`` of rule ``text``, at most :data:`MAX_CONSTANT`
+    in size (a bigger one would overflow the compiled decision)."""
+    v = int(digits)
+    if abs(v) > MAX_CONSTANT:
+        raise _err(text, f"constants are integers from -{MAX_CONSTANT:,} to {MAX_CONSTANT:,}")
+    return v
+
+
 def _err(text, why):
     return DesignError(f"invalid rule {text!r}: {why}")
 
@@ -151,11 +165,11 @@ class Condition:
         if m is None:
             raise _err(text, "the right side is an integer or FEATURE[+-N]")
         if m.group(1) is not None:
-            return cls(feat, op, int(m.group(1)))
+            return cls(feat, op, _constant(text, m.group(1)))
         other = ALIASES.get(m.group(2), m.group(2))
         if other not in FEATURES:
             raise _err(text, f"unknown feature {other!r} (allowed {', '.join(FEATURES)})")
-        n = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        n = _constant(text, m.group(4) or "0") * (-1 if m.group(3) == "-" else 1)
         return cls(feat, op, n, other)
 
     @property
@@ -216,9 +230,10 @@ class Action:
         if len(parts) != n + 1:
             raise _err(text, f"{kind} takes {n} integer{'s' if n != 1 else ''}")
         try:
-            args = tuple(int(x) for x in parts[1:])
+            [int(x) for x in parts[1:]]
         except ValueError:
             raise _err(text, f"{kind} takes integers") from None
+        args = tuple(_constant(text, x) for x in parts[1:])
         if kind in ("pace", "mspace", "boldpace") and args[-1] < 1:
             raise _err(text, "the divisor of pace/mspace must be 1 or more")
         return cls(kind, args)

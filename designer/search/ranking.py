@@ -76,7 +76,12 @@ def top(df, spec, n=10):
     fam = family(spec.family)
     ranked = rank(df, spec).head(n)
     if fam.plane:
-        metrics = ["first_player_win", "fairness", "fair_komi", "expected_actions", "components"]
+        # the two-player plane's headline figures, where the rows have them
+        # (a players/ending study has per-seat wins and start vectors instead)
+        lead_metrics = ("first_player_win", "fairness", "fair_komi", "expected_actions",
+                        "components")
+        metrics = ([c for c in lead_metrics if c in ranked.columns] if "first_player_win"
+                   in ranked.columns else [c for c in fam.stored if c in ranked.columns])
     else:
         metrics = list(fam.stored)
     extra = [c for c in ranked.columns if c not in metrics and c not in fam.stored

@@ -80,10 +80,15 @@ class _Scorer:
         self._lock = threading.Lock()
         if self.path is not None and self.path.exists():
             try:
-                for line in self.path.read_text().splitlines():
+                for n, line in enumerate(self.path.read_text().splitlines(), 1):
                     row = json.loads(line)
+                    if not isinstance(row, dict):
+                        raise ValueError(f"line {n} is not a JSON object")
                     if row.get("game") == self.key:
-                        self.memo[row["rule"]] = (row["win_as_first"], row["win_as_second"])
+                        scores = (float(row["win_as_first"]), float(row["win_as_second"]))
+                        if not all(0.0 <= v <= 1.0 for v in scores):
+                            raise ValueError(f"line {n}: a win probability outside 0..1")
+                        self.memo[str(row["rule"])] = scores
             except (ValueError, KeyError, TypeError) as exc:
                 raise DesignError(f"invalid strategy cache {str(self.path)!r}: {exc}") from None
         self.resumed = len(self.memo)
