@@ -290,6 +290,38 @@ def test_unreadable_stats_file_is_a_design_error(tmp_path):
     assert json.loads(bad.read_text())["version"] == 99    # left untouched
 
 
+@pytest.mark.parametrize("content, why", [
+    (b"\xff\xfe{}", "codec can't decode"),
+    (b'{"version":1,"designs":{"a":5}}', "design 'a' is not an object with a name and levels"),
+    (b'[1, 2]', "not a version-1 statistics file"),
+    (b'{"version":1,"designs":[]}', "'designs' is not an object"),
+    (b'{"version":1,"designs":{"a":{"name":"x","levels":{"easy":3}}}}',
+     "design 'a', level 'easy' is not an object"),
+    (b'{"version":1,"designs":{"a":{"name":"x","levels":{"easy":{"games":"2"}}}}}',
+     "design 'a', level 'easy': games is not a count"),
+    (b'{"version":1,"designs":{"a":{"name":"x","levels":{"easy":{"wins":-1}}}}}',
+     "wins is not a count"),
+    (b'{"version":1,"designs":{"a":{"name":"x","levels":{"easy":{"loss":"x"}}}}}',
+     "loss is not a number"),
+    (b'{"version":1,"designs":{"a":{"name":"x","levels":{"easy":{"moves":3}}}}}',
+     "moves is not a list"),
+    (b'{"version":1,"designs":{"a":{"name":7,"levels":{}}}}', "with a name and levels"),
+])
+def test_damaged_stats_files_are_one_clear_error(tmp_path, content, why):
+    """Every wrong shape is refused on reading, before a game is recorded
+    into it (a played game then said so instead of an internal error)."""
+    bad = tmp_path / "play-stats.json"
+    bad.write_bytes(content)
+    with pytest.raises(DesignError) as err:
+        stats.load(bad)
+    msg = str(err.value)
+    assert msg.startswith(f"cannot read play statistics {bad}: ") and why in msg
+    assert msg.endswith("move the file aside to start afresh") and "\n" not in msg
+    with pytest.raises(DesignError, match="move the file aside"):
+        stats.record(SMALL, "easy", won=True, path=bad)
+    assert bad.read_bytes() == content  # left untouched
+
+
 def test_hard_level_can_play_a_trained_network(tmp_path, small):
     from designer.training import train_nn
 

@@ -87,19 +87,53 @@ def load(path=None):
     """
     path = Path(path) if path else stats_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
+        data = json.loads(text)
+        _check_shape(data)
     except FileNotFoundError:
         return {"version": VERSION, "designs": {}}
     except OSError as exc:
         raise DesignError(f"cannot read play statistics {path}: {exc.strerror}") from exc
-    try:
-        data = json.loads(text)
-        if data.get("version") != VERSION or not isinstance(data.get("designs"), dict):
-            raise ValueError("not a version-1 statistics file")
-    except (ValueError, AttributeError) as exc:
-        raise DesignError(f"cannot read play statistics {path}: {exc}; move the file aside "
-                          "to start afresh") from exc
+    except ValueError as exc:  # not UTF-8, not JSON, or not the shape below
+        raise DesignError(f"cannot read play statistics {path}: {_one_line(exc)}; move the "
+                          "file aside to start afresh") from exc
     return data
+
+
+def _one_line(exc, limit=200):
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_shape(data):
+    """Raise ValueError unless ``data`` is a version-1 statistics record:
+    ``{"version": 1, "designs": {KEY: {"name": str, "params": {...},
+    "levels": {LEVEL: {"games": n, "wins": n, "quits": n, ...}}}}}`` with
+    counts that are whole numbers of at least 0 (and ``loss`` a number,
+    ``moves`` a list, where present)."""
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise ValueError("not a version-1 statistics file")
+    designs = data.get("designs")
+    if not isinstance(designs, dict):
+        raise ValueError("'designs' is not an object")
+    for key, entry in designs.items():
+        if (not isinstance(entry, dict) or not isinstance(entry.get("name"), str)
+                or not isinstance(entry.get("params", {}), dict)
+                or not isinstance(entry.get("levels"), dict)):
+            raise ValueError(f"design {key!r} is not an object with a name and levels")
+        for level, c in entry["levels"].items():
+            if not isinstance(c, dict):
+                raise ValueError(f"design {key!r}, level {level!r} is not an object")
+            for field in ("games", "wins", "quits", "decisions"):
+                v = c.get(field, 0)
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    raise ValueError(f"design {key!r}, level {level!r}: {field} is not a "
+                                     f"count")
+            loss = c.get("loss", 0.0)
+            if isinstance(loss, bool) or not isinstance(loss, (int, float)):
+                raise ValueError(f"design {key!r}, level {level!r}: loss is not a number")
+            if not isinstance(c.get("moves", []), list):
+                raise ValueError(f"design {key!r}, level {level!r}: moves is not a list")
 
 
 def save(data, path=None):
