@@ -54,6 +54,18 @@ def test_bad_study_files(tmp_path, change, needle):
     assert str(path) in str(info.value)
 
 
+@pytest.mark.parametrize("url", ["sqlite:///:memory:", "sqlite://", "sqlite+pysqlite:///:memory:"])
+def test_an_in_memory_optuna_storage_is_refused(tmp_path, url):
+    # it was accepted, and the run ended after a traceback from optuna's
+    # heartbeat thread, whose connection saw its own empty database
+    body = BASE.replace('method = "grid"', 'method = "optuna"') + f"\n[optuna]\nstorage = '{url}'\n"
+    path = write_study(tmp_path, body)
+    with pytest.raises(StudyError) as info:
+        load_study(path)
+    assert "an in-memory SQLite database keeps nothing" in str(info.value)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
 def test_objectives_rules(tmp_path):
     # fairness usually leads, but a study may bound it and rank by another goal
     path = write_study(tmp_path, BASE + "\n[objectives]\nrank = ['max:skill_gap', 'fairness']\n")

@@ -146,10 +146,16 @@ def _storage_url(v):
     from sqlalchemy.engine import make_url
 
     try:
-        make_url(v).get_dialect()
+        url = make_url(v)
+        url.get_dialect()
     except Exception:  # noqa: BLE001 - any parse or plugin error means "not a URL we can use"
         raise ValueError("an SQLAlchemy database URL optuna can use, e.g. "
                          "postgresql+psycopg://user@host/db or sqlite:///file.db") from None
+    if url.get_backend_name() == "sqlite" and (url.database or ":memory:") == ":memory:":
+        # each connection of optuna's (its heartbeat thread, every worker)
+        # would get its own empty database: nothing would be shared or kept
+        raise ValueError("a database that outlives the run: an in-memory SQLite database "
+                         "keeps nothing (give a file, e.g. sqlite:///file.db)")
     return v
 
 
