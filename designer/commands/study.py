@@ -98,11 +98,11 @@ def register(sub):
     q.set_defaults(func=do_export)
 
 
-def _load(args, must_exist=False):
+def _load(args, must_exist=False, readonly=False):
     from designer.search import load_study, open_store
 
     spec = load_study(args.file)
-    return spec, open_store(spec, must_exist=must_exist)
+    return spec, open_store(spec, must_exist=must_exist, readonly=readonly)
 
 
 def run(args):
@@ -220,7 +220,7 @@ def show_status(args):
     from designer.report import terminal
     from designer.search import status
 
-    spec, store = _load(args, must_exist=True)
+    spec, store = _load(args, readonly=True)
     st = status(spec, store)
     if args.json:
         terminal.print_json(st)
@@ -240,7 +240,7 @@ def show_top(args):
 
     if args.n < 1:
         raise DesignError(f"invalid --n={args.n}: allowed n >= 1")
-    spec, store = _load(args, must_exist=True)
+    spec, store = _load(args, readonly=True)
     if args.json:
         terminal.print_json(top(store.rows(), spec, args.n).to_dict(orient="records"))
     else:
@@ -258,7 +258,7 @@ def do_export(args):
         from designer.paths import output_file
 
         output_file(args.out)
-    spec, store = _load(args, must_exist=True)
+    spec, store = _load(args, readonly=True)
     path = export(spec, store, args.format, args.out)
     terminal.console.print(f"wrote {len(store.rows())} rows to {path}")
     return 0

@@ -30,7 +30,7 @@ def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=
         The path of ``index.html`` and the study's status.
     """
     spec = load_study(study_file)
-    store = open_store(spec, must_exist=True)
+    store = open_store(spec, readonly=True)  # a report only reads the store
     st = status(spec, store)
     report = content.build(spec, store.rows(), st, unit_stats=store.unit_stats(),
                            policies=policies, card=card, card_progress=card_progress)

@@ -8,10 +8,13 @@ from designer.search.spec import StudyError
 from designer.search.store import SQLiteStore
 
 
-def open_store(spec, must_exist=False):
-    """The study's results store, bound to ``spec`` (fingerprint checked)."""
-    store = SQLiteStore(spec.store_path)
-    if must_exist and not store.exists():
+def open_store(spec, must_exist=False, readonly=False):
+    """The study's results store, bound to ``spec`` (fingerprint checked).
+
+    ``readonly`` (for commands that only read; implies ``must_exist``):
+    opened read-only, so nothing is created or changed."""
+    store = SQLiteStore(spec.store_path, readonly=readonly)
+    if (must_exist or readonly) and not store.exists():
         raise StudyError(f"study {spec.name!r} has no results yet at {spec.store_path}: "
                          f"start it with `designer study run {spec.path}`")
     return store.open(spec)
