@@ -5,8 +5,10 @@ without a terminal. Timeouts are generous and nothing asserts on time."""
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,11 +23,18 @@ SMALL = ["deck", "--bad", "2", "--good", "4", "--goal", "5"]
 MOVE = r"\(turn total (\d+)\): d or space = (?:draw|roll)(, h = hold)?"
 
 
-def spawn(args, data_dir):
+def spawn(args, data_dir, stderr=None, preexec_fn=None):
+    """``designer play ARGS`` in a pseudo-terminal; ``stderr``: a file that
+    takes its standard error instead of the terminal."""
     env = {**os.environ, "DESIGNER_DATA_DIR": str(data_dir), "COLUMNS": "100", "LINES": "50"}
     env.pop("NO_COLOR", None)
-    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", *args], cwd=str(ROOT),
-                          env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 100))
+    env.pop("PYTHONUNBUFFERED", None)  # stdout buffered, as users run it
+    command, argv = sys.executable, ["-m", "designer", "play", *args]
+    if stderr is not None:  # exec: play keeps the pid (and the session) sh had
+        command, argv = "sh", ["-c", 'exec "$0" "$@" 2>"$PLAY_STDERR"', command, *argv]
+        env["PLAY_STDERR"] = str(stderr)
+    child = pexpect.spawn(command, argv, cwd=str(ROOT), env=env, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(50, 100), preexec_fn=preexec_fn)
     return child
 
 
@@ -33,6 +42,26 @@ def finish(child):
     child.expect(pexpect.EOF)
     child.close()
     return child.exitstatus
+
+
+def hang_up(child):
+    """Close the terminal as a terminal window closing does: the kernel hangs
+    up the pseudo-terminal (SIGHUP to play, unless it ignores it; EIO on its
+    reads and writes). Wait for play to end; returns (exit status, signal)."""
+    child.ptyproc.fileobj.close()  # the pty master; close() would also signal play
+    deadline = time.monotonic() + TIMEOUT
+    while child.isalive():  # reaps play once it has ended
+        if time.monotonic() > deadline:
+            child.kill(signal.SIGKILL)
+            raise AssertionError("designer play did not end after the hang-up")
+        time.sleep(0.05)
+    child.close()
+    return child.exitstatus, child.signalstatus
+
+
+def ignore_sighup():
+    """preexec_fn: play starts with SIGHUP ignored, as under nohup."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 def clean(text):
@@ -122,6 +151,35 @@ def test_bad_keys_are_ignored_with_a_hint_and_quit_records_a_loss(tmp_path):
     child.expect("nothing recorded")
     assert finish(child) == 0
     assert "hard" not in read_stats(tmp_path)["designs"]["deck:bad=2,good=4,goal=5,komi=0"]["levels"]
+
+
+@pytest.mark.parametrize("sighup", ["delivered", "ignored"])
+def test_a_hang_up_mid_game_records_a_quit_and_exits_129(tmp_path, sighup):
+    """The terminal closes after the human's first move: SIGHUP delivered (the
+    usual case) or ignored (nohup: only EIO on reads, writes and termios calls).
+    The game is recorded as a quit, play exits with 128 + SIGHUP, and nothing
+    goes to stderr (no internal error, no traceback)."""
+    err = tmp_path / "stderr.txt"
+    child = spawn([*SMALL, "--seed", "4", "--no-pause", "--level", "easy"], tmp_path,
+                  stderr=err, preexec_fn=ignore_sighup if sighup == "ignored" else None)
+    child.expect(MOVE)
+    child.send("d")
+    child.expect(MOVE)                             # as in the quit test above
+    assert hang_up(child) == (129, None)
+    assert err.read_text() == ""
+    levels = read_stats(tmp_path)["designs"]["deck:bad=2,good=4,goal=5,komi=0"]["levels"]
+    assert levels["easy"] == {"games": 1, "wins": 0, "quits": 1}
+
+
+@pytest.mark.parametrize("sighup", ["delivered", "ignored"])
+def test_a_hang_up_before_the_first_move_records_nothing(tmp_path, sighup):
+    err = tmp_path / "stderr.txt"
+    child = spawn([*SMALL, "--no-pause", "--first", "human"], tmp_path, stderr=err,
+                  preexec_fn=ignore_sighup if sighup == "ignored" else None)
+    child.expect(MOVE)
+    assert hang_up(child) == (129, None)
+    assert err.read_text() == ""
+    assert not (tmp_path / "play-stats.json").exists()
 
 
 ITEM = r"take a real item and type it: g = good, b = bad"

@@ -4,6 +4,9 @@ independently to check every step; plus the structure rule that
 ``designer play`` and ``designer compare`` do not branch on the game family."""
 
 import ast
+import errno
+import os
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +14,7 @@ import pytest
 
 from designer import DeckGame, DesignError, load_game
 from designer.play import make_player, new_game, random_outcome, step
-from designer.play.session import Session, check_playable
+from designer.play.session import HANGUP_STATUS, Session, check_playable
 from designer.play.stats import design_key, load
 from designer.solve import solve
 
@@ -104,6 +107,61 @@ def test_quit_before_moving_records_nothing(solution, tmp_path, monkeypatch):
     assert view.result["quit"] and view.result["counts"] is None
     assert "nothing recorded" in view.result["not_recorded"]
     assert not (tmp_path / "play-stats.json").exists()
+
+
+class HangUpKeys(ScriptedKeys):
+    """Scripted keys, then the terminal hangs up: SIGHUP to this process
+    (``sighup``; only while Session.run catches it), or, with SIGHUP ignored
+    (nohup), the end of input; from then on writes fail with EIO."""
+
+    def __init__(self, keys, sighup):
+        super().__init__(keys)
+        self.sighup, self.hung_up = sighup, False
+
+    def read(self):
+        if self.keys:
+            return super().read()
+        self.hung_up = True
+        if not self.sighup:
+            return ""
+        assert signal.getsignal(signal.SIGHUP) not in (signal.SIG_DFL, signal.SIG_IGN, None)
+        os.kill(os.getpid(), signal.SIGHUP)  # its handler raises before kill returns
+        raise AssertionError("SIGHUP did not stop the game")
+
+
+class DeadTerminalView(RecordingView):
+    """A view whose writes fail with EIO after the hang-up."""
+
+    def __init__(self, keys):
+        super().__init__()
+        self.keys = keys
+
+    def show_board(self, *args, **kw):
+        if self.keys.hung_up:
+            raise OSError(errno.EIO, "Input/output error")
+        super().show_board(*args, **kw)
+
+    def show_result(self, *args, **kw):
+        raise AssertionError("show_result wrote to the dead terminal")
+
+
+@pytest.mark.parametrize("sighup", [True, False])
+def test_a_hang_up_records_a_quit_and_writes_nothing_more(solution, tmp_path, monkeypatch,
+                                                          sighup):
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+
+    def run(keys):
+        keys = HangUpKeys(keys, sighup)
+        s = Session(solution, make_player("medium", solution), DeadTerminalView(keys),
+                    level="medium", pause=0.0, seed=3, keys=keys)
+        assert s.run() == HANGUP_STATUS
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL  # restored
+        path = tmp_path / "play-stats.json"
+        return load(path)["designs"][design_key(GAME)]["levels"]["medium"] if path.exists() else None
+
+    assert run([]) is None  # before the human's first move: nothing recorded
+    counts = run(["d", "d"])  # the human draws twice, then the hang-up
+    assert (counts["games"], counts["wins"], counts["quits"]) == (1, 0, 1)
 
 
 def test_test_mode_reads_each_item(solution, tmp_path, monkeypatch):

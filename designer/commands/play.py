@@ -5,6 +5,7 @@ loop of :mod:`designer.play.session`, which :mod:`designer.report.play_view`
 draws.
 """
 
+import os
 import sys
 
 from designer.commands._common import add_game_args, game_from_args, seed_arg
@@ -60,7 +61,8 @@ def register(sub):
 def run(args):
     from designer.play import make_player, stats
     from designer.play.players import check_level
-    from designer.play.session import PAUSE, Session, check_playable, needs_solution
+    from designer.play.session import (HANGUP_STATUS, PAUSE, Session, check_playable,
+                                       needs_solution)
     from designer.report import play_view
     from designer.report.terminal import console
     from designer.solve import solve
@@ -89,7 +91,15 @@ def run(args):
     session = Session(solution, computer, play_view, level=args.level, first=args.first,
                       pause=0.0 if args.no_pause else PAUSE, seed=args.seed,
                       test_mode=args.test_mode, game=game)
-    return session.run()
+    status = session.run()
+    if status == HANGUP_STATUS:
+        # The terminal hung up: output still buffered for it would make the
+        # final flush fail (an error message, or exit status 120). Send it to
+        # devnull, as cli.main does after a broken pipe.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return status
 
 
 def _closest_rules(rows):

@@ -128,19 +128,26 @@ def run(args):
 
         check_address(args.scheduler)
         client = connect(args.scheduler)  # an unreachable or broken cluster writes nothing
+    from designer.search.undo import created_files_undone
+
+    opened = []
     try:
-        _, store = _load(args, must_exist=args.resume)
-        t0 = time.perf_counter()
-        started = command_started
-        interrupted = computed_now = False
-        with StudyLock(spec), CtrlC() as ctrl_c:
-            try:
-                if spec.method == "grid":
-                    summary, computed_now = _run_grid(spec, store, args, ctrl_c, client, started)
-                else:
-                    summary = _run_optuna(spec, store, args, ctrl_c)
-            except KeyboardInterrupt:
-                interrupted = True
+        # a run that fails before it stores anything leaves no file behind
+        with created_files_undone(spec, store=lambda: opened[0] if opened else None):
+            _, store = _load(args, must_exist=args.resume)
+            opened.append(store)
+            t0 = time.perf_counter()
+            started = command_started
+            interrupted = computed_now = False
+            with StudyLock(spec), CtrlC() as ctrl_c:
+                try:
+                    if spec.method == "grid":
+                        summary, computed_now = _run_grid(spec, store, args, ctrl_c, client,
+                                                          started)
+                    else:
+                        summary = _run_optuna(spec, store, args, ctrl_c)
+                except KeyboardInterrupt:
+                    interrupted = True
     finally:
         if client is not None:
             client.close()

@@ -3,7 +3,9 @@
 The terminal is put in cbreak mode (one key at a time, no echo, Ctrl-C still
 interrupts) and restored on exit; keys are read straight from the file
 descriptor so that an escape sequence or a multi-byte character comes back as
-one (bad) key rather than several.
+one (bad) key rather than several. After a hang-up (the terminal closed) its
+termios calls fail with EIO: there is nothing left to restore or flush, so
+those failures are ignored.
 """
 
 import os
@@ -30,14 +32,20 @@ class Keys:
     def __exit__(self, *exc):
         import termios
 
-        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        try:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+        except termios.error:  # the terminal hung up: nothing to restore
+            pass
         return False
 
     def flush(self):
         """Forget keys pressed while the computer was playing."""
         import termios
 
-        termios.tcflush(self.fd, termios.TCIFLUSH)
+        try:
+            termios.tcflush(self.fd, termios.TCIFLUSH)
+        except termios.error:  # the terminal hung up: the next read ends the game
+            pass
 
     def read(self):
         """One key as a string; an escape sequence or a multi-byte

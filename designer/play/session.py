@@ -9,6 +9,9 @@ the keys from :mod:`designer.play.keys`; a view object given by the caller
 draws (``designer play`` gives :mod:`designer.report.play_view`).
 """
 
+import errno
+import signal
+import threading
 import time
 from collections import deque
 
@@ -22,6 +25,10 @@ from designer.play.keys import DRAW_KEYS, HOLD_KEYS, QUIT_KEYS, Keys
 
 #: Seconds the computer waits before each of its actions (``--no-pause``: 0).
 PAUSE = 0.9
+
+#: What :meth:`Session.run` returns after a hang-up: 128 + SIGHUP, the status
+#: of a program that SIGHUP ended.
+HANGUP_STATUS = 129
 
 
 #: Families the engine plays (:mod:`designer.play.engine`).
@@ -71,6 +78,15 @@ def check_playable(game, test_mode=False):
 
 class Quit(Exception):
     """The human pressed q."""
+
+
+class HangUp(Quit):
+    """The terminal hung up (closed) during the game: it ends like q."""
+
+
+def _is_hang_up(exc):
+    """Whether an OSError is a read or write of a hung-up terminal (EIO)."""
+    return exc.errno == errno.EIO
 
 
 def seat_names(players, human):
@@ -139,6 +155,7 @@ class Session:
         self.last = None
         self.decisions = []
         self.acted = False
+        self.playing = self.hung_up = False  # see run and _on_hangup
         self.draw_word = "draw" if game.family == "deck" else "roll"
 
     # -- drawing -----------------------------------------------------------
@@ -204,35 +221,53 @@ class Session:
 
     # -- the game ----------------------------------------------------------
     def run(self):
-        """Play the game to its end (or the human's q); returns 0."""
+        """Play the game to its end (or the human's q); returns 0.
+
+        A hang-up (the terminal closed) ends the game like q, so that the game
+        so far is recorded as a quit rather than lost; then nothing more is
+        written to the dead terminal and the return is :data:`HANGUP_STATUS`.
+        The hang-up shows as SIGHUP, whose default action would kill the
+        process (hence :meth:`_on_hangup` during the game), or, when SIGHUP is
+        ignored (nohup), as EIO from reads (end of input), writes and termios
+        calls (which :class:`~designer.play.keys.Keys` ignores).
+        """
+        catch = (hasattr(signal, "SIGHUP") and threading.current_thread() is threading.main_thread()
+                 and signal.getsignal(signal.SIGHUP) is signal.SIG_DFL)  # not if ignored
+        if catch:
+            signal.signal(signal.SIGHUP, self._on_hangup)
+        try:
+            return self._run()
+        finally:
+            if catch:
+                signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+    def _on_hangup(self, signum, frame):
+        """SIGHUP: the terminal closed. During the game raise HangUp (from
+        whatever the game is doing, most often waiting for a key); once it is
+        over (being recorded), only note it."""
+        self.hung_up = True
+        if self.playing:
+            self.playing = False
+            raise HangUp
+
+    def _run(self):
         state = new_game(self.game)
         quit = False
-        self.view.clear_screen()
-        with (self.keys or Keys()) as keys:
+        try:
             try:
-                while not state.over:
-                    human = state.mover == self.human
-                    if human:
-                        action = self.ask_action(state, keys)
-                        self.acted = True
-                        if len(state.legal()) > 1 and self.game.family in ANALYSED:
-                            self.decisions.append(evaluate(self.solution, state, action))
-                    else:
-                        action = self.computer.decide(state)
-                        verb = {"hold": "holds", "draw": "draws", "roll": "rolls"}[action]
-                        self.board(state, f"[bold]{self.names[state.mover]} {verb}[/bold]...")
-                        time.sleep(self.pause)
-                    if action == "hold":
-                        outcome = None
-                    elif self.test_mode:
-                        outcome = self.ask_outcome(state, keys)
-                    else:
-                        outcome = random_outcome(state, self.rng)
-                    state, event = step(state, action, outcome)
-                    self.note(state, event)
-            except Quit:
-                quit = True
-        self.board(state)
+                self.playing = True  # now SIGHUP raises HangUp (see _on_hangup)
+                self.view.clear_screen()
+                with (self.keys or Keys()) as keys:
+                    while not state.over:
+                        state = self._turn(state, keys)
+            finally:
+                self.playing = False  # from here on SIGHUP only sets hung_up
+        except Quit:  # q, end of input, or HangUp (which set hung_up)
+            quit = True
+        except OSError as exc:  # a board written to a hung-up terminal (SIGHUP ignored)
+            if not _is_hang_up(exc):
+                raise
+            quit = self.hung_up = True
         worst = worst_decision(self.decisions)
         counts, why = None, None
         if self.test_mode:
@@ -245,7 +280,37 @@ class Session:
                                       quit=quit, decisions=self.decisions)
             except DesignError as exc:  # still show the analysis of the game just played
                 why = f"[red]Not recorded:[/red] {exc}"
-        self.view.show_result(state, self.names, self.human, worst, self.decisions, counts,
-                              self.level, quit=quit, not_recorded=why,
-                              analysed=self.game.family in ANALYSED)
-        return 0
+        if not self.hung_up:
+            try:
+                self.board(state)
+                self.view.show_result(state, self.names, self.human, worst, self.decisions,
+                                      counts, self.level, quit=quit, not_recorded=why,
+                                      analysed=self.game.family in ANALYSED)
+            except OSError as exc:  # the terminal hung up after the game (SIGHUP ignored)
+                if not _is_hang_up(exc):
+                    raise
+                self.hung_up = True
+        return HANGUP_STATUS if self.hung_up else 0
+
+    def _turn(self, state, keys):
+        """One action (the human's or the computer's); the state after it."""
+        human = state.mover == self.human
+        if human:
+            action = self.ask_action(state, keys)
+            self.acted = True
+            if len(state.legal()) > 1 and self.game.family in ANALYSED:
+                self.decisions.append(evaluate(self.solution, state, action))
+        else:
+            action = self.computer.decide(state)
+            verb = {"hold": "holds", "draw": "draws", "roll": "rolls"}[action]
+            self.board(state, f"[bold]{self.names[state.mover]} {verb}[/bold]...")
+            time.sleep(self.pause)
+        if action == "hold":
+            outcome = None
+        elif self.test_mode:
+            outcome = self.ask_outcome(state, keys)
+        else:
+            outcome = random_outcome(state, self.rng)
+        state, event = step(state, action, outcome)
+        self.note(state, event)
+        return state

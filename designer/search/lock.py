@@ -15,7 +15,8 @@ from filelock import FileLock, Timeout
 from designer.search.spec import StudyError
 
 
-def _paths(spec):
+def lock_paths(spec):
+    """The run lock and the pid file beside it."""
     return spec.results_dir / "run.lock", spec.results_dir / "run.pid"
 
 
@@ -24,7 +25,7 @@ class StudyLock:
 
     def __init__(self, spec):
         self.spec = spec
-        self.path, self.pid_path = _paths(spec)
+        self.path, self.pid_path = lock_paths(spec)
         self._lock = None
 
     def __enter__(self):
@@ -52,14 +53,35 @@ class StudyLock:
 
 
 def is_running(spec):
-    """True if a live process holds the study's run lock."""
-    path, _ = _paths(spec)
+    """True if a live process holds the study's run lock.
+
+    Asked without writing anything: the lock file is opened read-only and
+    probed with a shared ``flock``, which an exclusive lock held by a
+    running study refuses (so ``status`` works in a folder the user may
+    only read). Where ``fcntl`` is missing (Windows) the lock is probed by
+    taking it.
+    """
+    path, _ = lock_paths(spec)
     if not path.exists():
         return False
-    lock = FileLock(path, timeout=0)
     try:
-        lock.acquire()
-    except Timeout:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        lock = FileLock(path, timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            return True
+        lock.release()
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise StudyError(f"cannot read the run lock {path}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
         return True
-    lock.release()
+    finally:
+        os.close(fd)  # closing releases a shared lock taken here
     return False

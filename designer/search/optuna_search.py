@@ -34,12 +34,12 @@ def storage_url(spec):
     return spec.optuna_storage or f"sqlite:///{spec.store_path}"
 
 
-def _storage(spec):
+def _storage(spec, url=None):
     import warnings
 
     import optuna
 
-    url = storage_url(spec)
+    url = url or storage_url(spec)
     grace = getattr(spec, "optuna_grace", GRACE)
     # Heartbeats are "experimental" in optuna's terms; they are what makes
     # killed trials recoverable on shared storages, so we use them knowingly.
@@ -72,6 +72,25 @@ def load(spec):
     return optuna.create_study(study_name=spec.name, storage=_storage(spec),
                                directions=directions, load_if_exists=True,
                                sampler=optuna.samplers.TPESampler(seed=spec.seed))
+
+
+def trials_done(spec, store):
+    """Trials that count towards the budget, read without writing anything.
+
+    The study's own SQLite storage (the results store) is opened read-only,
+    as the store itself is; a storage URL of the user's is only read. A
+    study that optuna does not know yet has run no trial.
+    """
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    url = None if spec.optuna_storage else "sqlite:///" + store.read_only_uri() + "&uri=true"
+    storage = _storage(spec, url)
+    try:
+        study = optuna.load_study(study_name=spec.name, storage=storage)
+    except KeyError:  # optuna's "no such study"
+        return 0
+    return counted(study)
 
 
 def recover(study, local):
@@ -108,6 +127,24 @@ def _suggest(trial, name, values):
     if list(v) == list(range(v[0], v[-1] + 1)):
         return trial.suggest_int(name, v[0], v[-1])
     return trial.suggest_categorical(name, list(v))
+
+
+class _QuietCtrlC:
+    """A logging filter for optuna's logger: Ctrl-C is not a failed trial.
+
+    optuna logs the trial that Ctrl-C stopped as a failure, with a full
+    traceback, and then its value; the command then says in one line that
+    it was interrupted and how to resume. From the first record that
+    carries a ``KeyboardInterrupt`` on, optuna's warnings of this run are
+    dropped (the run is ending)."""
+
+    def __init__(self):
+        self.interrupted = False
+
+    def filter(self, record):
+        if record.exc_info and isinstance(record.exc_info[1], KeyboardInterrupt):
+            self.interrupted = True
+        return not self.interrupted
 
 
 def make_objective(spec, store, solved_here):
@@ -196,9 +233,18 @@ def run_optuna(spec, store, *, workers=None, local=True, on_trial=None):
     if on_trial is not None:
         callbacks.append(lambda st, tr: on_trial(tr))
     before = len(study.trials)
-    study.optimize(make_objective(spec, store, solved), n_trials=remaining,
-                   n_jobs=workers or spec.workers, callbacks=callbacks,
-                   catch=(DesignError,), show_progress_bar=False)
+    # records of optuna's modules reach the handlers of the "optuna" logger
+    # (a filter on that logger itself would not see them)
+    quiet, handlers = _QuietCtrlC(), optuna.logging.get_logger("optuna").handlers
+    for h in handlers:
+        h.addFilter(quiet)
+    try:
+        study.optimize(make_objective(spec, store, solved), n_trials=remaining,
+                       n_jobs=workers or spec.workers, callbacks=callbacks,
+                       catch=(DesignError,), show_progress_bar=False)
+    finally:
+        for h in handlers:
+            h.removeFilter(quiet)
     return {"computed": len(solved), "trials": len(study.trials) - before, "recovered": recovered}
 
 

@@ -117,7 +117,7 @@ class SQLiteStore(ResultStore):
     def _connect(self):
         if self._con is None:
             if self.readonly:
-                self._con = sqlite3.connect(self._read_only_uri(), uri=True, timeout=60,
+                self._con = sqlite3.connect(self.read_only_uri(), uri=True, timeout=60,
                                             check_same_thread=False)
                 return self._con
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,7 +128,7 @@ class SQLiteStore(ResultStore):
             self._con.execute("PRAGMA synchronous=NORMAL")
         return self._con
 
-    def _read_only_uri(self):
+    def read_only_uri(self):
         """The URI that opens the file read-only and creates nothing: a
         store in write-ahead-log mode would otherwise get its log files made
         by a reader; with no log file present no run is writing, and the
@@ -175,7 +175,7 @@ class SQLiteStore(ResultStore):
             return False
         if self.path.is_dir():
             raise sqlite3.OperationalError("unable to open database file: it is a folder")
-        con = sqlite3.connect(self._read_only_uri(), uri=True)
+        con = sqlite3.connect(self.read_only_uri(), uri=True)
         try:
             return bool(con.execute("SELECT count(*) FROM sqlite_master WHERE name='designer_meta'")
                         .fetchone()[0])

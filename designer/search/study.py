@@ -44,8 +44,7 @@ def status(spec, store):
     else:
         from designer.search import optuna_search
 
-        study = optuna_search.load(spec)
-        out["trials"] = optuna_search.counted(study)
+        out["trials"] = optuna_search.trials_done(spec, store)
         out["trials_target"] = spec.trials
         # an optuna study is done when its trials are, not when every unit is
         out["pending_trials"] = max(0, spec.trials - out["trials"])
