@@ -38,7 +38,22 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"designer.commands.{name}").register(sub)
+    _say_what_each_takes(sub)
     return parser
+
+
+def _say_what_each_takes(sub):
+    """End each game-taking command's description with the games it takes,
+    from the support table (the same words as its refusals)."""
+    from designer.support import SUPPORT, sentence
+
+    for command in SUPPORT:
+        p = sub
+        for word in command.split():
+            p = (p if isinstance(p, argparse._SubParsersAction)
+                 else next(a for a in p._actions
+                           if isinstance(a, argparse._SubParsersAction))).choices[word]
+        p.description = f"{p.description} Takes {sentence(command)}."
 
 
 def _one_line(text):

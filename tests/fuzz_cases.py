@@ -407,3 +407,190 @@ def _toml_str(s):
     import json
 
     return json.dumps(s)
+
+
+# -- generated from the parser and the support table ---------------------------
+
+#: Numbers far outside any range, in the forms a user might type them.
+HUGE_NUMBERS = ["99999999999999999999", "-99999999999999999999", "1e400", "1" + "0" * 400,
+                "9223372036854775808"]
+#: Options that carry numbers as text (parsed by the command, not argparse).
+NUMERIC_TEXT = {"komi", "bust_faces", "green_faces", "yellow_faces", "red_faces"}
+
+
+def _base(path, root):
+    """A command line that would run, for the sub-command ``path``."""
+    r = Path(root)
+    tiny = str(r / "tiny.toml")
+    return {
+        ("solve",): ["solve", "pig", "--goal", "10"],
+        ("compare",): ["compare", "pig", "--goal", "10", "--policy", "max-score"],
+        ("play",): ["play", "pig", "--goal", "10"],
+        ("strategy",): ["strategy", "pig", "--goal", "10", "--max-size", "1"],
+        ("policy", "train-nn"): ["policy", "train-nn", "red-light", "--goal", "10", "--out",
+                                 str(r / "o.npz"), "--epochs", "1"],
+        ("simulate",): ["simulate", "persian-monarchs", "--games", "10"],
+        ("study", "run"): ["study", "run", tiny], ("study", "resume"): ["study", "resume", tiny],
+        ("study", "status"): ["study", "status", tiny], ("study", "top"): ["study", "top", tiny],
+        ("study", "export"): ["study", "export", tiny], ("report",): ["report", tiny],
+    }.get(path)
+
+
+def _subparsers(parser, path=()):
+    """``(path, parser)`` for every sub-command, nested ones included."""
+    import argparse
+
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+    for action in subs:
+        for name, p in action.choices.items():
+            yield from _subparsers(p, path + (name,))
+
+
+def _numeric(action):
+    """Whether an option reads a number (by its argparse type or its name)."""
+    import argparse
+
+    if not action.option_strings or action.nargs not in (None, "?"):
+        return False
+    if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction,
+                           argparse._HelpAction, argparse._VersionAction,
+                           argparse._StoreConstAction)):
+        return False
+    kind = action.type
+    return (kind in (int, float) or getattr(kind, "__name__", "") in ("integer", "number")
+            or action.dest in NUMERIC_TEXT or (kind is not None and "seed" in action.dest))
+
+
+def huge_number_cases(root):
+    """Every option that reads a number, of every sub-command, given a huge
+    one on a command line that would otherwise run: generated from the
+    argument parser, so a new option is covered when it is added."""
+    from designer.cli import build_parser
+
+    cases = []
+    for path, parser in _subparsers(build_parser()):
+        base = _base(path, root)
+        if base is None:
+            continue
+        for action in parser._actions:
+            if _numeric(action):
+                flag = max(action.option_strings, key=len)
+                # seeds take 0 .. 2**64 - 1: 2**63 is one of them
+                values = [v for v in HUGE_NUMBERS
+                          if "seed" not in action.dest or v != "9223372036854775808"]
+                cases += [[*base, flag, v] for v in values]
+    return cases
+
+
+#: Values of --players and --ending that no command takes.
+BAD_PLAYERS = ["0", "1", "5", "-2", "x", "", "2.0", "99999999999999999999"]
+BAD_ENDINGS = ["", "RACE", "rounds ", "sudden-death", "race,rounds", "0"]
+
+
+def seat_cases(root):
+    """Every command that takes a game, on every kind of game (the support
+    table's), with players and endings no command takes."""
+    from designer.support import KINDS, SUPPORT
+
+    games = {"deck": ["deck", "--bad", "2", "--good", "4", "--goal", "6"],
+             "dice": ["dice", "--faces", "4", "--goal", "8"],
+             "zombie": ["zombie", "--goal", "5", "--cap", "9"],
+             "zombie-dice": ["zombie-dice", "--goal", "4", "--green", "3", "--yellow", "1",
+                             "--red", "1"],
+             "wager": ["persian-monarchs"]}
+    cases = []
+    for command in SUPPORT:
+        if command == "study run":
+            continue  # study files: study_cases
+        base = _base(tuple(command.split()), root)
+        for kind in KINDS:
+            game = games[kind]
+            argv = [*command.split(), *game, *base[len(command.split()) + 1:]]
+            cases += [[*argv, "--players", v] for v in BAD_PLAYERS]
+            cases += [[*argv, "--ending", v] for v in BAD_ENDINGS]
+    return cases
+
+
+VALID_STATS = {
+    "version": 1,
+    "designs": {
+        "deck:bad=2,good=4,goal=6,komi=0": {
+            "name": "deck 2 bad / 4 good",
+            "params": {"family": "deck", "bad": 2, "good": 4, "goal": 6, "komi": 0},
+            "levels": {"hard": {"games": 3, "wins": 1, "quits": 1, "decisions": 4,
+                                "loss": 0.0312,
+                                "moves": [[0, 0, 0, 0, 4, "draw"], [0, 0, 2, 0, 2, "hold"]]}}},
+        "dice:faces=4,bust_faces=1,goal=8,komi=0": {
+            "name": "d4 bust on 1",
+            "params": {"family": "dice", "faces": 4, "bust_faces": [1], "goal": 8, "komi": 0},
+            "levels": {"easy": {"games": 1, "wins": 1, "quits": 0}}},
+    },
+}
+
+#: What replaces a value of the statistics file: other types, negative and
+#: huge numbers, and values JSON allows but no count is.
+STATS_DAMAGE = [None, "x", -1, 1.5, True, [], {}, 10**30, float("nan"), float("inf")]
+
+
+def _paths(doc, path=()):
+    """Every path into a JSON document (objects and lists), leaves last."""
+    yield path
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from _paths(v, path + (i,))
+
+
+def _replaced(doc, path, value):
+    import copy
+
+    out = copy.deepcopy(doc)
+    if not path:
+        return value
+    node = out
+    for p in path[:-1]:
+        node = node[p]
+    node[path[-1]] = value
+    return out
+
+
+def _get(doc, path):
+    for p in path:
+        doc = doc[p]
+    return doc
+
+
+def _same_kind(old, new):
+    """A replacement of the same kind (a count by a count, text by text):
+    the file may then be read; any other must be refused."""
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new)
+    if isinstance(old, int) and isinstance(new, int):
+        return new >= 0
+    if isinstance(old, float) and isinstance(new, (int, float)):
+        return new == new and abs(new) != float("inf")
+    return type(old) is type(new)  # text for text; an empty list or object for one
+
+
+def stats_cases():
+    """Damaged statistics files: ``(label, bytes, must_refuse)``; every value
+    of a valid file replaced by every damage, and broken files."""
+    import json
+
+    cases = []
+    for path in _paths(VALID_STATS):
+        old = _get(VALID_STATS, path)
+        for value in STATS_DAMAGE:
+            doc = _replaced(VALID_STATS, path, value)
+            label = "/".join(map(str, path)) + f"={value!r}"
+            cases.append((label, json.dumps(doc).encode(), not _same_kind(old, value)))
+    whole = json.dumps(VALID_STATS).encode()
+    cases += [("truncated", whole[: len(whole) // 2], True), ("empty", b"", True),
+              ("binary", bytes(range(256)), True), ("latin-1", '{"\xe9": 1}'.encode("latin-1"),
+                                                    True),
+              ("a list", b"[1, 2]", True), ("nested deep", b"[" * 100000 + b"]" * 100000, True)]
+    return cases

@@ -221,16 +221,17 @@ def test_compare_refuses_the_rounds_ending_in_one_line(args):
     # process (a segmentation fault) or gave an internal error
     r = run_cli(*args)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr == ("designer: error: designer compare evaluates the race ending (first to "
-                        "the goal wins), not --ending rounds\n")
+    name, kind = ("Red Light", "deck") if args[1] == "red-light" else ("Pig", "dice")
+    assert r.stderr == (f"designer: error: designer compare does not take --ending rounds for "
+                        f"{name}: it takes {kind} games with 2-4 players, race ending\n")
 
 
-@pytest.mark.parametrize("extra, words", [(("--ending", "rounds"), "--players 2 --ending rounds"),
-                                          (("--players", "3"), "--players 3 --ending race")])
+@pytest.mark.parametrize("extra, words", [(("--ending", "rounds"), "--ending rounds"),
+                                          (("--players", "3"), "--players 3")])
 def test_train_nn_refuses_what_it_cannot_train(tmp_path, extra, words):
     out = tmp_path / "nn.npz"
     r = run_cli("policy", "train-nn", "red-light", "--goal", "10", "--out", out, "--epochs", "1",
                 *extra)
     assert r.returncode == 2 and not out.exists()
-    assert r.stderr == ("designer: error: train-nn trains a two-player policy for the race "
-                        f"ending, not {words}\n")
+    assert r.stderr == (f"designer: error: designer policy train-nn does not take {words} for "
+                        "Red Light: it takes deck games with 2 players, race ending\n")

@@ -21,6 +21,11 @@ import fuzz_cases as F
 ROOT = "@ROOT@"  # placeholder replaced by the fixtures folder at run time
 CLI_CASES = F.cli_cases(ROOT)
 STUDY_CASES = F.study_cases()
+#: Generated from the argument parser and the support table (issue 27):
+#: every numeric option given a huge number, every game-taking command on
+#: every kind of game with players and endings no command takes.
+GENERATED_CASES = F.huge_number_cases(ROOT) + F.seat_cases(ROOT)
+STATS_CASES = F.stats_cases()
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +64,56 @@ def test_enough_cases():
     assert commands >= {"solve", "compare", "policy", "study", "report", "simulate", "play"}
     assert {c[1] for c in CLI_CASES if c and c[0] == "study" and len(c) > 1} >= {
         "run", "resume", "status", "top", "export"}
+
+
+def test_enough_generated_cases():
+    assert len(GENERATED_CASES) >= 500 and len(STATS_CASES) >= 200
+    flags = {c[c.index(v) - 1] for c in F.huge_number_cases(ROOT) for v in F.HUGE_NUMBERS
+             if v in c}
+    # every kind of number a user types: game parameters, seeds, budgets, ...
+    assert flags >= {"--bad", "--goal", "--komi", "--players", "--seed", "--max-komi",
+                     "--games", "--workers", "--top", "--card-size", "--max-size", "--trials",
+                     "--jobs", "--minutes", "--stake", "--green-faces"}
+
+
+@pytest.mark.parametrize("argv", GENERATED_CASES, ids=lambda a: " ".join(a)[:90])
+def test_generated_command_line(argv, fuzz_dirs):
+    root, work = fuzz_dirs
+    argv = [a.replace(ROOT, str(root)) for a in argv]
+    _check_refused(argv, root, work)
+
+
+def test_the_valid_statistics_file_is_read(tmp_path, monkeypatch):
+    """The damaged files are mutations of a file that is itself read."""
+    import json
+
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+    (tmp_path / "play-stats.json").write_text(json.dumps(F.VALID_STATS))
+    status, out, err, _ = F.run_cli(["play", "--stats"], tmp_path)
+    assert status == 0, err
+    # the closest strategy-card rule to the recorded moves
+    assert "deck 2 bad / 4 good (hard): your decisions agree 100.0%" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("label,data,must_refuse", STATS_CASES,
+                         ids=[c[0][:80] for c in STATS_CASES])
+def test_damaged_statistics_file(label, data, must_refuse, tmp_path, monkeypatch):
+    """``play --stats`` reads the file: a damaged one is refused in one line
+    naming it (and left as it is); a value of the right kind may be read."""
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+    path = tmp_path / "play-stats.json"
+    path.write_bytes(data)
+    status, out, err, _ = F.run_cli(["play", "--stats"], tmp_path)
+    assert status is not None and "Traceback" not in err, err
+    left = sorted(p.name for p in tmp_path.iterdir())
+    if must_refuse or status != 0:
+        assert status == 2, f"{label}: exit {status}\n{out[:300]}{err}"
+        lines = err.splitlines()
+        assert len(lines) == 1 and "play-stats.json" in lines[0], err
+        assert left == ["play-stats.json"]
+    else:  # read: the closest-rule search may keep its cache beside the file
+        assert [n for n in left if not n.startswith("strategy-")] == ["play-stats.json"]
+    assert path.read_bytes() == data
 
 
 def test_valid_study_is_valid(fuzz_dirs):

@@ -231,7 +231,7 @@ def test_computer_first_and_a_dice_game(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["red-light"], "stdin is not a terminal"),
     ([], "name a game to play"),
-    (["persian-monarchs"], "supports deck, dice and zombie games"),
+    (["persian-monarchs"], "designer play does not take wagering games (Persian Monarchs)"),
     (["red-light", "--level", "expert"], "invalid --level='expert'"),
     (["zombie-yellow", "--level", "rule:x.toml"], "rule:FILE plays deck and dice games"),
     (["red-light", "--level", "rule:missing.toml"], "missing.toml"),

@@ -366,10 +366,13 @@ def test_the_board_shows_every_seat_and_the_verdict_names_the_winner(deck3):
 
 # -- the command line ---------------------------------------------------------
 @pytest.mark.parametrize("args,message", [
-    (["pig", "--players", "3", "--ending", "rounds"], "plays the race ending"),
-    (["pig", "--ending", "rounds"], "plays the race ending"),
-    (["zombie-dice", "--players", "3"], "plays Zombie Dice with two players, not --players 3"),
-    (["zombie-yellow", "--players", "3"], "plays Zombie Dice with two players, not --players 3"),
+    (["pig", "--players", "3", "--ending", "rounds"],
+     "designer play does not take --ending rounds for Pig: it takes dice games with 2-4 players, "
+     "race ending"),
+    (["pig", "--ending", "rounds"], "does not take --ending rounds"),
+    (["zombie-dice", "--players", "3"], "designer play does not take --players 3 for Zombie Dice: "
+                                        "it takes Zombie Dice games with 2 players, rounds ending"),
+    (["zombie-yellow", "--players", "3"], "does not take --players 3"),
     (["pig", "--players", "3", "--level", "hard", "--nn", "x.npz"], "--nn plays two-player"),
     (["pig", "--players", "5"], "players"),
     (["pig", "--players", "3"], "stdin is not a terminal"),  # accepted up to the terminal

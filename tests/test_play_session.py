@@ -176,7 +176,8 @@ def test_test_mode_reads_each_item(solution, tmp_path, monkeypatch):
 
 def test_check_playable():
     check_playable(GAME)
-    with pytest.raises(DesignError, match="designer play supports deck, dice and zombie games"):
+    with pytest.raises(DesignError,
+                       match=r"designer play does not take wagering games \(Persian Monarchs\)"):
         check_playable(load_game("persian-monarchs"))
     check_playable(load_game("zombie-yellow"))  # tests/test_play_zombie.py plays it
     with pytest.raises(DesignError, match="at most 9 faces, not 12"):

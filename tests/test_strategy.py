@@ -297,7 +297,7 @@ def test_cli_strategy_json_and_out(tmp_path):
     (["no-such-game"], "no-such-game"),
     (["pig", "--max-size", "99"], "invalid --max-size=99"),
     (["pig", "--max-size", "-1"], "invalid --max-size=-1"),
-    (["persian-monarchs"], "strategy needs a deck, dice or zombie game"),
+    (["persian-monarchs"], "designer strategy does not take wagering games"),
     (["pig", "--seed", "-1"], "argument --seed: invalid value '-1': allowed an integer from 0 "
                               "to 4294967295"),
     (["pig", "--seed", "4294967296"], "argument --seed: invalid value '4294967296'"),

@@ -234,7 +234,7 @@ def test_simulation_errors(pm):
     (["simulate", "persian-monarchs", "--player", "psychic"], "unknown player strategy"),
     (["simulate", "persian-monarchs", "--games", "0"], "invalid games=0"),
     (["simulate", "persian-monarchs", "--jobs", "0"], "invalid --jobs=0"),
-    (["simulate", "fowl-play"], "fowl-play is a deck game"),
+    (["simulate", "fowl-play"], "designer simulate does not take deck games (Fowl Play)"),
     (["simulate", "persian-monarchs", "--start", "0"], "invalid start=0"),
 ])
 def test_cli_errors(args, needle, capsys):

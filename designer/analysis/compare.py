@@ -133,9 +133,9 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         (:func:`designer.analysis.seat_compare.compare_seats`); ``against``
         must be ``"optimal"``.
     """
-    if getattr(game, "ending", "race") != "race":
+    if game.family in ("deck", "dice") and game.ending != "race":
         # a deck or dice game's policies are evaluated under the race only;
-        # Zombie Dice's own rounds are its rules (it has no ending option)
+        # Zombie Dice's own rounds are its rules (its only ending)
         raise DesignError(f"designer compare evaluates the race ending (first to the goal "
                           f"wins), not --ending {game.ending}")
     if getattr(game, "players", 2) > 2:

@@ -126,8 +126,19 @@ def _komi(text):
     return parts[0] if len(parts) == 1 and "," not in text else tuple(parts)
 
 
-def game_from_args(args):
-    """Build the game named on the command line (validated)."""
+def game_from_args(args, command=None):
+    """Build the game named on the command line (validated) and, for
+    ``command``, check that the command takes it (one line otherwise, before
+    any work; see :mod:`designer.support`)."""
+    game = _game(args)
+    if command is not None:
+        from designer.support import check
+
+        check(command, game)
+    return game
+
+
+def _game(args):
     from designer.games import load_game
 
     return load_game(args.game, bad=args.bad, good=args.good, faces=args.faces,
@@ -219,6 +230,12 @@ class CountingBar:
             return self._bar.__exit__(*exc)
         return False
 
+    def moved(self, done, total):
+        """``progress(done, total)``: the absolute form of :meth:`update`
+        (what the solvers call)."""
+        self.update(total=total)
+        self._bar.update(self._task, completed=done)
+
     def update(self, advance=None, total=None):
         if self._task is None:  # shown from the first report on: an early error stays one line
             self._bar.__enter__()
@@ -227,3 +244,13 @@ class CountingBar:
             self._bar.update(self._task, total=total)
         if advance:
             self._bar.advance(self._task, advance)
+
+
+def solve_progress(game):
+    """A bar for a long solve: ``with solve_progress(game) as progress:
+    solve(game, progress=progress)``. On stderr, only on a terminal, gone
+    when the solve ends (the clock runs from the solve's first step)."""
+    from designer.report.terminal import err_console
+
+    return CountingBar(f"solving {game.name}, score positions",
+                       disable=not err_console.is_terminal)

@@ -1,6 +1,6 @@
 """``designer compare``: two policies head to head, exactly."""
 
-from designer.commands._common import add_game_args, game_from_args
+from designer.commands._common import add_game_args, game_from_args, solve_progress
 from designer.policies.parse import POLICY_FORMS
 
 POLICY_HELP = (f"{POLICY_FORMS} (nn:FILE: a trained network, decks; py:FILE.py:FUNCTION: your "
@@ -39,9 +39,24 @@ def register(sub):
 def run(args):
     from designer.analysis.compare import compare
     from designer.report.terminal import print_json, show_comparison
+    from designer.support import kind_of
 
-    game = game_from_args(args)
-    result = compare(game, args.policy, args.against, with_agreement=not args.no_agreement)
+    game = game_from_args(args, "compare")
+    solution = None
+    if kind_of(game) in ("zombie", "zombie-dice") and "optimal" in (args.policy, args.against):
+        # Zombie Dice's optimal solve is long (about a minute for the full
+        # game): solved here, with a progress bar, and shared by both sides;
+        # the other side's policy is read first, so a bad one fails at once
+        from designer.policies.parse import parse_policy
+        from designer.solve import solve
+
+        for spec in {args.policy, args.against} - {"optimal"}:
+            parse_policy(spec, game)
+
+        with solve_progress(game) as bar:
+            solution = solve(game, progress=bar.moved)
+    result = compare(game, args.policy, args.against, solution=solution,
+                     with_agreement=not args.no_agreement)
     if args.json:
         print_json(result.to_dict())
     else:

@@ -77,7 +77,7 @@ def run(args):
         return 0
     if not args.game:
         raise DesignError("name a game to play (e.g. `designer play red-light`), or use --stats")
-    game = game_from_args(args)
+    game = game_from_args(args, "play")
     check_playable(game, test_mode=args.test_mode)
     check_level(args.level, game, args.nn)  # before the solve
     if not sys.stdin.isatty():
@@ -112,5 +112,12 @@ def _closest_rules(rows):
         r["closest"] = None
         game = game_of(r["params"]) if r["moves"] else None
         if game is not None:
-            with CountingBar(f"strategy card of {r['design']}") as bar:
-                r["closest"] = closest_rule(game, r["moves"], progress=bar.update)
+            try:
+                with CountingBar(f"strategy card of {r['design']}") as bar:
+                    r["closest"] = closest_rule(game, r["moves"], progress=bar.update)
+            except DesignError as exc:  # a recorded move that is not a state of the game
+                from designer.play.stats import stats_path
+
+                raise DesignError(f"cannot read play statistics {stats_path()}: design "
+                                  f"{r['key']!r}: {exc}; move the file aside to start "
+                                  "afresh") from None

@@ -37,12 +37,7 @@ def run_train(args):
     from designer.report.terminal import print_json, show_training, training_progress
     from designer.solve import solve
 
-    game = game_from_args(args)
-    if game.family != "deck":
-        raise DesignError(f"train-nn is for deck games; {game.name} is a {game.family} game")
-    if game.players != 2 or game.ending != "race":
-        raise DesignError(f"train-nn trains a two-player policy for the race ending, not "
-                          f"--players {game.players} --ending {game.ending}")
+    game = game_from_args(args, "policy train-nn")  # two-player deck games, race ending
     from designer.paths import output_file
 
     output_file(args.out)  # before training: a run that cannot save fails at once

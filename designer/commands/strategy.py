@@ -63,7 +63,7 @@ def run(args):
         raise DesignError(f"invalid --max-size={args.max_size}: allowed 0..{MAX_SIZE}")
     if args.out is not None and not args.out.strip():
         raise DesignError(f"invalid --out={args.out!r}: allowed a .toml file or a directory")
-    game = game_from_args(args)
+    game = game_from_args(args, "strategy")
     check_game(game)  # before the progress bar, so a refusal is one line
     out = Path(args.out) if args.out is not None else None
     if out is not None and out.suffix != ".toml" and out.exists() and not out.is_dir():

@@ -6,7 +6,7 @@ DeckGame(bad=6, good=42, goal=50, komi=0, name='Fowl Play')
 50
 """
 
-from designer.errors import DesignError
+from designer.errors import DesignError, ParameterError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
 from designer.games.wager import WagerGame
@@ -72,6 +72,12 @@ def load_game(name, **params):
         cls, merged = FAMILIES[name], params
     else:
         raise DesignError(f"unknown game {name!r}: choose one of {', '.join(preset_names())}")
+    if cls in (ZombieGame, ZombieDiceGame) and "ending" in merged:
+        # Zombie Dice has one ending, its own: equal turns (rounds)
+        ending = merged.pop("ending")
+        if ending != "rounds":
+            raise ParameterError("ending", ending, "rounds (Zombie Dice is played in equal "
+                                                   "turns; a tie plays another round)")
     fields = set(cls.__dataclass_fields__)
     unknown = sorted(set(merged) - fields)
     if unknown:

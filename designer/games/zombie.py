@@ -151,6 +151,12 @@ class ZombieGame:
                           goal + self.cap - self.goal, self.name, self.players)
 
     @property
+    def ending(self):
+        """Always ``"rounds"``: Zombie Dice is played in equal turns, a tie
+        playing another round."""
+        return "rounds"
+
+    @property
     def params(self):
         """The design parameters as a dict (for tables and JSON)."""
         return {"family": "zombie", "brains": self.brains, "shotguns": self.shotguns,
@@ -281,6 +287,12 @@ class ZombieDiceGame:
         return ZombieDiceGame(*self.counts, *self.faces, self.dice, self.bust_shotguns, goal,
                               self.komi if komi is None else komi,
                               goal + self.cap - self.goal, self.name, self.players)
+
+    @property
+    def ending(self):
+        """Always ``"rounds"``: Zombie Dice is played in equal turns, a tie
+        playing another round."""
+        return "rounds"
 
     @property
     def params(self):

@@ -31,8 +31,6 @@ PAUSE = 0.9
 HANGUP_STATUS = 129
 
 
-#: Families the engine plays (:mod:`designer.play.engine`).
-PLAYABLE = ("deck", "dice", "zombie")
 
 #: Families whose in-turn values :mod:`designer.play.analysis` computes (the
 #: costliest decision at the end of a game).
@@ -52,28 +50,20 @@ def check_playable(game, test_mode=False):
     Raises
     ------
     DesignError
-        A family the engine has no rules for, ``test_mode`` with a die of
-        more than 9 faces (a face is typed with one key), ``test_mode``
-        with Zombie Dice (several dice per roll, not typed in), Zombie
-        Dice with more than two players, or the rounds ending (the engine
-        plays the race, SPEC 1.5).
+        A game, seat count or ending that play does not take
+        (:data:`designer.support.SUPPORT`), ``test_mode`` with a die of
+        more than 9 faces (a face is typed with one key), or ``test_mode``
+        with Zombie Dice (several dice per roll, not typed in).
     """
-    if game.family not in PLAYABLE:
-        raise DesignError(f"cannot play {game.name}: designer play supports deck, dice and "
-                          "zombie games (fowl-play, red-light, deck, pig, dice, zombie-yellow, "
-                          "zombie-dice, zombie)")
-    if game.family == "zombie" and game.players > 2:
-        raise DesignError(f"designer play plays Zombie Dice with two players, not "
-                          f"--players {game.players}")
+    from designer.support import check
+
+    check("play", game)  # the kinds, seats and endings play takes
     if test_mode and game.family == "zombie":
         raise DesignError("--test-mode types one item or face per action: it plays deck and "
                           "dice games, not Zombie Dice (several dice per roll)")
     if test_mode and game.family == "dice" and game.faces > 9:
         raise DesignError(f"--test-mode types a face with one key: it needs a die of at most 9 "
                           f"faces, not {game.faces}")
-    if getattr(game, "ending", "race") != "race":
-        raise DesignError(f"designer play plays the race ending (first to the goal wins), not "
-                          f"--ending {game.ending}")
 
 
 class Quit(Exception):

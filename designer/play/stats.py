@@ -94,7 +94,8 @@ def load(path=None):
         return {"version": VERSION, "designs": {}}
     except OSError as exc:
         raise DesignError(f"cannot read play statistics {path}: {exc.strerror}") from exc
-    except ValueError as exc:  # not UTF-8, not JSON, or not the shape below
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON (or nested past
+        # what the parser follows), or not the shape below
         raise DesignError(f"cannot read play statistics {path}: {_one_line(exc)}; move the "
                           "file aside to start afresh") from exc
     return data
@@ -110,8 +111,10 @@ def _check_shape(data):
     ``{"version": 1, "designs": {KEY: {"name": str, "params": {...},
     "levels": {LEVEL: {"games": n, "wins": n, "quits": n, ...}}}}}`` with
     counts that are whole numbers of at least 0 (and ``loss`` a number,
-    ``moves`` a list, where present)."""
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    ``moves`` a list of moves, where present), and ``params`` (where
+    present) that name a game."""
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, bool) or version != VERSION:
         raise ValueError("not a version-1 statistics file")
     designs = data.get("designs")
     if not isinstance(designs, dict):
@@ -130,10 +133,38 @@ def _check_shape(data):
                     raise ValueError(f"design {key!r}, level {level!r}: {field} is not a "
                                      f"count")
             loss = c.get("loss", 0.0)
-            if isinstance(loss, bool) or not isinstance(loss, (int, float)):
-                raise ValueError(f"design {key!r}, level {level!r}: loss is not a number")
-            if not isinstance(c.get("moves", []), list):
-                raise ValueError(f"design {key!r}, level {level!r}: moves is not a list")
+            if (isinstance(loss, bool) or not isinstance(loss, (int, float))
+                    or not 0 <= loss < float("inf")):
+                raise ValueError(f"design {key!r}, level {level!r}: loss is not a number "
+                                 f"of at least 0")
+            moves = c.get("moves", [])
+            if not isinstance(moves, list) or not all(_is_move(m) for m in moves):
+                raise ValueError(f"design {key!r}, level {level!r}: moves is not a list of "
+                                 f"moves (whole numbers, then draw, hold or roll)")
+        params = entry.get("params", {})
+        if not all(_is_param(v) for v in params.values()) or (params and _game(params) is None):
+            raise ValueError(f"design {key!r}: its params do not name a game")
+
+
+def _is_param(v):
+    """A design parameter: text, a whole number or a list of whole numbers."""
+    def whole(x):
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    return isinstance(v, str) or whole(v) or (isinstance(v, list) and all(map(whole, v)))
+
+
+def _is_move(m):
+    """``[view..., action]``: whole numbers of at least 0, then an action."""
+    return (isinstance(m, list) and len(m) >= 2 and m[-1] in ("draw", "hold", "roll")
+            and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**31
+                    for v in m[:-1]))
+
+
+def _game(params):
+    from designer.play.closest import game_of
+
+    return game_of(params)
 
 
 def save(data, path=None):

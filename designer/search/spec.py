@@ -267,12 +267,35 @@ EndingValue = Annotated[Any, AfterValidator(_ending_value)]
 BoundsValue = Annotated[Any, AfterValidator(_bounds)]
 
 
+def _check_seats(where, fam, seats):
+    """Refuse players or endings that a study of this family cannot sweep
+    (the support table of :mod:`designer.support`), in one line."""
+    from designer.support import SUPPORT, refusal
+
+    reach = SUPPORT["study run"][fam.name]
+    kind, sp = seats["players"], seats["ending"]
+    players = (() if kind is None else kind[1] if kind[0] == "list"
+               else range(kind[1], kind[2] + 1))
+    endings = () if sp is None else sp[1]
+    for n in players:
+        problem = refusal("study run", fam.name, n, reach.endings[0], f"{fam.name} studies",
+                          ("players = ", "ending = "))
+        if problem:
+            raise StudyError(f"{where} [space]: {problem}")
+    for e in endings:
+        problem = refusal("study run", fam.name, reach.players[0], e, f"{fam.name} studies",
+                          ("players = ", "ending = "))
+        if problem:
+            raise StudyError(f"{where} [space]: {problem}")
+
+
 def _family_models(fam):
     """The [space] and [constraints] models of a family."""
     space = {p: (SpaceValue, None if p in fam.defaults else ...) for p in fam.space_params}
     space.update({p: (FixedValue, None) for p in fam.optional})
-    if fam.name in SEAT_VARIANTS:  # players and ending select the seats variant
-        space.update(players=(SpaceValue, None), ending=(EndingValue, None))
+    # every family takes players and ending; the support table says which
+    # values (for deck and dice they select the seats variant)
+    space.update(players=(SpaceValue, None), ending=(EndingValue, None))
     metrics = dict.fromkeys(("components",) + tuple(fam.metrics))
     cons = {m: (BoundsValue, None) for m in metrics}
     config = ConfigDict(extra="forbid", strict=True)
@@ -456,8 +479,9 @@ def load_study(path):
     except ValidationError as exc:
         raise _study_error(where, exc, cons_model, ("constraints",)) from None
 
+    seats = {"players": sp.pop("players"), "ending": sp.pop("ending")}
+    _check_seats(where, fam, seats)
     if fam.name in SEAT_VARIANTS:
-        seats = {"players": sp.pop("players"), "ending": sp.pop("ending")}
         if (seats["players"] not in (None, ("list", (2,)))
                 or seats["ending"] not in (None, ("list", ("race",)))):
             # a players x ending study: the family's seats variant

@@ -89,12 +89,16 @@ def solve_dice_game(game):
                         dice_states(game))
 
 
-def solve(game):
+def solve(game, progress=None):
     """Solve ``game`` exactly under optimal play by both players.
 
     Parameters
     ----------
     game : DeckGame, DiceGame, ZombieGame or ZombieDiceGame
+    progress : callable, optional
+        ``progress(done, total)``, called as two-player Zombie Dice solves
+        (the longest single solves, close to a minute for the full game)
+        advance over score positions; other solves do not call it.
 
     Returns
     -------
@@ -132,9 +136,9 @@ def solve(game):
 
         return solve_rounds_zombie(game)  # N seats in rounds, SPEC 1.6
     if isinstance(game, ZombieGame):
-        return solve_zombie_game(game)
+        return solve_zombie_game(game, progress=progress)
     if isinstance(game, ZombieDiceGame):
-        return solve_zombie_dice_game(game)
+        return solve_zombie_dice_game(game, progress=progress)
     if getattr(game, "family", None) == "wager":
         raise DesignError(f"no exact solver for {game.name} (a wagering game): "
                           "use `designer simulate` instead")

@@ -8,7 +8,7 @@ wraps the result.
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from fractions import Fraction
 from math import factorial
 
@@ -107,7 +107,7 @@ def default_workers():
         return os.cpu_count() or 1
 
 
-def run_rounds(game, arrays, R, optimize, workers=1):
+def run_rounds(game, arrays, R, optimize, workers=1, progress=None):
     """Run the three steps of :mod:`designer.solve._zombie_kernel`.
 
     Parameters
@@ -118,8 +118,15 @@ def run_rounds(game, arrays, R, optimize, workers=1):
     R : bool array, shape ``(2, goal + 1, cap + 1, cap, NC)``
         Decisions: written when ``optimize``, read otherwise.
     workers : int
-        Threads for steps 2 and 3 (cut into independent chunks); with 1 the
-        whole step runs in one kernel call.
+        Threads for steps 2 and 3 (cut into independent chunks); with 1 and
+        no ``progress`` the whole step runs in one kernel call.
+    progress : callable, optional
+        ``progress(done, total)``, called from this thread as score
+        positions are solved: the tie round counts one, then each chase
+        ``(c, a')`` and each round ``(a, c)`` one; ``total`` is
+        ``1 + goal * (cap + 1 - goal) + goal ** 2``. The tables do not
+        depend on it (each position is solved by the same kernel code, in
+        an order that solves its dependencies first).
 
     Returns
     -------
@@ -142,11 +149,17 @@ def run_rounds(game, arrays, R, optimize, workers=1):
     LT2 = np.zeros((G + 1, cap + 1))
     tables = (W, LW, T2, LT2, R, optimize)
     outs = [np.zeros(4)]
-    tie_round(G, cap, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[0])
     # player 2's chases (c, a'), c < G <= a', and the rounds (a, c) below
     # the goal by decreasing a, then c (an order that solves dependencies first)
     chase = np.ascontiguousarray(np.indices((G, cap + 1 - G)).reshape(2, -1).T + np.array([0, G]))
-    if outs[0][3] == 0.0 and workers == 1:
+    total, done = 1 + len(chase) + G * G, 0
+    if progress is not None:
+        progress(0, total)
+    tie_round(G, cap, *arrays, *tables, TOL, TIE, MAX_SWEEPS, outs[0])
+    if progress is not None:
+        done += 1
+        progress(done, total)
+    if outs[0][3] == 0.0 and workers == 1 and progress is None:
         outs.append(np.zeros(4))
         chase_turns(G, cap, chase, *arrays, *tables, TIE, outs[-1])
         rounds = np.ascontiguousarray(G - 1 - np.indices((G, G)).reshape(2, -1).T)
@@ -156,11 +169,18 @@ def run_rounds(game, arrays, R, optimize, workers=1):
         diagonals = [np.array([(a, d - a) for a in range(G - 1, -1, -1) if 0 <= d - a < G],
                               dtype=np.int64) for d in range(2 * G - 2, -1, -1)]
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            # chunks interleaved so that long and short turns are spread evenly
-            parts = [np.ascontiguousarray(chase[w::workers]) for w in range(workers)]
+            # chunks interleaved so that long and short turns are spread
+            # evenly; more chunks than threads when progress is reported
+            pieces = workers if progress is None else max(workers, min(len(chase), 64))
+            parts = [np.ascontiguousarray(chase[w::pieces]) for w in range(pieces)]
             res = [np.zeros(4) for _ in parts]
-            list(pool.map(lambda t: chase_turns(G, cap, t[0], *arrays, *tables, TIE, t[1]),
-                          zip(parts, res, strict=True)))
+            jobs = {pool.submit(chase_turns, G, cap, part, *arrays, *tables, TIE, r): len(part)
+                    for part, r in zip(parts, res, strict=True)}
+            for job in as_completed(jobs):
+                job.result()
+                if progress is not None:
+                    done += jobs[job]
+                    progress(done, total)
             outs += res
             scratches = [scratch(cap, arrays[0].shape[0]) for _ in range(workers)]
             for diag in diagonals:
@@ -171,6 +191,9 @@ def run_rounds(game, arrays, R, optimize, workers=1):
                                                     MAX_SWEEPS, t[1], t[2]),
                               zip(parts, res, scratches[:len(parts)], strict=True)))
                 outs += res
+                if progress is not None:
+                    done += len(diag)
+                    progress(done, total)
                 if any(o[3] for o in res):
                     break
     stats = np.zeros(4)
@@ -188,13 +211,15 @@ def _warm():
         _run(tiny, np.zeros(policy_shape(tiny), dtype=np.bool_), True)
 
 
-def _run(game, R, optimize):
+def _run(game, R, optimize, progress=None):
     """Solve (or evaluate) the all-yellow ``game`` on one thread."""
-    return run_rounds(game, yellow_states(game), R, optimize, workers=1)
+    return run_rounds(game, yellow_states(game), R, optimize, workers=1, progress=progress)
 
 
-def solve_zombie_game(game):
+def solve_zombie_game(game, progress=None):
     """Solve a Zombie Dice game exactly under optimal play by both players.
+
+    ``progress``: as in :func:`run_rounds`.
 
     Returns
     -------
@@ -205,7 +230,7 @@ def solve_zombie_game(game):
     _warm()
     R = np.zeros(policy_shape(game), dtype=np.bool_)
     t0 = time.perf_counter()
-    W, LW, T2, LT2, stats = _run(game, R, True)
+    W, LW, T2, LT2, stats = _run(game, R, True, progress)
     seconds = time.perf_counter() - t0
     G = game.goal
     return ZombieSolution(game, W[:G, :G].copy(), LW[:G, :G].copy(), R, float(stats[0]),

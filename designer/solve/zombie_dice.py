@@ -68,19 +68,19 @@ def _warm():
     _warm_kernels()
 
 
-def _run(game, ts, R, optimize, workers=None):
+def _run(game, ts, R, optimize, workers=None, progress=None):
     """Solve (or evaluate) on ``workers`` threads (default: every core this
     process may use); returns the tables and stats of
     :func:`designer.solve.zombie.run_rounds`."""
     workers = default_workers() if workers is None else workers
-    return run_rounds(game, _arrays(ts), R, optimize, workers)
+    return run_rounds(game, _arrays(ts), R, optimize, workers, progress)
 
 
 __all__ = ["default_workers", "evaluate_zombie_dice_match", "policy_shape",
            "solve_zombie_dice_game", "turn_states", "zombie_dice_states", "ZombieDiceSolution"]
 
 
-def solve_zombie_dice_game(game, workers=None):
+def solve_zombie_dice_game(game, workers=None, progress=None):
     """Solve full Zombie Dice exactly under optimal play by both players.
 
     Parameters
@@ -88,6 +88,9 @@ def solve_zombie_dice_game(game, workers=None):
     game : ZombieDiceGame
     workers : int, optional
         Threads (default: every core this process may use).
+    progress : callable, optional
+        ``progress(done, total)`` over score positions, as in
+        :func:`designer.solve.zombie.run_rounds`.
 
     Returns
     -------
@@ -97,7 +100,7 @@ def solve_zombie_dice_game(game, workers=None):
     _warm()
     R = np.zeros(policy_shape(game, ts), dtype=np.bool_)
     t0 = time.perf_counter()
-    W, LW, T2, LT2, stats = _run(game, ts, R, True, workers)
+    W, LW, T2, LT2, stats = _run(game, ts, R, True, workers, progress)
     seconds = time.perf_counter() - t0
     G = game.goal
     return ZombieDiceSolution(game, W[:G, :G].copy(), LW[:G, :G].copy(), R, float(stats[0]),

@@ -17,7 +17,7 @@ deck and dice games and the slides' ``fixed_hold_at`` for Zombie Dice.
 
 from dataclasses import asdict, dataclass
 
-from designer.errors import DesignError, ParameterError
+from designer.errors import ParameterError
 from designer.strategy.evaluate import Evaluator, known_rules
 from designer.strategy.search import best_by_size, search_rules
 
@@ -80,20 +80,14 @@ def check_game(game):
     Raises
     ------
     DesignError
-        Wagering games, full three-colour Zombie Dice, more than two players
-        or the rounds ending.
+        A game the strategy search does not take (see
+        :data:`designer.support.SUPPORT`): wagering games, full three-colour
+        Zombie Dice, more than two players, or deck and dice games under the
+        rounds ending.
     """
-    from designer.games import DeckGame, DiceGame, ZombieGame
+    from designer.support import check
 
-    if game.family not in ("deck", "dice", "zombie"):
-        raise DesignError(f"strategy needs a deck, dice or zombie game, not {game.family} "
-                          f"({game.name})")
-    if not isinstance(game, (DeckGame, DiceGame, ZombieGame)):
-        raise DesignError(f"strategy does not cover {game.name} (three dice colours) yet: "
-                          "allowed deck, dice and all-yellow zombie games")
-    if getattr(game, "players", 2) != 2 or getattr(game, "ending", "race") != "race":
-        raise DesignError(f"strategy is for two-player games with the race ending, not "
-                          f"{game.describe()}")
+    check("strategy", game)
 
 
 def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, progress=None,
