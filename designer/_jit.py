@@ -22,7 +22,7 @@ kernel = njit(cache=True, nogil=True)
 parallel_kernel = njit(cache=True, nogil=True, parallel=True)
 
 #: A draw (or roll) must beat holding by more than this to be chosen, so that
-#: exact ties, which rounding turns into near-ties, resolve to "hold" (SPEC 2).
+#: exact ties, which rounding turns into near-ties, resolve to "hold".
 TIE = 1e-13
 
 #: Largest Bellman residual accepted (the rule is in
@@ -53,7 +53,7 @@ PI_EXACT = 4
 MAX_SWEEPS = 2000
 
 #: Policy-iteration rounds allowed per N-player rotation class (N >= 3)
-#: before it is declared unsettled (a max-n cycle, SPEC 1.5): the iterate
+#: before it is declared unsettled (a max-n cycle): the iterate
 #: with the smallest residual is kept. Settling classes need 1-4 rounds.
 MAX_ROUNDS = 40
 

@@ -52,7 +52,7 @@ class Comparison:
         The mean of the two (A's win rate with seats alternated).
     gap : float
         ``win_as_first + win_as_second - 1``: A's average win rate against B
-        minus B's against A (the "gap" of SPEC 1.3).
+        minus B's against A (the "gap").
     agreement : float or None
         Share of decision states where A and B choose the same action (see
         the module docstring); None when not computed.

@@ -1,6 +1,6 @@
 """A two-player policy in a game of 3 or 4 players, seat by seat, exactly.
 
-The Fowl Play paper's first open question (SPEC 1.5, "two-player
+The Fowl Play paper's first open question ("two-player
 abstraction"): how well does two-player play carry over when more players
 sit at the table? Seat ``s`` plays a two-player policy of the same rules and
 goal, reading the two-player state as (its own score, the highest opponent
@@ -44,7 +44,7 @@ class SeatComparison:
     optimal_seat_win : list of float
         Every seat's win probability when all play optimally.
     unsettled_positions : int
-        Max-n positions of the N-player solve that did not settle (SPEC 1.5).
+        Max-n positions of the N-player solve that did not settle.
     seconds : float
         Wall time of the evaluations (solves excluded).
     """

@@ -1,11 +1,11 @@
-"""Exact comparison of Zombie Dice policies (SPEC 1.3), in the form of a dict.
+"""Exact comparison of Zombie Dice policies, in the form of a dict.
 
 Zombie Dice plays through the common API: :func:`designer.analysis.compare`
 takes the same policy strings and :class:`~designer.policies.Policy` objects
 as for decks and dice. ``compare_zombie`` is that comparison for the inputs
 the Zombie Dice module has always taken (a name, a function
 ``f(p, i, j, b, s)`` or a decision table), reported as a dict with the gap
-of SPEC 1.3.
+of
 """
 
 import time
@@ -57,7 +57,7 @@ def compare_zombie(game, policy, against="optimal", solution=None):
         ``win_as_first``: the policy's win probability as player 1 from the
         game's start ``(0, komi)``; ``win_as_second``: as player 2;
         ``win_average``: their mean; ``gap``: ``win_as_first + win_as_second
-        - 1`` (SPEC 1.3: the policy's average win rate against ``against``
+        - 1`` (the policy's average win rate against ``against``
         minus ``against``'s average win rate against it); ``agreement``: the
         share of the states of :func:`decision_mask` where the two policies
         choose the same action; ``states_compared``: their number;

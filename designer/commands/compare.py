@@ -27,8 +27,8 @@ def register(sub):
                "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")
     add_game_args(p)
-    p.add_argument("--policy", required=True, metavar="SPEC", help=f"policy A: {POLICY_HELP}")
-    p.add_argument("--against", default="optimal", metavar="SPEC",
+    p.add_argument("--policy", required=True, metavar="POLICY", help=f"policy A: {POLICY_HELP}")
+    p.add_argument("--against", default="optimal", metavar="POLICY",
                    help="policy B (default optimal), same forms")
     p.add_argument("--no-agreement", action="store_true",
                    help="skip the agreement count (faster for large games)")

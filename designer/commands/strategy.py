@@ -14,7 +14,7 @@ MAX_JOBS = 64
 def register(sub):
     p = sub.add_parser(
         "strategy", help="the best human-playable rule of each size, with exact win rates",
-        description="Search rules a person can apply at the table (SPEC 5: thresholds on the "
+        description="Search rules a person can apply at the table (thresholds on the "
                     "turn total, on points needed, on items left, on the score difference, end "
                     "race clauses) and print, for each size 0..--max-size (numeric constants "
                     "plus conditions), the best rule of at most that size found: one English "
@@ -137,7 +137,7 @@ def _show(card):
         console.print(f"[bold]size {r.rule_size}[/bold] ({pct(r.win_average, 4)}): {r.rule}")
         console.print(f"    {r.formula}", highlight=False)
     t = Table(title="classic rules, measured the same way", box=box.SIMPLE_HEAD)
-    for col in ("rule", "size", "as first", "as second", "average", "gap (SPEC 1.3)"):
+    for col in ("rule", "size", "as first", "as second", "average", "gap"):
         t.add_column(col, justify="right")
     for name, r in card.references:
         t.add_row(name, str(r.rule_size), pct(r.win_as_first), pct(r.win_as_second),

@@ -26,7 +26,7 @@ PRESETS = {
                                          goal=13, komi=0, name="Zombie Dice")),
 }
 
-#: Parameters that make the ``zombie`` family the full game (SPEC 1.7).
+#: Parameters that make the ``zombie`` family the full game.
 ZOMBIE_COLOUR_PARAMS = ("green", "yellow", "red", "green_faces", "yellow_faces", "red_faces")
 
 #: Families that take all their parameters from the caller.

@@ -28,10 +28,10 @@ def check_int(name, value, low, high=None):
     return ivalue
 
 
-#: Seats a jeopardy game may have (SPEC 1.5).
+#: Seats a jeopardy game may have.
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-#: Ways a game may end (SPEC 1.5 and 1.6).
+#: Ways a game may end.
 ENDINGS = ("race", "rounds")
 
 
@@ -60,7 +60,7 @@ def start_scores(komi, players, goal, ending="race"):
         Points for seat 1 (a negative int, or a non-zero first entry) are
         allowed only under the ``rounds`` ending: under the race ending seat
         1 already has the edge of moving first, so giving it points never
-        compensates anyone (SPEC 1.5: ``komi[1] = 0`` unless the ending
+        compensates anyone (``komi[1] = 0`` unless the ending
         favours a later seat).
     players : int
         Number of seats (already validated).

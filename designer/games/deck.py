@@ -7,9 +7,9 @@ item ends the turn with nothing banked. When the last bad item is drawn the
 whole container is returned and shuffled before the next turn. The first
 player to reach ``goal`` wins; the second player starts with ``komi`` points.
 
-``players`` seats (2..4) share one container and move in order (SPEC 1.5);
-``ending`` is ``"race"`` (first to the goal) or ``"rounds"`` (equal turns,
-SPEC 1.6). The komi is one integer or a list with one entry per seat, see
+``players`` seats (2..4) share one container and move in order;
+``ending`` is ``"race"`` (first to the goal) or ``"rounds"`` (equal turns).
+The komi is one integer or a list with one entry per seat, see
 :func:`designer.games._validate.start_scores`.
 """
 

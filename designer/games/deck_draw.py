@@ -1,4 +1,4 @@
-"""The chance step of a deck game (SPEC 1.1), for every simulation.
+"""The chance step of a deck game, for every simulation.
 
 Random numbers: numba's own generator (seed it with ``np.random.seed``
 inside a kernel); one uniform per draw, so a seed fixes the whole game.
@@ -14,7 +14,7 @@ def draw_item(bad, good, w, c):
     """Draw one item at deck state ``(w, c)`` with numba's generator.
 
     Returns ``(was_bad, w, c)`` after the draw; drawing the last bad item
-    reshuffles (``w = c = 0``), as SPEC 1.1 says.
+    reshuffles (``w = c = 0``), as the rules say.
     """
     w_rem = bad - w
     c_rem = good - c

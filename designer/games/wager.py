@@ -1,4 +1,4 @@
-"""Wagering card games: Persian Monarchs and its variants (SPEC 1.4).
+"""Wagering card games: Persian Monarchs and its variants.
 
 A pack of ``pack`` cards whose strengths are 1..pack (no ties). Two players
 start with ``start`` counters each. A hand: both ante ``ante`` (the stake is

@@ -1,4 +1,4 @@
-"""Zombie Dice and its relatives: push-your-luck with rounds (SPEC 1.3).
+"""Zombie Dice and its relatives: push-your-luck with rounds.
 
 Each roll throws ``dice`` identical dice; each die has ``brains`` brain
 faces, ``shotguns`` shotgun faces and ``footprints`` footprint faces. Brains
@@ -101,7 +101,7 @@ class ZombieGame:
     name : str
         Display name.
     players : int
-        Seats, ``2 <= players <= 4`` (SPEC 1.5, 1.6: three or more play in
+        Seats, ``2 <= players <= 4`` (three or more play in
         rounds with tie rounds among the tied seats).
     """
 
@@ -202,7 +202,7 @@ def _check_faces(name, value):
 
 @dataclass(frozen=True)
 class ZombieDiceGame:
-    """Rules of full Zombie Dice (SPEC 1.7): dice of three colours in a cup.
+    """Rules of full Zombie Dice: dice of three colours in a cup.
 
     Each roll throws ``dice`` dice: the footprint dice kept from the last
     roll plus dice drawn at random from the cup. Brains and shotguns are set

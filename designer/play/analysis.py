@@ -1,13 +1,13 @@
 """Exact value of each action at a played position, and the worst decision.
 
-For a deck state ``(i, j, k, w, c)`` with ``k > 0`` (SPEC 1.1)::
+For a deck state ``(i, j, k, w, c)`` with ``k > 0``::
 
     D = c_rem/(w_rem+c_rem) * P(i, j, k+1, w, c+1)
       + w_rem/(w_rem+c_rem) * (1 - P(j, i, 0, w', c'))   (w', c') = (w+1, c) or (0, 0)
     H = 1 - P(j, i+k, 0, w, c)
 
 read from :meth:`DeckSolution.win_probability`. For a dice state
-``(i, j, k)`` (SPEC 1.2), with ``p_b`` the bust probability::
+``(i, j, k)``, with ``p_b`` the bust probability::
 
     R = p_b * (1 - P(j, i, 0)) + sum_f P(i, j, k+f) / faces
     H = 1 - P(j, i+k, 0)
@@ -16,7 +16,7 @@ with in-turn values rebuilt from the solved turn-start table
 (:func:`dice_turn_values`). The cost of a decision is ``max(D, H)`` minus the
 value of the action taken (0 when it was optimal or tied).
 
-With N seats (SPEC 1.5, a :class:`~designer.solve.solution.SeatSolution`)
+With N seats (a :class:`~designer.solve.solution.SeatSolution`)
 every value is the mover's OWN win probability, as the max-n mover compares
 it. With ``S = (s_0, ..., s_{N-1})`` the scores from the mover on, a bust
 passes the turn to the next seat at ``S' = (s_1, ..., s_{N-1}, s_0)`` and a

@@ -1,6 +1,6 @@
 """Which strategy-card rule plays most like you (``designer play --stats``).
 
-The card of a design (SPEC 5, :func:`designer.strategy.card.strategy_card`)
+The card of a design (:func:`designer.strategy.card.strategy_card`)
 holds the best rule a person can remember at each size. Given the human's
 recorded decisions (:mod:`designer.play.stats`: the mover's view and the
 action taken), each distinct rule of the card is asked what it would have

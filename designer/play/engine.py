@@ -1,4 +1,4 @@
-"""The rules of a played game as pure state transitions (SPEC 1.1, 1.2).
+"""The rules of a played game as pure state transitions.
 
 No terminal, no randomness, no solver: a state is an immutable record and
 :func:`step` maps ``(state, action, outcome)`` to the next state and an
@@ -6,14 +6,14 @@ No terminal, no randomness, no solver: a state is an immutable record and
 comes from (a seeded shuffle, a physical deck typed in by hand) is the
 caller's business; :func:`random_outcome` is the shuffle.
 
-Seats (SPEC 1.5)
+Seats
     A game has ``game.players`` seats, 0 .. N-1 (2 to 4), each starting with
     its entry of ``game.start_scores`` (two players: seat 1 holds the komi).
     Seats move in order 0, 1, ..., N-1, 0, ...; the deck is shared by all
     seats and persists across turns; the first seat to reach the goal wins
     at once (the race ending; the rounds ending is not played).
 
-Deck games (SPEC 1.1)
+Deck games
     Seats 0 (first player) and 1 (second player, who starts with ``komi``),
     or more.
     ``k`` is the turn total, ``w`` and ``c`` the bad and good items drawn
@@ -23,12 +23,12 @@ Deck games (SPEC 1.1)
     item loses the turn; when it is the last bad item the container is
     refilled and shuffled (``w = c = 0``) before the next turn.
 
-Dice games (SPEC 1.2)
+Dice games
     A roll showing a bust face loses the turn; any other face adds its pips.
     Holding is allowed at any point (at ``k = 0`` it passes). Reaching the
     goal holds and wins at once.
 
-Zombie Dice (SPEC 1.3, 1.7) has its own rules module,
+Zombie Dice has its own rules module,
 :mod:`designer.play.zombie_engine`; :func:`new_game`, :func:`step` and
 :func:`random_outcome` hand its states over to it.
 
@@ -94,7 +94,7 @@ def _next(state):
 
 @dataclass(frozen=True)
 class DeckState:
-    """A position of a deck game (SPEC 1.1); see the module docstring."""
+    """A position of a deck game; see the module docstring."""
 
     game: object
     scores: tuple
@@ -147,7 +147,7 @@ class DeckState:
 
 @dataclass(frozen=True)
 class DiceState:
-    """A position of a dice game (SPEC 1.2)."""
+    """A position of a dice game."""
 
     game: object
     scores: tuple

@@ -12,23 +12,23 @@ easy (timid)
     ``hold-at:N`` with N = :data:`TIMID_HOLD_AT` (2) for decks and half the
     max-score threshold for dice (10 for Pig).
 medium
-    ``max-score`` (SPEC 2; dice: roll while the expected gain of a roll
+    ``max-score`` (dice: roll while the expected gain of a roll
     beats its expected loss, i.e. hold at 20 in Pig).
 hard
     The exact optimal policy, or a trained 118-weight network
     (``nn:FILE``, deck games) when one is given.
 rule:FILE
-    A human-playable rule saved by ``designer strategy --out`` (SPEC 5).
+    A human-playable rule saved by ``designer strategy --out``.
 
-Three or four seats (SPEC 1.5)
+Three or four seats
     Hard plays the N-player (max-n) optimal policy of the
     :class:`~designer.solve.solution.SeatSolution`. Easy, medium and
     ``rule:FILE`` play the same two-player rules, reading the position as
     the two-player view ``(own score, highest opponent score, k[, w, c])``
-    (SPEC 1.5's two-player abstraction; easy and medium ignore the scores
+    (the two-player abstraction; easy and medium ignore the scores
     anyway). ``--nn`` plays two-player games only.
 
-Zombie Dice (SPEC 1.3, 1.7) plays the slides' rules: easy is
+Zombie Dice plays the slides' rules: easy is
 ``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
 brains and the shotguns of the turn), hard the exact optimal policy.
 """
@@ -58,7 +58,7 @@ def timid_hold_at(game):
 def two_player_view(state):
     """The mover's view with the opponents folded into the leading one:
     ``(i, j, k, w, c)`` (decks) or ``(i, j, k)`` (dice), ``j`` the highest
-    opponent score (SPEC 1.5); with two seats :meth:`mover_view` itself."""
+    opponent score; with two seats :meth:`mover_view` itself."""
     view = state.mover_view()
     N = state.players
     if N == 2:
@@ -96,12 +96,12 @@ class OptimalPlayer:
         return self.solution.decision(*state.mover_view())
 
 
-#: The human policies of SPEC 1.3 that play Zombie Dice at each level.
+#: The human policies that play Zombie Dice at each level.
 ZOMBIE_LEVELS = {"easy": "fixed_hold_at", "medium": "neller"}
 
 
 class ZombieRulePlayer:
-    """A Zombie Dice player following one of SPEC 1.3's human policies."""
+    """A Zombie Dice player following one of the human policies."""
 
     def __init__(self, level, name):
         from designer.policies.zombie import _FUNCTIONS

@@ -1,4 +1,4 @@
-"""The rules of Zombie Dice as pure state transitions (SPEC 1.3, 1.7).
+"""The rules of Zombie Dice as pure state transitions.
 
 As :mod:`designer.play.engine` for decks and dice: a state is an immutable
 record, :func:`step` maps ``(state, action, outcome)`` to the next state and
@@ -9,10 +9,10 @@ Dice
     green, yellow and red dice. A roll throws ``dice`` dice: the footprint
     dice kept in hand from the last roll, then dice drawn at random from the
     cup; if the cup holds fewer than needed, the brain dice set aside go
-    back into it first (the turn total ``b`` is kept, SPEC 1.7). A brain is
+    back into it first (the turn total ``b`` is kept). A brain is
     set aside and adds 1 to ``b``, a shotgun is set aside, a footprint die
     stays in hand. The all-yellow model (:class:`~designer.games.ZombieGame`,
-    SPEC 1.3) throws ``dice`` identical dice from an unlimited supply (one
+   ) throws ``dice`` identical dice from an unlimited supply (one
     colour, no cup): the same chances as keeping the footprint dice.
 Turns
     The first roll of a turn is forced; ``bust_shotguns`` shotguns end the
@@ -112,7 +112,7 @@ class ZombieState:
     def mover_view(self):
         """``(p, i, j, b, s)``: seat ``p`` 1 or 2, the mover's score, the
         opponent's, the turn total and the shotguns (what the human policies
-        of SPEC 1.3 read)."""
+        read)."""
         return (self.mover + 1, self.scores[self.mover], self.scores[1 - self.mover], self.b,
                 self.s)
 

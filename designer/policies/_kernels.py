@@ -35,7 +35,7 @@ HOLD_AT = 1
 def rule_draws(kind, param, i, j, k, w, c, bad, good, goal):
     """Decision of a built-in rule at ``(i, j, k, w, c)``; True = draw.
 
-    ``MAX_SCORE``: draw iff ``k == 0`` or ``c_rem > w_rem * k`` (SPEC 2).
+    ``MAX_SCORE``: draw iff ``k == 0`` or ``c_rem > w_rem * k``.
     ``HOLD_AT``: draw iff ``k < param``.
     """
     if k == 0:

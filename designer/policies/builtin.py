@@ -1,14 +1,14 @@
 """Built-in policies: optimal, max-score and hold-at.
 
 ``optimal``
-    The policy of an exact solve (ties hold, SPEC 2). Its compact table is
+    The policy of an exact solve (ties hold). Its compact table is
     the solver's; its decisions at states beyond a turn's first hold are
     rebuilt chain by chain from the solved turn-start win table. Zombie
     Dice: the solver's decision table.
 
 ``max-score``
     Draw (roll) exactly when one more draw has a positive expected gain in
-    turn total. Decks (SPEC 2): draw iff ``k == 0`` or ``c_rem > w_rem * k``
+    turn total. Decks: draw iff ``k == 0`` or ``c_rem > w_rem * k``
     (a good item adds 1 with chance ``c_rem / n``, a bad one loses ``k`` with
     chance ``w_rem / n``). Dice, the same rule for one roll: roll iff
     ``k == 0`` or ``sum(scoring pips) > len(bust_faces) * k``; for Pig
@@ -22,7 +22,7 @@
     ``b < N``, whatever the scores and shotguns (the rules still force
     player 2's winning hold and the first roll of a turn).
 
-``max-score`` is not defined for Zombie Dice (SPEC defines it for decks;
+``max-score`` is not defined for Zombie Dice (it is defined for decks;
 dice use the same one-roll rule); the human Zombie Dice policies are in
 :mod:`designer.policies.zombie`.
 """

@@ -3,16 +3,16 @@
 =====================  ====================================================
 ``optimal``            exact optimal play (a solve of the game)
 ``two-player``         the two-player optimum; with 3-4 players read at
-                       (own score, highest opponent score), SPEC 1.5
-``max-score``          draw while one more draw gains on average (SPEC 2;
-                       deck and dice games)
+                       (own score, highest opponent score)
+``max-score``          draw while one more draw gains on average
+                       (deck and dice games)
 ``hold-at:N``          hold once the turn total reaches ``N >= 1``
 ``nn:FILE``            a network saved by ``designer policy train-nn`` (decks)
 ``py:FILE.py:FUNC``    a user function in a Python file (see
                        :mod:`designer.policies.user`)
 ``rule:FILE``          a human-playable rule saved by ``designer strategy``
                        (see :mod:`designer.policies.rules`; every family)
-``fixed_hold_at``,     the human Zombie Dice policies of SPEC 1.3
+``fixed_hold_at``,     the four human Zombie Dice policies
 ``minh``, ``llano``,   (:mod:`designer.policies.zombie`; hyphens accepted)
 ``neller``
 ``max-brains``         Zombie Dice: roll while the roll's expected brains
@@ -206,7 +206,7 @@ def _colour_blind(game, solution):
 
 register_named(["max-brains", "max_brains"], _max_brains)
 register_named(["colour-blind", "colour_blind", "color-blind"], _colour_blind)
-for _name in ("fixed_hold_at", "minh", "llano", "neller"):  # Zombie Dice (SPEC 1.3)
+for _name in ("fixed_hold_at", "minh", "llano", "neller"):  # Zombie Dice
     register_named([_name, _name.replace("_", "-")], _human(_name))
 del _name
 

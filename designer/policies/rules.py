@@ -1,4 +1,4 @@
-"""Human-playable rules as data (SPEC 5): a decision list of clauses.
+"""Human-playable rules as data: a decision list of clauses.
 
 A rule is an ordered list of clauses ``(conditions, action)`` followed by a
 default action. The first clause whose conditions all hold decides; when
@@ -34,7 +34,7 @@ far the game has gone: optimal Fowl Play draws to the goal once the two
 scores together pass about 78), ``i2`` (``i + k``), ``s`` (shotguns) and
 ``p`` (seat, 1 or 2; Zombie Dice).
 
-Size (SPEC 5): the numeric constants (every integer written in a condition,
+Size: the numeric constants (every integer written in a condition,
 a zero offset of a feature comparison excepted, and the action's constants)
 plus the number of conditions. ``maxscore`` has size 0, ``below 20`` size 1,
 Pig's keep pace and end race (``max_ij >= 71 -> roll; else pace 21 8``)
@@ -364,7 +364,7 @@ class Rule:
     # -- what a person reads ----------------------------------------------
     @property
     def size(self):
-        """Numeric constants plus conditions (SPEC 5)."""
+        """Numeric constants plus conditions."""
         return sum(cl.size for cl in self.clauses)
 
     def text(self):

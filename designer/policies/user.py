@@ -5,7 +5,7 @@ Decks: ``f(i, j, k, w, c, bad, good, goal) -> bool`` (True = draw) at state
 items drawn since the last shuffle (``k`` included in ``c``). Dice:
 ``f(i, j, k, faces, goal) -> bool`` (True = roll). Zombie Dice:
 ``f(p, i, j, b, s) -> bool`` (True = roll) with the seat ``p`` (1 or 2),
-the scores, the turn's brains and shotguns, as in SPEC 1.3. Only numba-compilable code
+the scores, the turn's brains and shotguns. Only numba-compilable code
 is allowed (numbers, ``math``, ``if``/loops; no Python objects): the function
 is compiled with ``numba.njit`` here unless it already is a numba function,
 then evaluated over every state.

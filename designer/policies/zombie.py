@@ -1,9 +1,9 @@
-"""Human-playable Zombie Dice policies (SPEC 1.3) and decision tables.
+"""Human-playable Zombie Dice policies and decision tables.
 
 Each policy is a numba function ``policy(p, i, j, b, s) -> bool`` (True =
 roll) of the seat ``p`` (1 or 2), the mover's banked score ``i``, the
 opponent's ``j``, the turn total ``b`` and the shotguns ``s``, transcribed
-exactly from SPEC 1.3 (with ``i2 = i + b`` and ``h = [6, 3, 1]`` indexed by
+exactly from their published rules (with ``i2 = i + b`` and ``h = [6, 3, 1]`` indexed by
 ``s``). The literal 13 is the all-yellow goal, as written there.
 
 Whatever a policy says, the model rolls at ``b = s = 0`` (the turn's first
@@ -61,7 +61,7 @@ def minh(p, i, j, b, s):
 
 @kernel
 def llano(p, i, j, b, s):
-    """Llano's rules (SPEC 1.3)."""
+    """Llano's rules."""
     i2 = i + b
     if i >= 13 or j >= 13:
         if i == j:
@@ -80,7 +80,7 @@ def llano(p, i, j, b, s):
 
 @kernel
 def neller(p, i, j, b, s):
-    """Neller's rules (SPEC 1.3)."""
+    """Neller's rules."""
     i2 = i + b
     if p == 1:
         if i >= 13 and i == j:
@@ -213,7 +213,7 @@ def human_name(name):
 
 
 class HumanPolicy(Policy):
-    """One of the four human policies of SPEC 1.3, by name.
+    """One of the four human Zombie Dice policies, by name.
 
     Parameters
     ----------
@@ -264,13 +264,13 @@ class TablePolicy(Policy):
         return np.array(policy_table(self.game, self._source), dtype=np.bool_)
 
 
-# -- full Zombie Dice (three colours, SPEC 1.7) -------------------------------
+# -- full Zombie Dice (three colours) -------------------------------
 
 def full_game_table(game, table):
     """A decision table of full Zombie Dice, ``roll[p, i, j, b, k]``.
 
     A table over the shotguns, ``roll[p, i, j, b, s]`` (every policy that
-    reads only ``b``, ``s`` and the scores: the human policies of SPEC 1.3,
+    reads only ``b``, ``s`` and the scores: the four human policies,
     ``hold-at``, ``py:`` functions, rules), is spread to every dice
     configuration ``k`` with ``s`` shotguns set aside:
     ``roll[p, i, j, b, k] = roll_s[p, i, j, b, S(k)]``. A table already over
@@ -363,7 +363,7 @@ class MaxBrainsPolicy(Policy):
 
 
 class ColourBlindPolicy(Policy):
-    """The optimal policy of the all-yellow game (SPEC 1.3) played without
+    """The optimal policy of the all-yellow game played without
     looking at colours.
 
     For full Zombie Dice with ``dice``, ``bust_shotguns``, ``goal``, ``komi``

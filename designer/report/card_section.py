@@ -1,6 +1,6 @@
 """The strategy card of a study's recommended design, as a report section.
 
-The card (SPEC 5, :func:`designer.strategy.card.strategy_card`) lists the
+The card (:func:`designer.strategy.card.strategy_card`) lists the
 best rule a person can remember at each size, each measured exactly against
 the optimal player. The report searches it for the recommended design at its
 komi; every score is kept in a JSON-lines file beside the study's results

@@ -1,4 +1,4 @@
-"""The report section of a study over players and endings (SPEC 1.5, 1.6, 2).
+"""The report section of a study over players and endings.
 
 Per player count: the fairest design under each ending (the start points
 that achieve it, seat by seat), which ending is fairer, and a figure of
@@ -65,7 +65,7 @@ def seats_section(fam, feasible):
     if (feasible["players"] > 2).any():
         blocks.append(Text("With three or more players, best replies do not always settle at a "
                            "few positions (each player maximises its own chance of winning, "
-                           "and at some scores two answers are equally stable, or none is; "
-                           "SPEC 1.5). Their effect on the probabilities above is small; the "
+                           "and at some scores two answers are equally stable, or none is). "
+                           "Their effect on the probabilities above is small; the "
                            "largest remaining error in the technical details includes them."))
     return Section("Seats and endings", blocks)

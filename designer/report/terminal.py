@@ -404,7 +404,7 @@ def show_seat_comparison(r):
     console.print(table)
     if r.unsettled_positions:
         console.print(f"  {r.unsettled_positions} positions of the {r.players}-player optimum have "
-                      f"no settled best reply (SPEC 1.5); their effect on these figures is tiny")
+                      f"no settled best reply; their effect on these figures is tiny")
     console.print(f"  exact evaluation: {r.seconds:.2f} s")
 
 

@@ -1,7 +1,7 @@
 """How each game family becomes a study.
 
 A study is split into *units* of work. For the exactly solved families one
-solve answers a whole goal x komi plane (SPEC section 3), so a unit is one
+solve answers a whole goal x komi plane (one layered solve), so a unit is one
 composition (a deck's bad/good counts, a die, a set of zombie dice) and its
 rows are every (goal, komi) of the study's space read off that solve. For a
 simulated family (wagering games) a unit is one complete design and its row
@@ -34,7 +34,7 @@ STATE_OVERHEAD = 4
 
 
 def deck_state_count(bad, good, goal):
-    """Non-terminal states ``(i, j, k, w, c)`` of a deck game (SPEC 1.1):
+    """Non-terminal states ``(i, j, k, w, c)`` of a deck game:
     ``i, j < goal``, ``w < bad``, ``k <= c <= good``, ``i + k < goal``; the
     count :func:`designer.solve.api.deck_states` gives, in O(goal) integer
     arithmetic (no game object: a large study sorts 10,000s of designs).
@@ -205,7 +205,7 @@ class Family:
                              "components": self.components(unit), "fair_komi": fk,
                              "fair_first_player_win": fk_win})
                 if match is not None:
-                    # SPEC/issue 5: optimal vs max-score, seats averaged, minus 1/2
+                    # optimal vs max-score, seats averaged, minus 1/2
                     rows[-1]["skill_gap"] = 0.5 * (match.win_as_first(goal, komi)
                                                    + match.win_as_second(goal, komi)) - 0.5
         return rows, sol.residual
@@ -350,7 +350,7 @@ class ZombieFamily(Family):
 
 
 class ZombieDiceFamily(Family):
-    """Full Zombie Dice (SPEC 1.7): how many dice of each colour in the cup.
+    """Full Zombie Dice: how many dice of each colour in the cup.
 
     The skill gap is optimal play against max expected brains
     (:class:`~designer.policies.zombie.MaxBrainsPolicy`, the Zombie Dice
@@ -378,7 +378,7 @@ class ZombieDiceFamily(Family):
         return unit["green"] + unit["yellow"] + unit["red"]
 
     #: Dice in the cup: a roll needs ``dice + bust_shotguns - 1 = 5`` (the
-    #: cup must refill a roll, SPEC 1.7) and the game takes at most 20.
+    #: cup must refill a roll) and the game takes at most 20.
     cup = (5, 20)
 
     def check_space(self, space, fixed):

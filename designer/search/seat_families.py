@@ -1,4 +1,4 @@
-"""Studies over the number of players and the ending (SPEC 1.5, 1.6 and 2).
+"""Studies over the number of players and the ending.
 
 A deck or dice study whose ``[space]`` gives ``players`` (2..4) or
 ``ending`` (``"race"``, ``"rounds"`` or a list of both) other than the
@@ -15,7 +15,7 @@ start points of each seat, seat 1 first (the column ``starts``, e.g.
 with negative entries is shifted so that its smallest entry is 0, so
 ``k_2 = -1`` with two players is seat 1 starting with one point. Under the
 race ending negative entries are left out (giving seat 1 points there never
-compensates anyone). Fairness is ``max_s |P_s - 1/N|`` (SPEC 2); the fair
+compensates anyone). Fairness is ``max_s |P_s - 1/N|``; the fair
 starts of a unit at a goal is the vector of the range with the smallest
 fairness (ties: the fewest points in all, then the first in order).
 """

@@ -1,4 +1,4 @@
-"""Monte Carlo evaluation of Persian Monarchs (SPEC 1.4) and its variants.
+"""Monte Carlo evaluation of Persian Monarchs and its variants.
 
 Rules as simulated
 ------------------
@@ -15,7 +15,7 @@ One hand, with ``A = ante``, ``stake = 2A``:
 2. The non-dealer, then the dealer, take one card each, uniformly from the
    remaining pack.
 3. ``extra`` is drawn uniformly from ``1..max_raise`` (always, whether or not
-   the non-dealer raises, as SPEC 1.4 says).
+   the non-dealer raises, as the rules say).
 4. The non-dealer decides whether to raise (strategies below). Unraised, the
    higher card wins ``A`` from the other side.
 5. Raised, the dealer covers or declines. Covered, the higher card wins
@@ -23,7 +23,7 @@ One hand, with ``A = ante``, ``stake = 2A``:
    Declined, the non-dealer wins ``A`` (takes the stake at once).
 6. Both cards are set aside.
 
-Strategies (SPEC 1.4, taken literally)
+Strategies (taken literally)
 --------------------------------------
 Let ``c`` be one's own card and ``n`` the number of cards in the pack at the
 start of the hand, before either side draws (both cards still in it).
@@ -33,8 +33,8 @@ start of the hand, before either side draws (both cards still in it).
   own card: the denominator excludes only its own card, and the non-dealer's
   card (unseen) is still counted, which makes ``q`` exactly the probability
   that the other side's card is lower, given what each side has seen. The
-  dealer does not update ``q`` on the fact that the non-dealer raised (SPEC
-  does not ask it to).
+  dealer does not update ``q`` on the fact that the non-dealer raised (the
+  rules do not ask it to).
 * ``non_counting``: the same with a full fresh pack, ``q = (c - 1) / (pack - 1)``.
 * ``random``: raise with probability ``u``, ``u ~ U(0, 1)`` drawn afresh each
   hand (so 1/2 overall); cover with probability 1/2.
@@ -50,7 +50,7 @@ covers.
 
 Counters that run short
 -----------------------
-SPEC 1.4 does not say; we play table stakes, which is what a table with
+The rules do not say; we play table stakes, which is what a table with
 physical counters does and what makes ``start`` a real design parameter:
 
 * a raise is limited to what both sides still hold after the ante:

@@ -1,4 +1,4 @@
-"""Exact solvers (layered value iteration, SPEC section 3)."""
+"""Exact solvers (layered value iteration)."""
 
 from designer.solve.api import solve, solve_deck_game, solve_dice_game
 from designer.solve.race import solve_race

@@ -1,4 +1,4 @@
-"""The class machinery shared by every layered solver (SPEC 3 and 1.5).
+"""The class machinery shared by every layered solver.
 
 Scores never fall, so the only cycles of a game are rounds of turns that
 score nothing. With two players those cycles stay inside a score pair

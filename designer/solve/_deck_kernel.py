@@ -1,4 +1,4 @@
-"""Layered solver kernels for deck games (SPEC 1.1 and 3).
+"""Layered solver kernels for deck games.
 
 Turn-start tables are indexed ``[player, i, j, w, c]``: the mover (``player``)
 has ``i`` points, the opponent ``j``; ``w`` bad and ``c`` good items have been
@@ -25,7 +25,7 @@ remaining actions ``L`` follow the same chain with 1 added per action and
 
 ``players`` is 1 for optimal self-play (one table, both seats maximise) and 2
 for a match between two fixed policies (table 0 and table 1), or for the
-two seats of the rounds ending (``rounds``, SPEC 1.6), whose open rounds have
+two seats of the rounds ending (``rounds``), whose open rounds have
 the same pair structure: table 0 is seat 1 to move (``V[0, a, b]``, its
 score ``a`` first), table 1 seat 2 (``V[1, b, a]``). Seat 2 moves last, so
 it holds at the goal and wins, as in the race. Seat 1 may draw past the

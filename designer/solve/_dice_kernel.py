@@ -1,4 +1,4 @@
-"""Layered solver kernels for dice games (SPEC 1.2 and 3).
+"""Layered solver kernels for dice games.
 
 Turn-start tables are indexed ``[player, i, j]``; in-turn states ``(i, j, k)``
 are rebuilt in each sweep from ``k = goal - i - 1`` down to 0. With ``p_b``
@@ -17,7 +17,7 @@ The unknowns of the pair are ``x = P(i, j, 0)`` and ``y = P(j, i, 0)``.
 Policies are boolean tables ``roll[player, i, j, k]``.
 
 ``players`` is 1 for optimal self-play, 2 for a match between two fixed
-policies, or for the two seats of the rounds ending (``rounds``, SPEC 1.6),
+policies, or for the two seats of the rounds ending (``rounds``),
 whose open rounds have the same pair structure (table 0 seat 1, table 1
 seat 2). Seat 2 moves last and holds at the goal to win, as in the race.
 Seat 1 may roll past the goal: a hold at ``a + k >= goal`` starts the final

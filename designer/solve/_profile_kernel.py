@@ -1,4 +1,4 @@
-"""Exact values of an N-seat race game under a fixed policy profile (SPEC 1.5).
+"""Exact values of an N-seat race game under a fixed policy profile.
 
 Every seat plays a fixed deterministic policy, not necessarily the same one,
 so the value of a position depends on which seat moves and the tables are

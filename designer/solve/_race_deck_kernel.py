@@ -1,4 +1,4 @@
-"""N-player race solver for deck games (SPEC 1.1, 1.5 and 3).
+"""N-player race solver for deck games.
 
 Tables are indexed ``[f, w, c]`` where ``f`` is the flat index of the score
 tuple in seat order from the mover (digits base ``goal``, mover first, see

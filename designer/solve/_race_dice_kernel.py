@@ -1,4 +1,4 @@
-"""N-player race solver for dice games (SPEC 1.2, 1.5 and 3).
+"""N-player race solver for dice games.
 
 Tables are indexed by ``f``, the flat index of the score tuple in seat order
 from the mover (see :mod:`designer.solve._race_deck_kernel`):

@@ -1,10 +1,10 @@
-"""Shared machinery of the rounds-ending kernels (SPEC 1.6), N = 2..4 seats.
+"""Shared machinery of the rounds-ending kernels, N = 2..4 seats.
 
 The model
 ---------
 Seats ``0..N-1`` move in rounds. Values are N-vectors of win probabilities
 (max-n: the mover compares its own component; ties between draw and hold go
-to hold, SPEC 2). Scores are unbounded, so the solver works with a cap ``C``:
+to hold). Scores are unbounded, so the solver works with a cap ``C``:
 a seat that is not the last to move in its round and whose score reaches
 ``C`` holds there (a dice roll past it stops at it). The last seat of a round
 never needs the cap: it holds as soon as holding wins. Decks make the cap
@@ -43,11 +43,11 @@ Three kinds of turn start, solved in this order:
     N turn starts ``(S, m)`` at a fresh deck (reached after a reshuffle; for
     dice the single unknown ``(S, 0)``), every other value is carried as an
     affine function of them and the N x N system is solved directly (the
-    affine trick of SPEC 3: all N components share the same coefficients).
+    affine trick: all N components share the same coefficients).
     Policy iteration: the greedy policy at the solution is checked from the
     stored affine margins; if it changed, sweep again.
 
-Max-n with three or more players may not settle (SPEC 1.5). The rule: at most
+Max-n with three or more players may not settle. The rule: at most
 ``max_sweeps`` sweeps per score tuple (or tie iterates); if the policy has not
 settled then, the iterate with the smallest Bellman residual is kept, and the
 tuple is counted in ``stats[4]`` with its residual folded into ``stats[0]``.

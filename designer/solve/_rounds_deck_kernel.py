@@ -1,4 +1,4 @@
-"""Rounds-ending kernels for deck games, N = 2..4 seats (SPEC 1.1, 1.6).
+"""Rounds-ending kernels for deck games, N = 2..4 seats.
 
 See :mod:`designer.solve._rounds_common` for the state, the layers and the
 unsettled-position rule. Inside a turn that starts at deck state ``(w, c0)``

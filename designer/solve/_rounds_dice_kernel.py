@@ -1,5 +1,5 @@
-"""Rounds-ending kernels for dice and Zombie games, N = 2..4 seats (SPEC 1.2,
-1.3, 1.6, 1.7).
+"""Rounds-ending kernels for dice and Zombie games, N = 2..4 seats
+(dice, all-yellow and full Zombie Dice).
 
 See :mod:`designer.solve._rounds_common` for the state, the layers and the
 unsettled-position rule. A turn is a graph over states ``(b, k)``: the turn

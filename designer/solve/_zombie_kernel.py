@@ -1,11 +1,11 @@
-"""Layered solver kernels for Zombie Dice, all-yellow and full (SPEC 1.3, 1.7, 3).
+"""Layered solver kernels for Zombie Dice, all-yellow and full.
 
 The model
 ---------
 State ``(p, i, j, b, k)``: seat ``p`` (0 for player 1, 1 for player 2) to
 move, the mover's banked score ``i``, the opponent's ``j``, turn total ``b``
 and the dice configuration ``k`` (:mod:`designer.solve.zombie_dice_states`;
-for the all-yellow game of SPEC 1.3 the configuration is just the shotguns
+for the all-yellow game the configuration is just the shotguns
 ``s < K`` taken this turn, :func:`designer.solve.zombie.yellow_states`). A
 roll from ``k`` reaches outcome ``o`` with probability ``PROB[k, o]``, goes to
 configuration ``NXT[k, o]`` (``-1`` a bust, ``-2`` the end of the list) and
@@ -33,7 +33,7 @@ the game ahead depends only on score differences (every later comparison is
 between the two scores, all of them already ``>= goal``), so every tie
 round is the round ``(goal, goal)``. This is exact for optimal play and for
 any policy whose decisions above the goal depend only on score differences
-(the four human policies of SPEC 1.3 do; a test checks it).
+(the four human policies do; a test checks it).
 
 Value of a turn state (win probability of the mover), with ``H(b)`` the
 value of holding at ``b`` and ``stay[k]`` the chance of a roll that returns

@@ -106,7 +106,7 @@ def solve(game, progress=None):
         Win probabilities, expected actions and the optimal policy for every
         goal up to ``game.goal`` and every komi. Three or four players
         (``game.players``) give a :class:`SeatSolution` (max-n play,
-        SPEC 1.5); the rounds ending, and Zombie games with three or four
+       ); the rounds ending, and Zombie games with three or four
         players, a :class:`~designer.solve.rounds.RoundsSolution`.
 
     Raises
@@ -119,7 +119,7 @@ def solve(game, progress=None):
     if isinstance(game, (DeckGame, DiceGame)):
         if game.ending == "rounds":
             from designer.solve.rounds import (
-                solve_rounds,  # the equal-turns ending, SPEC 1.6
+                solve_rounds,  # the equal-turns ending
             )
 
             return solve_rounds(game)
@@ -134,7 +134,7 @@ def solve(game, progress=None):
     if isinstance(game, (ZombieGame, ZombieDiceGame)) and game.players > 2:
         from designer.solve.rounds import solve_rounds_zombie
 
-        return solve_rounds_zombie(game)  # N seats in rounds, SPEC 1.6
+        return solve_rounds_zombie(game)  # N seats in rounds
     if isinstance(game, ZombieGame):
         return solve_zombie_game(game, progress=progress)
     if isinstance(game, ZombieDiceGame):

@@ -3,7 +3,7 @@
 A turn that starts at ``(i, j, w, c0)`` visits only ``(i, j, t, w, c0 + t)``
 after ``t`` good draws; given the turn-start win table of every state, one
 backward pass along ``t`` gives, at each ``t``, the value of drawing ``D``
-and of holding ``H`` (SPEC 1.1). The optimal decision, the in-turn value and
+and of holding ``H``. The optimal decision, the in-turn value and
 what is at stake (``|D - H|``) all follow from them, so every user of
 in-turn values (per-state look-ups, the optimal decisions at every state,
 neural-network training) calls this one kernel.

@@ -3,7 +3,7 @@
 Evaluation (no simulation)
 --------------------------
 A match between policy A (player 0) and policy B (player 1) is a Markov chain
-on the states ``(mover, i, j, k, w, c)``. The layered solver of SPEC section 3
+on the states ``(mover, i, j, k, w, c)``. The layered solver
 evaluates it exactly: with both compact tables fixed, the kernels run in their
 two-player mode (``optimize=False``), where each score pair's unknowns are the
 turn-start values of both players at a fresh deck (decks) or at ``k = 0``
@@ -25,7 +25,7 @@ The game's komi goes to the second player: A moving first wins with
 ``1 - V_1(0, komi, 0, 0, 0)``. The tables cover every goal up to the game's
 (scores offset by ``game.goal - goal``) and every komi.
 
-Zombie Dice (rounds, SPEC 1.3) is evaluated by its own layered kernel in
+Zombie Dice (rounds) is evaluated by its own layered kernel in
 fixed-policy mode (:mod:`designer.solve.zombie`), once per seating: the
 values at every round start ``(a, c)`` answer every komi, for the game's goal
 only (the goal decides when a round ends the game, so the tables of one goal

@@ -1,5 +1,5 @@
 """Exact evaluation of an N-seat race game where the seats play different
-fixed policies (SPEC 1.5), the solve layer's N-player match.
+fixed policies, the solve layer's N-player match.
 
 The question it answers is the Fowl Play paper's first open one: how well
 does two-player play carry over to three or four players? One seat plays a

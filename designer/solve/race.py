@@ -1,4 +1,4 @@
-"""Exact N-player race solves (SPEC 1.5): allocate, check memory, run, wrap.
+"""Exact N-player race solves: allocate, check memory, run, wrap.
 
 The two-player race keeps its specialised kernels (:mod:`designer.solve.api`);
 three and four players use the rotation-class kernels

@@ -1,4 +1,4 @@
-"""The rounds (equal-turns) ending, SPEC 1.6: validate, allocate, solve, wrap.
+"""The rounds (equal-turns) ending: validate, allocate, solve, wrap.
 
 :func:`solve_rounds_deck` and :func:`solve_rounds_dice` take plain integers
 (the rules objects only add validation and names) and return a
@@ -73,7 +73,7 @@ def solve_rounds_deck(bad, good, goal, players=2, cap=None, game=None):
     Parameters
     ----------
     bad, good, goal : int
-        The deck and the goal (SPEC 1.1).
+        The deck and the goal.
     players : int
         Seats, 2..4.
     cap : int, optional
@@ -364,8 +364,7 @@ def _duration(seconds):
 
 
 def solve_rounds_zombie(game):
-    """Zombie Dice (all-yellow or full) with three or four seats (SPEC 1.3,
-    1.6, 1.7): the N-seat rounds kernels over the game's turn graph, for
+    """Zombie Dice (all-yellow or full) with three or four seats: the N-seat rounds kernels over the game's turn graph, for
     every goal up to ``game.goal`` and every komi vector. ``policy`` is
     None (a turn's policy is a table over the dice configurations; it is
     not kept).
@@ -529,7 +528,7 @@ class RoundsSolution:
         return float(self.start_actions[self._index(goal, komi)])
 
     def fairness(self, goal=None, komi=0):
-        """``max_s |P_s - 1/N|`` (SPEC 2)."""
+        """``max_s |P_s - 1/N|``."""
         p = np.array(self.seat_win(goal, komi))
         return float(np.max(np.abs(p - 1.0 / self.players)))
 

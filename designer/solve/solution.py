@@ -86,7 +86,7 @@ class Solution:
         """Number of seats: 2."""
         return 2
 
-    #: A two-player solve never leaves a class unsettled (SPEC 1.5).
+    #: A two-player solve never leaves a class unsettled.
     unsettled_positions = 0
     unsettled_residual = 0.0
 
@@ -109,7 +109,7 @@ class Solution:
         return np.array([p, 1.0 - p])
 
     def fairness(self, goal=None, komi=0):
-        """``|P_1 - 1/2|`` (SPEC 2)."""
+        """``|P_1 - 1/2|``."""
         return abs(self.first_player_win(goal, komi) - 0.5)
 
     def _komi_column(self, goal):
@@ -221,7 +221,7 @@ class DeckSolution(Solution):
         """Win probability of the mover at any state ``(i, j, k, w, c)``.
 
         In-turn values are rebuilt from the turn-start table along the turn's
-        chain of good draws (SPEC 1.1), so they need no storage.
+        chain of good draws, so they need no storage.
         """
         from designer.solve.deck_chain import chain_values
 
@@ -297,7 +297,7 @@ def zombie_forced_end(game, p, i, j):
 
 @dataclass(frozen=True, eq=False)
 class ZombieSolution(Solution):
-    """Solution of a Zombie Dice game (SPEC 1.3).
+    """Solution of a Zombie Dice game.
 
     ``win[a, c]`` and ``actions[a, c]`` are player 1's win probability and
     the expected remaining actions at the start of round ``(a, c)`` (player 1
@@ -381,7 +381,7 @@ class SeatSolution:
         Non-terminal states covered.
     unsettled_positions : int
         Score tuples (turn starts of every rotation of a class) where max-n
-        policy iteration cycled (SPEC 1.5); 0 with two players.
+        policy iteration cycled; 0 with two players.
     unsettled_residual : float
         Largest Bellman residual kept at those positions (0.0 if none).
     """
@@ -487,7 +487,7 @@ class SeatSolution:
         return float(self.actions[self._scores(goal, komi) + self._turn_start()])
 
     def fairness(self, goal=None, komi=0):
-        """``max_s |P_s - 1/N|`` (SPEC 2): 0 for a perfectly fair start."""
+        """``max_s |P_s - 1/N|``: 0 for a perfectly fair start."""
         return float(np.abs(self.seat_win(goal, komi) - 1.0 / self.players).max())
 
     def _komi_grid(self, goal, max_komi):
@@ -505,7 +505,7 @@ class SeatSolution:
         return axes[axes.min(axis=1) == 0]
 
     def fair_komi(self, goal=None, max_komi=None):
-        """The komi vector with the smallest fairness (SPEC 2).
+        """The komi vector with the smallest fairness.
 
         Parameters
         ----------

@@ -1,4 +1,4 @@
-"""Full Zombie Dice (SPEC 1.7): the Python layer over
+"""Full Zombie Dice: the Python layer over
 :mod:`designer.solve._zombie_kernel` (the kernel of every Zombie game).
 
 Enumerates the dice configurations once per dice set
@@ -140,7 +140,7 @@ def evaluate_zombie_dice_match(game, first, second):
 
 @dataclass(frozen=True, eq=False)
 class ZombieDiceSolution(Solution):
-    """Solution of full Zombie Dice (SPEC 1.7).
+    """Solution of full Zombie Dice.
 
     As :class:`~designer.solve.solution.ZombieSolution`, with the turn state
     ``(b, k)``: ``k`` indexes ``turn_states.configs`` (the dice set aside as

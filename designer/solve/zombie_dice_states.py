@@ -1,4 +1,4 @@
-"""The turn states of full Zombie Dice (SPEC 1.7) and their transition arrays.
+"""The turn states of full Zombie Dice and their transition arrays.
 
 A turn state is what the dice can tell, the *dice configuration*
 

@@ -1,4 +1,4 @@
-"""Human-playable rules (SPEC 5): the grammar, exact evaluation and search.
+"""Human-playable rules: the grammar, exact evaluation and search.
 
 :mod:`designer.policies.rules` holds the rules as data (and
 :mod:`designer.policies.rule` the policy they play as, so that ``rule:FILE``

@@ -9,8 +9,8 @@ exact match evaluation of both seatings (no simulation).
 
 Scores: ``win_as_first`` / ``win_as_second`` (the rule's exact win
 probability moving first / second, the game's komi to the second mover),
-``win_average`` (their mean, the rule's quality, SPEC 5) and ``gap``
-(``win_as_first + win_as_second - 1``, SPEC 1.3).
+``win_average`` (their mean, the rule's quality) and ``gap``
+(``win_as_first + win_as_second - 1``).
 """
 
 from designer.errors import ConvergenceError
@@ -89,8 +89,8 @@ def known_rules(family):
     """The classic rules of each family as :class:`Rule` objects (name -> rule).
 
     Decks: ``max-score``. Dice: ``max-score``, ``hold-at-20``,
-    ``keep-pace-end-race`` (SPEC 5). Zombie: the slides' ``fixed_hold_at``,
-    ``minh`` and ``neller`` (SPEC 1.3) in the rule grammar.
+    ``keep-pace-end-race``. Zombie: the slides' ``fixed_hold_at``,
+    ``minh`` and ``neller`` in the rule grammar.
     """
     if family == "deck":
         return {"max-score": Rule.parse("deck", "maxscore")}

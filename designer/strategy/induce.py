@@ -35,7 +35,7 @@ size. The search grows decision lists (a tree whose every split keeps one
 side as a leaf: ``cond -> action; cond -> action; default``) by beam search
 over (condition, side, action on the side, default on the rest), keeping for
 each rule size the lists of least loss; every list is then a :class:`Rule`
-(its size is SPEC 5's), scored exactly and tuned on the exact win rate by
+(its size counts constants and conditions), scored exactly and tuned on the exact win rate by
 the search's coordinate descent (:mod:`designer.strategy.search`).
 """
 
@@ -307,7 +307,7 @@ class Split:
 
     @property
     def size(self):
-        """Constants plus conditions (SPEC 5): 1 for two features compared
+        """Constants plus conditions: 1 for two features compared
         at offset 0, else 2."""
         if self.feature in PAIRS:
             t = self.t if self.le else -self.t

@@ -234,7 +234,7 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     ----------
     game : DeckGame, DiceGame or ZombieGame
     max_size : int
-        Largest rule size (SPEC 5) searched.
+        Largest rule size searched.
     trials : int
         TPE candidates per template (templates with at most ``2 * trials``
         instances are searched exhaustively instead).

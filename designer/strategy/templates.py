@@ -65,8 +65,8 @@ def _t(family, text, choices=None, **ranges):
     return Template(family, text, rng, tuple(choices.items()))
 
 
-#: Cheap conditions (two features compared, no constant: size 1, SPEC 5's
-#: "comparisons like max-score's") for the end of the race and for who leads.
+#: Cheap conditions (two features compared, no constant: size 1, like
+#: max-score's comparison) for the end of the race and for who leads.
 END_RACE = ("opp_need <= w_rem", "opp_need < w_rem", "opp_need <= k", "opp_need < k")
 LEADS = ("j < i", "j <= i", "i2 < j", "i2 <= j")
 

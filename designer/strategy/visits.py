@@ -32,7 +32,7 @@ solved in closed form: with return fractions ``r_1, r_2`` and external
 inflows ``e_1, e_2``, ``x_1 = (e_1 + r_2 e_2) / (1 - r_1 r_2)``.
 
 Check: every turn starts with one forced draw (decks) and ends with a hold
-or a bust, so the expected number of actions of the game (SPEC 2) is
+or a bust, so the expected number of actions of the game is
 ``E[turns] + E[decisions] + 1`` (the final hold that reaches the goal),
 which the solver computes backwards, independently.
 """
@@ -370,7 +370,7 @@ class Visits:
 
     @property
     def actions(self):
-        """Expected actions of the game (SPEC 2): every draw (the forced
+        """Expected actions of the game: every draw (the forced
         first draw included) and every hold, the final one included."""
         if self.game.family == "deck":
             return self.turns + self.decisions + 1.0
