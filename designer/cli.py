@@ -35,6 +35,10 @@ def build_parser():
         description="Find the rules that make a push-your-luck game fair: exact optimal play, "
                     "first-player win probability, fair komi, game length, design studies "
                     "and reports.")
+    from designer import __version__
+
+    parser.add_argument("--version", action="version", version=f"designer {__version__}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"designer.commands.{name}").register(sub)

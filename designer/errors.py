@@ -10,6 +10,27 @@ class DesignError(ValueError):
     """A user-facing error: bad parameters, bad files, impossible requests."""
 
 
+class ParameterNamesError(DesignError):
+    """Parameters a game needs but was not given, or was given but does not
+    take. ``names`` are the parameters as the library spells them
+    (``bust_faces``); :meth:`for_flags` says the same with command-line
+    flags (``--bust-faces``)."""
+
+    def __init__(self, game, verb, names, allowed):
+        self.game, self.verb, self.names, self.allowed = game, verb, list(names), list(allowed)
+        super().__init__(self._text(lambda n: n))
+
+    def _text(self, spell):
+        text = f"{self.game} {self.verb} {', '.join(map(spell, self.names))}"
+        if self.verb == "does not take":
+            text += f": its parameters are {', '.join(map(spell, self.allowed))}"
+        return text
+
+    def for_flags(self):
+        """The message with ``--flag`` spellings."""
+        return self._text(lambda n: "--" + n.replace("_", "-"))
+
+
 class ParameterError(DesignError):
     """A parameter is outside its allowed range.
 

@@ -139,6 +139,15 @@ def game_from_args(args, command=None):
 
 
 def _game(args):
+    from designer.errors import ParameterNamesError
+
+    try:
+        return _load(args)
+    except ParameterNamesError as exc:  # name the flags, as the user types them
+        raise DesignError(exc.for_flags()) from None
+
+
+def _load(args):
     from designer.games import load_game
 
     return load_game(args.game, bad=args.bad, good=args.good, faces=args.faces,

@@ -52,6 +52,13 @@ def register(sub):
                    help="draw from a real deck (roll a real die) and type each item for both "
                         "players: g = good, b = bad (dice: the face); not added to statistics; "
                         "deck and dice games only (any number of seats)")
+    p.add_argument("--page", metavar="FILE",
+                   help="write the game as ONE self-contained web page (FILE.html: no server, "
+                        "no network) that plays it against the computer in any browser, a "
+                        "phone's included: the three levels, who moves first, the analysis of "
+                        "your costliest decision and your results kept in the browser; --level, "
+                        "--first and --no-pause set the page's defaults; deck games with 2 "
+                        "players, race ending")
     p.add_argument("--stats", action="store_true",
                    help="show your games, wins and win rate per design, level and number of "
                         "players, then exit")
@@ -67,6 +74,8 @@ def run(args):
     from designer.report.terminal import console
     from designer.solve import solve
 
+    if getattr(args, "page", None) is not None:
+        return _write_page(args)  # needs no terminal
     if args.stats:
         rows = stats.rows(stats.load())
         if args.game:
@@ -100,6 +109,40 @@ def run(args):
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     return status
+
+
+def _write_page(args):
+    """``--page FILE``: solve the game and write its play page (one line and
+    nothing written when the game, a flag or the path is refused)."""
+    from designer.paths import output_file
+    from designer.play.page import TAKES, check_page_game, write_page
+    from designer.play.players import LEVELS
+    from designer.report.terminal import console
+    from designer.solve import solve
+
+    for flag, given in (("--stats", args.stats), ("--test-mode", args.test_mode),
+                        ("--nn", args.nn is not None), ("--seed", args.seed is not None)):
+        if given:
+            raise DesignError(f"--page writes a page that plays in the browser: it does not take "
+                              f"{flag} (the page shuffles in the browser and plays the exact "
+                              "optimal policy at hard)")
+    if not args.game:
+        raise DesignError(f"name a game for --page (e.g. `designer play fowl-play --page "
+                          f"fowl-play.html`): {TAKES}")
+    game = game_from_args(args)
+    check_page_game(game)
+    if args.level not in LEVELS:
+        raise DesignError(f"invalid --level={args.level!r} with --page: allowed "
+                          f"{', '.join(LEVELS)} (the page's default level)")
+    path = output_file(args.page, "--page")
+    with console.status(f"solving {game.name} exactly..."):
+        solution = solve(game)
+    size = write_page(solution, path, level=args.level, first=args.first,
+                      pause=not args.no_pause)
+    console.print(f"Wrote the play page of {game.name} to {path} ({size / 1e6:.2f} MB): one "
+                  "file that plays in any browser, a phone's included; send it to "
+                  "play-testers.", highlight=False, soft_wrap=True)
+    return 0
 
 
 def _closest_rules(rows):

@@ -6,7 +6,7 @@ DeckGame(bad=6, good=42, goal=50, komi=0, name='Fowl Play')
 50
 """
 
-from designer.errors import DesignError, ParameterError
+from designer.errors import DesignError, ParameterError, ParameterNamesError
 from designer.games.deck import DeckGame
 from designer.games.dice import DiceGame
 from designer.games.wager import WagerGame
@@ -81,11 +81,10 @@ def load_game(name, **params):
     fields = set(cls.__dataclass_fields__)
     unknown = sorted(set(merged) - fields)
     if unknown:
-        raise DesignError(f"{name} does not take {', '.join(unknown)}: "
-                          f"its parameters are {', '.join(sorted(fields - {'name'}))}")
+        raise ParameterNamesError(name, "does not take", unknown, sorted(fields - {"name"}))
     try:
         return cls(**merged)
     except TypeError as exc:  # a missing required parameter
         missing = sorted(f for f in fields if f not in merged and
                          cls.__dataclass_fields__[f].default is cls.__dataclass_fields__[f].default_factory)
-        raise DesignError(f"{name} needs {', '.join(missing) or 'more parameters'}") from exc
+        raise ParameterNamesError(name, "needs", missing or ["more parameters"], []) from exc

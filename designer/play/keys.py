@@ -47,6 +47,21 @@ class Keys:
         except termios.error:  # the terminal hung up: the next read ends the game
             pass
 
+    def pending(self):
+        """The keys pressed and not read yet (without waiting), consumed."""
+        import select
+
+        got = b""
+        try:
+            while select.select([self.fd], [], [], 0)[0]:
+                more = os.read(self.fd, 64)
+                if not more:
+                    return got.decode("utf-8", errors="replace") + "\x04"  # end of input
+                got += more
+        except OSError:  # the terminal went away: as end of input
+            return got.decode("utf-8", errors="replace") + "\x04"
+        return got.decode("utf-8", errors="replace")
+
     def read(self):
         """One key as a string; an escape sequence or a multi-byte
         character comes back whole (and is then a bad key); "" at end of input."""

@@ -158,6 +158,22 @@ class Session:
             self.last = event
 
     # -- input -------------------------------------------------------------
+    def _typed_meanwhile(self, keys):
+        """Keys pressed while the computer played: q (or Ctrl-D) quits, any
+        other is dropped so that a stray key never moves for the human (a
+        hint says so)."""
+        pending = getattr(keys, "pending", None)
+        if pending is None:  # keys without pending(): forget what was typed
+            keys.flush()
+            return None
+        typed = pending()
+        if any(k in typed for k in QUIT_KEYS if k):
+            raise Quit
+        if typed:
+            return (f"{len(typed)} key{'s' if len(typed) > 1 else ''} typed during the "
+                    f"computer's turn ignored; press them again now.")
+        return None
+
     def ask_action(self, state, keys):
         word = self.draw_word
         can_hold = "hold" in state.legal()
@@ -165,7 +181,7 @@ class Session:
                   + (", h = hold" if can_hold else "") + ", q = quit")
         hint = None
         if self.pause:
-            keys.flush()
+            hint = self._typed_meanwhile(keys)
         while True:
             self.board(state, prompt, hint)
             key = keys.read()

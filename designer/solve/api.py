@@ -105,8 +105,8 @@ def solve(game, progress=None):
     DeckSolution, DiceSolution, SeatSolution, ZombieSolution or ZombieDiceSolution
         Win probabilities, expected actions and the optimal policy for every
         goal up to ``game.goal`` and every komi. Three or four players
-        (``game.players``) give a :class:`SeatSolution` (max-n play,
-       ); the rounds ending, and Zombie games with three or four
+        (``game.players``) give a :class:`SeatSolution` (max-n play);
+        the rounds ending, and Zombie games with three or four
         players, a :class:`~designer.solve.rounds.RoundsSolution`.
 
     Raises
