@@ -45,6 +45,8 @@ class SeatComparison:
         Every seat's win probability when all play optimally.
     unsettled_positions : int
         Max-n positions of the N-player solve that did not settle.
+    unsettled_residual : float
+        How much the values there still move between sweeps (0.0 if none).
     seconds : float
         Wall time of the evaluations (solves excluded).
     """
@@ -60,6 +62,7 @@ class SeatComparison:
     optimal_seat_win: list
     unsettled_positions: int
     seconds: float
+    unsettled_residual: float = 0.0
 
     def to_dict(self):
         """The fields as a plain dict (JSON-ready)."""
@@ -126,4 +129,5 @@ def compare_seats(game, policy, against="optimal", *, solution=None):
     name = policy.strip()
     return SeatComparison(game.name, N, game.goal, komi, name, "optimal", seats,
                           sum(r["difference"] for r in seats) / N, [float(p) for p in base],
-                          int(solution.unsettled_positions), seconds)
+                          int(solution.unsettled_positions), seconds,
+                          float(getattr(solution, "unsettled_residual", 0.0)))

@@ -139,7 +139,8 @@ def _write_page(args):
         solution = solve(game)
     size = write_page(solution, path, level=args.level, first=args.first,
                       pause=not args.no_pause)
-    console.print(f"Wrote the play page of {game.name} to {path} ({size / 1e6:.2f} MB): one "
+    console.print(f"Wrote the play page of {game.name} to {path.resolve()} ({size / 1e6:.2f} "
+                  "MB): one "
                   "file that plays in any browser, a phone's included; send it to "
                   "play-testers.", highlight=False, soft_wrap=True)
     return 0

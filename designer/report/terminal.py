@@ -109,8 +109,13 @@ def show_solution(summary, verbose=False):
     rows = [{k: v for k, v in r.items() if k != "seat_win"}
             | {f"seat {a + 1}": p for a, p in enumerate(r.get("seat_win", [])) if n > 2}
             for r in summary["komi_table"]]
-    if n > 2:
-        rows = [{k: v for k, v in r.items() if k != "first_player_win"} for r in rows]
+    if n > 2:  # every N-seat table shows its largest gap from an equal share
+        rows = [{"komi": r["komi"],
+                 "fairness": r.get("fairness",
+                                   max(abs(p - 1 / n) for p in summary_row["seat_win"]))}
+                | {k: v for k, v in r.items() if k not in ("first_player_win", "komi",
+                                                             "fairness")}
+                for r, summary_row in zip(rows, summary["komi_table"], strict=True)]
     else:
         rows = [{"komi": r["komi"], "first-player win": r["first_player_win"],
                  "first-player edge": r["first_player_win"],
@@ -127,10 +132,8 @@ def show_solution(summary, verbose=False):
                  "game length (actions)": lambda v: f"{v:.2f}",
                  **{f"seat {a + 1}": (lambda v: pct(v, 3)) for a in range(n)}}))
     if summary.get("unsettled_positions"):
-        console.print(f"  Max-n play did not settle at {summary['unsettled_positions']:,} positions "
-                      f"(each player's best reply keeps changing there)"
-                      + (f"; the largest residual kept there is "
-                         f"{summary['unsettled_residual']:.1e}." if verbose else "."))
+        console.print(unsettled_note(summary["unsettled_positions"],
+                                     summary.get("unsettled_residual", 0.0)))
     # the rounds ending counts its score tuples (one per komi vector and goal)
     what = "score tuples" if summary.get("ending") == "rounds" else "states"
     line = f"  {what}: {summary['states']:,}   solve time: {summary['seconds']:.3f} s"
@@ -360,6 +363,32 @@ def show_pairings(game, results):
                   "side could not pay the ante.")
 
 
+#: Values that move less than this between sweeps cannot change a figure
+#: shown to 3 decimals of a percent.
+UNSETTLED_HARMLESS = 5e-6
+
+
+def unsettled_note(positions, residual):
+    """Say in words what unsettled max-n positions mean and whether to worry.
+
+    With three or more players a seat's best reply can depend on another's in
+    a cycle, so at a few positions the solve keeps two answers in turn; their
+    values still move by ``residual`` between sweeps, which bounds their
+    effect on the figures shown."""
+    text = (f"  At {positions:,} positions no best reply settles (with three or more players "
+            f"each seat's best answer can keep changing in a cycle); the values there still move "
+            f"by up to {residual:.1e} between sweeps, ")
+    if residual < UNSETTLED_HARMLESS:
+        return text + "too little to change any figure shown: nothing to worry about."
+    return text + "enough to change the last digits shown: read them with care."
+
+
+def gap_points(gap):
+    """A's first + second win minus 1, in percentage points like the rows
+    above it (``-0.07984`` -> ``-7.9840 points``)."""
+    return f"{100 * gap:+.4f} points"
+
+
 def show_comparison(result):
     """Print a :class:`designer.analysis.compare.Comparison` (or a
     :class:`designer.analysis.seat_compare.SeatComparison`)."""
@@ -375,7 +404,7 @@ def show_comparison(result):
     table.add_row("A moves first", pct(r.win_as_first, 4))
     table.add_row("A moves second", pct(r.win_as_second, 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r.win_average, 4)}[/bold]")
-    table.add_row("gap: A's first + second - 1", f"{r.gap:+.6f}")
+    table.add_row("gap: first + second - 100%", gap_points(r.gap))
     if r.agreement is not None:
         table.add_row("agreement", f"{pct(r.agreement, 3)} of {r.states:,} decision states")
     console.print(table)
@@ -403,8 +432,7 @@ def show_seat_comparison(r):
     table.add_row("[bold]average[/bold]", "", "", f"[bold]{100 * r.average_difference:+.3f}[/bold]")
     console.print(table)
     if r.unsettled_positions:
-        console.print(f"  {r.unsettled_positions} positions of the {r.players}-player optimum have "
-                      f"no settled best reply; their effect on these figures is tiny")
+        console.print(unsettled_note(r.unsettled_positions, r.unsettled_residual))
     console.print(f"  exact evaluation: {r.seconds:.2f} s")
 
 
@@ -419,7 +447,7 @@ def show_zombie_comparison(r):
     table.add_row("A is player 1", pct(r["win_as_first"], 4))
     table.add_row("A is player 2", pct(r["win_as_second"], 4))
     table.add_row("[bold]average[/bold]", f"[bold]{pct(r['win_average'], 4)}[/bold]")
-    table.add_row("gap: A's first + second - 1", f"{r['gap']:+.6f}")
+    table.add_row("gap: first + second - 100%", gap_points(r["gap"]))
     table.add_row("agreement", f"{pct(r['agreement'], 3)} of {r['states_compared']:,} decision states")
     console.print(table)
     console.print(f"  exact evaluation: {r['seconds']:.3f} s")
