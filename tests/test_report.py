@@ -459,3 +459,17 @@ def test_markdown_tables_keep_their_columns(deck_report):
         assert shown >= 1 and all(len(r) == shown for r in table["rows"]), name
         assert shown <= n, (name, shown, n)
     assert "first-player edge (points of %)" in tables[0]["head"]
+
+
+def test_the_same_results_give_the_same_markdown_and_figures(deck_report, tmp_path):
+    """A report written again from the same store is the same files (the
+    example reports are kept in Git: writing them again must not change
+    them); the compute time, which changes from run to run, is on the page."""
+    index, spec, _ = deck_report
+    again, _ = write_report(spec.path, tmp_path / "again")
+    first, second = index.parent, again.parent
+    assert (first / "report.md").read_bytes() == (second / "report.md").read_bytes()
+    for png in sorted((first / "figures").glob("*.png")):
+        assert png.read_bytes() == (second / "figures" / png.name).read_bytes(), png.name
+    assert "Compute time" not in (first / "report.md").read_text()
+    assert "Compute time" in index.read_text()

@@ -21,12 +21,16 @@ from designer.search.ranking import apply_constraints, rank
 class Text:
     """A paragraph; ``strong`` paragraphs are emphasised. ``id`` names a
     paragraph the interactive page rewrites when a filter changes; ``term``
-    marks a glossary entry (the word it defines)."""
+    marks a glossary entry (the word it defines); ``page_only`` keeps a
+    paragraph that changes from run to run (a wall-clock time) out of
+    ``report.md``, so that the Markdown report of the same results is the
+    same file."""
 
     text: str
     strong: bool = False
     id: str = ""
     term: str = ""
+    page_only: bool = False
 
 
 @dataclass
@@ -424,7 +428,8 @@ def appendix(spec, rows, status, unit_stats):
         if len(done):
             tech.append(Text(f"Compute time: {done['seconds'].sum():,.0f} s in all "
                              f"(median {done['seconds'].median():.2f} s per "
-                             f"{'composition' if fam.plane else 'design'})."))
+                             f"{'composition' if fam.plane else 'design'}).",
+                             page_only=True))
     tech.append(Text(f"Rows stored: {len(rows):,}; study file: {spec.path}."))
     return [Section("Technical details", tech), Section("Glossary", glossary(fam))]
 

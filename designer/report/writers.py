@@ -150,6 +150,8 @@ def to_markdown(report):
     for s in report.sections:
         lines += [f"## {s.title}", ""]
         for b in s.blocks:
+            if isinstance(b, Text) and b.page_only:
+                continue  # changes from run to run: report.md stays the same file
             if isinstance(b, Text) and b.term:
                 lines += [f"**{b.term}**: {b.text}", ""]
             elif isinstance(b, Text):
