@@ -60,8 +60,8 @@ def test_solver_errors_are_counted_apart(tmp_path, monkeypatch):
     assert (st["failed"], st["solver_errors"]) == (2, 1)
     monkeypatch.delenv("DESIGNER_INJECT_FAILURE")
     code, out, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=120)
-    assert "designs: 12 done, 0 to compute, 2 failed, of 14" in out
-    assert "solver error (report it): 1 of the failed designs" in out
+    assert "compositions: 12 done, 0 to compute, 2 failed, of 14" in out
+    assert "solver error (report it): 1 of the failed compositions" in out
 
 
 def test_killed_worker_does_not_stop_the_study(tmp_path):
@@ -72,7 +72,8 @@ def test_killed_worker_does_not_stop_the_study(tmp_path):
     r = _cli("study", "run", str(path), env={"DESIGNER_INJECT_FAILURE": INJECT})
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "--retry-failed" in r.stderr
-    assert "3 designs failed" in r.stderr and "11 of 14 designs done, 3 failed" in r.stdout
+    said, printed = " ".join(r.stderr.split()), " ".join(r.stdout.split())  # lines wrap at 80
+    assert "3 compositions failed" in said and "11 of 14 compositions done, 3 failed" in printed
     # the rest runs in this process (same code path as the console script)
     code, out, err, _ = run_cli(["study", "status", str(path), "--json"], tmp_path, limit=120)
     st = json.loads(out)
@@ -82,8 +83,8 @@ def test_killed_worker_does_not_stop_the_study(tmp_path):
     assert reasons[unit_key({"bad": 2, "good": 3})].startswith("MemoryError")
     assert reasons[unit_key({"bad": 1, "good": 4})].startswith("TypingError")
     code, out, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=120)
-    assert out.count("failed design {") == 3 and "worker process died" in out
-    assert "designs: 11 done, 0 to compute, 3 failed, of 14" in out
+    assert out.count("failed: {") == 3 and "worker process died" in out
+    assert "compositions: 11 done, 0 to compute, 3 failed, of 14" in out
 
     # resume without the flag computes nothing; with it, the three units
     code, out, err, _ = run_cli(["study", "resume", str(path)], tmp_path, limit=120)

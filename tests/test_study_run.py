@@ -152,19 +152,19 @@ def test_cli_status_top_export(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "best designs" in r.stdout
     # plain words: designs and parallel processes, not units and loky workers
-    assert "computed 14 designs" in r.stdout and "14 of 14 designs done, 0 failed" in r.stdout
-    assert "14 of 14 designs to compute, 2 parallel processes" in r.stderr
-    assert "14/14 designs" in r.stderr
+    assert "computed 14 compositions" in r.stdout and "14 of 14 compositions done, 0 failed" in r.stdout
+    assert "14 of 14 compositions to compute, 2 parallel processes" in r.stderr
+    assert "14/14 compositions" in r.stderr
     assert "units" not in r.stdout + r.stderr and "loky" not in r.stdout + r.stderr
     st = json.loads(cli("study", "status", str(path), "--json").stdout)
     # the JSON keys are for scripts: they stay as they were
     assert set(st) == {"name", "method", "units", "done", "failed", "pending", "rows", "running",
-                       "failures", "solver_errors", "eta_seconds"}
+                       "failures", "solver_errors", "eta_seconds", "units_word"}
     assert st["done"] == st["units"] == 14 and st["pending"] == 0 and st["failed"] == 0
     assert st["solver_errors"] == 0
     assert st["running"] is False and st["eta_seconds"] == 0.0
     code, text, err, _ = run_cli(["study", "status", str(path)], tmp_path, limit=60)
-    assert "designs: 14 done, 0 to compute, 0 failed, of 14" in text
+    assert "compositions: 14 done, 0 to compute, 0 failed, of 14" in text
     assert "time left: none, the study is complete" in text
     assert "rows" not in text and "units" not in text
     code, text, err, _ = run_cli(["study", "status", str(path), "--verbose"], tmp_path, limit=60)

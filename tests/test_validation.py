@@ -73,7 +73,7 @@ def test_solution_lookup_errors(red_light):
     (["solve", "deck", "--bad", "0", "--good", "3", "--goal", "5"], "invalid bad=0"),
     (["solve", "deck", "--bad", "2", "--good", "3", "--goal", "5", "--komi", "9"], "invalid komi=9"),
     (["solve", "dice", "--faces", "1"], "invalid faces=1"),
-    (["solve", "pig", "--bad", "2"], "pig does not take bad"),
+    (["solve", "pig", "--bad", "2"], "pig does not take --bad"),
     (["solve", "monopoly"], "unknown game 'monopoly'"),
 ])
 def test_cli_errors_are_one_line(args, needle):

@@ -383,8 +383,8 @@ def test_policy_errors():
     (["solve", "zombie", "--shotguns", "0"], "invalid shotguns=0"),
     (["solve", "zombie-yellow", "--cap", "10"], "invalid cap=10"),
     (["solve", "zombie-yellow", "--komi", "13"], "invalid komi=13"),
-    (["solve", "zombie-yellow", "--bad", "2"], "zombie-yellow does not take bad"),
-    (["solve", "pig", "--brains", "2"], "pig does not take brains"),
+    (["solve", "zombie-yellow", "--bad", "2"], "zombie-yellow does not take --bad"),
+    (["solve", "pig", "--brains", "2"], "pig does not take --brains"),
 ])
 def test_cli_errors_are_one_line(args, needle):
     r = _cli(*args)

@@ -155,17 +155,20 @@ def run(args):
 
     st = status(spec, store)
     if interrupted:
+        # one line each (soft_wrap: no newline inside a command to copy)
         terminal.err_console.print(
-            f"interrupted: {st['done']} of {st['units']} designs are stored; "
-            f"continue with `designer study resume {args.file}`")
+            f"interrupted: {st['done']} of {st['units']} {st['units_word']} are stored; "
+            f"continue with `designer study resume {args.file}`", soft_wrap=True)
         return 130
     terminal.console.print(
         f"{spec.name}: {summary} in {time.perf_counter() - t0:.1f} s; "
-        f"{st['done']} of {st['units']} designs done, {st['failed']} failed")
+        f"{st['done']} of {st['units']} {st['units_word']} done, {st['failed']} failed",
+        soft_wrap=True)
     if st["failed"]:
         terminal.err_console.print(
-            f"{st['failed']} designs failed (see `designer study status {args.file}`); run them "
-            f"again with `designer study resume {args.file} --retry-failed`")
+            f"{st['failed']} {st['units_word']} failed (see `designer study status "
+            f"{args.file}`); run them again with `designer study resume {args.file} "
+            f"--retry-failed`", soft_wrap=True)
     df = store.rows()
     if len(df):
         _print_top(spec, df, args.top)
@@ -189,7 +192,7 @@ def _print_top(spec, rows, n):
 def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     from designer.report.terminal import unit_progress
     from designer.search.eta import estimate, work_of
-    from designer.search.families import unit_key
+    from designer.search.families import family, unit_key
     from designer.search.grid import plan, run_grid
 
     p = plan(spec, store, args.retry_failed)
@@ -198,19 +201,21 @@ def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     pending = {unit_key(u) for u in p.pending}
     prior = estimate(spec, store, workers, retry_failed=args.retry_failed)
     with unit_progress(spec.name, p.total, p.total - len(p.pending), workers, args.backend,
+                       noun=family(spec.family).units_word,
                        work={k: w for k, w in work.items() if k in pending},
                        work_done=sum(w for k, w in work.items() if k not in pending),
                        seconds_per_work=prior.seconds_per_work,
                        startup_seconds=prior.startup_seconds) as advance:
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
                        on_result=ctrl_c.checked(advance), retry_failed=args.retry_failed, started=started)
-    return (f"computed {out['computed']} designs"
+    return (f"computed {out['computed']} {family(spec.family).units_word}"
             + (f", {out['failed']} failed" if out["failed"] else "")), bool(p.pending)
 
 
 def _run_optuna(spec, store, args, ctrl_c):
     from designer.report.terminal import unit_progress
     from designer.search import optuna_search
+    from designer.search.families import family
 
     study = optuna_search.load(spec)
     done = optuna_search.counted(study)
@@ -219,7 +224,8 @@ def _run_optuna(spec, store, args, ctrl_c):
                        "optuna", noun="trials") as advance:
         out = optuna_search.run_optuna(spec, store, workers=args.workers, local=local,
                                        on_trial=ctrl_c.checked(advance))
-    return (f"ran {out['trials']} trials, solved {out['computed']} new designs"
+    return (f"ran {out['trials']} trials, solved {out['computed']} new "
+            f"{family(spec.family).units_word}"
             + (f", retried {out['recovered']} orphaned trials" if out["recovered"] else ""))
 
 

@@ -170,20 +170,21 @@ def show_status(st, estimate=None, verbose=False):
     ``estimate`` (:class:`designer.search.eta.Estimate`) details the time
     left when ``verbose``."""
     eta = st.get("eta_seconds")
+    words = st.get("units_word", "designs")  # what one unit of work is called
     state = "running now" if st["running"] else "not running"
     console.print(f"[bold]{st['name']}[/bold] ({st['method']}, {state})")
     if "trials" in st:
         console.print(f"  optuna trials: {st['trials']} of {st['trials_target']} done, "
                       f"{st['pending_trials']} pending")
-        console.print(f"  designs solved: {st['done']} of {st['units']} in the space, "
+        console.print(f"  {words} solved: {st['done']} of {st['units']} in the space, "
                       f"{st['failed']} failed")
-        console.print("  time left: unknown (trials that propose a design already solved "
-                      "take no time)")
+        console.print(f"  time left: unknown (trials that propose one of the {words} already "
+                      "solved take no time)")
     else:
-        console.print(f"  designs: {st['done']} done, {st['pending']} to compute, "
+        console.print(f"  {words}: {st['done']} done, {st['pending']} to compute, "
                       f"{st['failed']} failed, of {st['units']}")
         if eta is None:
-            left = "unknown until the first design is stored"
+            left = f"unknown until the first of the {words} is stored"
         elif eta == 0:
             left = "none, the study is complete" if not st["pending"] else "none"
         else:
@@ -195,19 +196,19 @@ def show_status(st, estimate=None, verbose=False):
         if estimate is not None and estimate.seconds_per_work is not None:
             e = estimate
             share = e.work_left / e.work_total if e.work_total else 0.0
-            console.print(f"  work left: {pct(share, 1)} (designs sized by the states they "
+            console.print(f"  work left: {pct(share, 1)} ({words} sized by the states they "
                           f"solve); {1e9 * e.seconds_per_work:.1f} ns per state measured")
             start = ("already behind it (running now)" if st["running"]
                      else f"{e.startup_seconds:.1f} s")
-            console.print(f"  a run's start-up: {start}; after its last design: "
+            console.print(f"  a run's start-up: {start}; after the last one stored: "
                           f"{e.tail_seconds:.1f} s (measured)")
     if st.get("solver_errors"):
         from designer.errors import SolverError
 
-        console.print(f"  {SolverError.LABEL}: {st['solver_errors']} of the failed designs "
+        console.print(f"  {SolverError.LABEL}: {st['solver_errors']} of the failed {words} "
                       f"(the solver should solve every well-posed game)")
     for key, err in st.get("failures", {}).items():
-        console.print(f"  failed design {key}: {err}")
+        console.print(f"  failed: {key}: {err}")
 
 
 class unit_progress:

@@ -112,6 +112,14 @@ class Family:
                    "average, whatever the scores")
 
     # -- units ---------------------------------------------------------------
+    @property
+    def units_word(self):
+        """What a unit of work is called: a composition (its every goal and
+        komi answered by one solve) or, where each design is computed on its
+        own, a design. The word "design" is kept for one row: a composition
+        at one goal and komi."""
+        return "compositions" if self.plane else "designs"
+
     def unit_params(self):
         """Parameters that identify a unit (the space minus the plane)."""
         return tuple(p for p in self.space_params if p not in self.plane)

@@ -23,7 +23,9 @@ def open_store(spec, must_exist=False, readonly=False):
 def status(spec, store):
     """Progress of a study as a dict.
 
-    Keys: ``name``, ``method``, ``units`` (designs in the space), ``done``,
+    Keys: ``name``, ``method``, ``units`` (units of work in the space:
+    compositions, or designs where each is computed on its own; their name
+    is ``units_word``), ``done``,
     ``failed``, ``solver_errors`` (failed designs whose solve hit a
     :class:`~designer.errors.SolverError`), ``pending``, ``rows``, ``running``, ``eta_seconds`` (None
     when unknown: see :mod:`designer.search.eta`), and for optuna studies
@@ -32,7 +34,10 @@ def status(spec, store):
     total = len(units(spec))
     done = store.done()
     failed = store.failed()
+    from designer.search.families import family
+
     out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
+           "units_word": family(spec.family).units_word,
            "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
            "rows": int(len(store.rows())), "running": is_running(spec),
            "failures": dict(list(failed.items())[:5]),
