@@ -193,6 +193,8 @@ def table_columns(ranked, spec):
         elif c == "skill_gap":
             out.append((HEADERS[c], c, "pct2", None))
         elif c.startswith("seat_") and c.endswith("_win"):
+            if "players" in ranked and int(c[5:-4]) > ranked["players"].max():
+                continue  # a seat no design of the study has
             out.append((f"seat {c[5:-4]} wins", c, "pct2", None))
         elif c == "fair_fairness":
             out.append((f"fairest {fam.fairness_words[1]}", c, "pct4", None))
@@ -450,9 +452,26 @@ def glossary(fam):
                 "zombie-dice": "how many green, yellow and red dice the cup holds."
                 }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
-            ("komi", "points the second player starts with, to make up for moving second."),
-            ("fair komi", "the komi (points for the second player) that brings the first "
-             "player's chance of winning closest to 50%."),
+        ]
+        if getattr(fam, "seat_params", None):
+            words += [
+                ("start points", "the points each seat starts with (seat 1 first), to make "
+                 "up for the order of play; the komi is the same thing written as one number "
+                 "per seat after the first."),
+                ("fairest start points", "the start points that bring every seat closest to "
+                 "an equal share of the wins (a third with three players, a quarter with "
+                 "four)."),
+                ("largest gap from equal", "how far the seat furthest from an equal share "
+                 "of the wins is from it, in percentage points: 0 is perfectly fair."),
+            ]
+        else:
+            words += [
+                ("komi", "points the second player starts with, to make up for moving "
+                 "second."),
+                ("fair komi", "the komi (points for the second player) that brings the first "
+                 "player's chance of winning closest to 50%."),
+            ]
+        words += [
             ("first-player win", "the chance that the player who moves first wins, when both "
              "play as well as possible."),
             ("first-player edge", "first-player win minus 50%, in percentage points. "

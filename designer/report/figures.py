@@ -219,35 +219,37 @@ def policy_heatmaps(panels, goal, value_label, title):
 
 
 def seat_bars(rows, label):
-    """Every seat's win probability for a few designs, as grouped bars, with
-    each design's equal share ``1/N`` as a dashed line.
+    """How far every seat's win probability is from an equal share, for a
+    few designs, as grouped bars around 0.
 
-    ``rows`` holds ``players`` and ``seat_1_win`` .. ``seat_4_win`` (NaN for
-    seats a design does not have); ``label`` turns a row into its name.
-    Seats are told apart by hatching as well as colour (greyscale-safe).
+    Bars from 0% would make 33.46% and 33.10% look the same; the distance
+    from ``1/N`` (percentage points, above or below) is what fairness is
+    about. ``rows`` holds ``players`` and ``seat_1_win`` .. ``seat_4_win``
+    (NaN for seats a design does not have); ``label`` turns a row into its
+    name. Only the seats some design has get a bar and a legend entry;
+    seats are told apart by hatching as well as colour (greyscale-safe).
     """
     n = len(rows)
+    seats = int(rows["players"].max())
     fig, ax = plt.subplots(figsize=(max(6.4, 1.1 * n + 2), 4))
-    width = 0.2
+    width = 0.8 / seats
     hatches = ["", "//", "..", "xx"]
-    frames = []
-    for s in range(4):
-        col = f"seat_{s + 1}_win"
-        vals = 100 * rows[col].to_numpy(dtype=float)
-        xs = np.arange(n) + (s - 1.5) * width
+    share = 100 / rows["players"].to_numpy(dtype=float)
+    for s in range(seats):
+        vals = 100 * rows[f"seat_{s + 1}_win"].to_numpy(dtype=float) - share
+        xs = np.arange(n) + (s - (seats - 1) / 2) * width
         ok = np.isfinite(vals)
         ax.bar(xs[ok], vals[ok], width, label=f"seat {s + 1}", hatch=hatches[s],
                color=plt.get_cmap("viridis")(0.25 * s), edgecolor="black", linewidth=0.5)
-    for i, (_, r) in enumerate(rows.iterrows()):
-        N = int(r["players"])
-        ax.hlines(100 / N, i - 0.45, i + 0.45, colors="black", linestyles="--", linewidth=1)
-        frames.append({"design": label(r), "players": N,
-                       **{f"seat_{s + 1}_win": r[f"seat_{s + 1}_win"] for s in range(4)},
-                       "equal_share": 1 / N})
+    ax.axhline(0, color="black", linewidth=1)
+    frames = [{"design": label(r), "players": int(r["players"]),
+               **{f"seat_{s + 1}_win": r[f"seat_{s + 1}_win"] for s in range(seats)},
+               "equal_share": 1 / int(r["players"])} for _, r in rows.iterrows()]
     ax.set_xticks(np.arange(n))
     ax.set_xticklabels([label(r) for _, r in rows.iterrows()], fontsize=7, rotation=20, ha="right")
-    ax.set_ylabel("win probability (%)")
-    ax.set_title("Each seat's chance of winning; dashed: an equal share (100% / players)")
-    ax.legend(fontsize=7, ncol=4)
+    ax.set_ylabel("win minus an equal share (percentage points)")
+    ax.set_title("Each seat's chance of winning, above or below an equal share (100% / players)",
+                 fontsize=9)
+    ax.legend(fontsize=7, ncol=seats)
     ax.grid(alpha=0.3, axis="y")
     return _png(fig), pd.DataFrame(frames)

@@ -46,13 +46,14 @@ def seats_section(fam, feasible):
             words += (f" The fairest under the {other['ending']} ending ({_starts_words(other['starts'])}) "
                       f"misses by {100 * other['fairness']:.2f} points.")
         blocks.append(Text(words, id=f"seats-{int(N)}"))
+    seats = int(best["players"].max())  # no column for a seat no design has
     for _, r in best.iterrows():
         N = int(r["players"])
         shown.append({"players": N, "ending": r["ending"], "design": fam.describe_design(r),
                       "goal": int(r["goal"]), "start points (seat 1 first)": r["starts"],
-                      "largest distance from 1/N": f"{100 * r['fairness']:.3f} points",
+                      "largest gap from equal": f"{100 * r['fairness']:.3f} points",
                       **{f"seat {s} wins": (_pct(r[f"seat_{s}_win"]) if s <= N else "")
-                         for s in range(1, 5)}})
+                         for s in range(1, seats + 1)}})
     blocks.append(Table("seats_and_endings", "Fairest design per player count and ending",
                         pd.DataFrame(shown), best.reset_index(drop=True)))
     png, data = figures.seat_bars(best.reset_index(drop=True),
@@ -60,8 +61,9 @@ def seats_section(fam, feasible):
                                             f"starts {r['starts']}")
     blocks.append(Figure("seat_wins", "Each seat's win probability in the fairest designs", png,
                          data, "One group per player count and ending: the fairest design "
-                               "found, each seat's exact win probability under optimal "
-                               "(max-n) play; the dashed line is an equal share."))
+                               "found, how far each seat's exact win probability under "
+                               "optimal (max-n) play is above or below an equal share, in "
+                               "percentage points."))
     if (feasible["players"] > 2).any():
         blocks.append(Text("With three or more players, best replies do not always settle at a "
                            "few positions (each player maximises its own chance of winning, "

@@ -63,7 +63,8 @@ class _Seats:
     plane = ("goal", "starts")
     metrics = {"fairness": "min", "expected_actions": "min", "components": "min"}
     default_rank = ("fairness", "expected_actions", "components")
-    fairness_words = ("max over seats of |seat win - 1/N|", "max|P - 1/N|")
+    fairness_words = ("the largest distance of a seat's win from an equal share (1 / players)",
+                      "largest gap from equal")
     stored = ("fairness", "expected_actions", "components") + SEAT_COLUMNS + (
         "fair_starts", "fair_fairness")
     text_columns = frozenset({"ending", "starts", "fair_starts"})
