@@ -197,7 +197,7 @@ def table_columns(ranked, spec):
                 continue  # a seat no design of the study has
             out.append((f"seat {c[5:-4]} wins", c, "pct2", None))
         elif c == "fair_fairness":
-            out.append((f"fairest {fam.fairness_words[1]}", c, "pct4", None))
+            out.append((f"{fam.fairness_words[1]} at the fairest start points", c, "pct4", None))
         elif not pd.api.types.is_numeric_dtype(ranked[c]):
             out.append((HEADERS.get(c, c.replace("_", " ")), c, "text", None))
         elif pd.api.types.is_integer_dtype(ranked[c]):
