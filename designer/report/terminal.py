@@ -23,24 +23,69 @@ def print_json(obj):
     print(json.dumps(obj, indent=2))
 
 
-def frame_table(df, title=None, formats=None):
-    """A rich Table built from a pandas DataFrame's columns.
+def frame_table(df, title=None, formats=None, width=None):
+    """A DataFrame as rich tables that fit the terminal, never cutting a value.
 
-    ``formats`` maps a column to a callable turning a value into text. Cells
-    never wrap or get cut (numbers must stay whole); headers wrap instead.
+    ``formats`` maps a column to a callable turning a value into text. Every
+    column is at least as wide as its longest cell and its longest header
+    word, so numbers stay whole and headers wrap between words, never inside
+    one. When the columns do not fit ``width`` (default: the console's), the
+    table is split into several, each repeating the first column (the key,
+    e.g. the rank), one under the other.
+
+    Returns
+    -------
+    rich renderable
+        One ``Table``, or a ``Group`` of them.
     """
+    from rich.console import Group
+
     formats = formats or {}
-    # no vertical rules: ten numeric columns fit an 80-column terminal
-    table = Table(title=title, show_lines=False, box=box.SIMPLE_HEAD, pad_edge=False,
-                  collapse_padding=True)
+    width = width or console.width
+    cols = [str(c) for c in df.columns]
     cells = [[formats.get(c, _default)(v) for c, v in zip(df.columns, row)]
              for row in df.itertuples(index=False)]
-    for k, col in enumerate(df.columns):
-        width = max([len(r[k]) for r in cells] + [1])
-        table.add_column(str(col), justify="right", no_wrap=False, min_width=width)
-    for r in cells:
-        table.add_row(*r)
-    return table
+    need = [max([len(r[k]) for r in cells] + [len(w) for w in cols[k].split()] + [1])
+            for k in range(len(cols))]
+    # every column costs its width and two spaces of padding
+    groups, current, used = [], [], need[0] + 2
+    for k in range(1, len(cols)):
+        if current and used + 2 + need[k] > width:
+            groups.append(current)
+            current, used = [], need[0] + 2
+        current.append(k)
+        used += 2 + need[k]
+    groups.append(current)
+    tables = []
+    for g, ks in enumerate(groups):
+        shown = [0, *ks]
+        fixed = _spread(need, cols, shown, width)
+        # no vertical rules: ten numeric columns fit an 80-column terminal
+        table = Table(title=title if g == 0 else None, show_lines=False, box=box.SIMPLE_HEAD,
+                      pad_edge=False, collapse_padding=True)
+        for k in shown:  # fixed widths: rich neither cuts nor squeezes a column
+            table.add_column(cols[k], justify="right", no_wrap=False, width=fixed[k])
+        for r in cells:
+            table.add_row(*[r[k] for k in shown])
+        tables.append(table)
+    return tables[0] if len(tables) == 1 else Group(*tables)
+
+
+def _spread(need, cols, shown, width):
+    """Column widths: each column's need, then the room left given to the
+    columns whose headers would wrap, a character at a time, widest wish
+    first (fewer header lines)."""
+    out = {k: need[k] for k in shown}
+    room = width - sum(out.values()) - 2 * len(shown)
+    wish = {k: len(cols[k]) - out[k] for k in shown if len(cols[k]) > out[k]}
+    while room > 0 and wish:
+        k = max(wish, key=wish.get)
+        out[k] += 1
+        room -= 1
+        wish[k] -= 1
+        if wish[k] == 0:
+            del wish[k]
+    return out
 
 
 def _default(v):
