@@ -68,3 +68,17 @@ def test_fits_80_columns(args, study):
     for line in r.stdout.splitlines():
         assert len(line) <= 80, f"{len(line)} columns: {line!r}"
         assert "…" not in line, f"cut: {line!r}"
+
+
+def test_play_stats_fits_80_columns(tmp_path):
+    import json
+
+    from fuzz_cases import VALID_STATS
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "play-stats.json").write_text(json.dumps(VALID_STATS))
+    r = _run(["play", "--stats"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "loss per decision" in r.stdout and "33.3%" in r.stdout
+    for line in r.stdout.splitlines():
+        assert len(line) <= 80 and "…" not in line, line

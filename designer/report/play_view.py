@@ -281,19 +281,18 @@ def show_stats(rows, path):
     if not rows:
         console.print(f"No games recorded yet ({path}).")
         return
-    table = Table(title=f"designer play: your results ({path})")
-    table.add_column("design")
-    table.add_column("parameters")
-    table.add_column("level")
-    for c in ("games", "wins", "win rate", "decisions", "loss per decision (pts)",
-              "loss per game (pts)"):
-        table.add_column(c, justify="right")
-    for r in rows:
-        params = r["key"].split(":", 1)[1].replace(",", " ")
-        table.add_row(r["design"], params, r["level"], str(r["games"]), str(r["wins"]),
-                      pct(r["win_rate"], 1), str(r["decisions"]),
-                      _points(r["loss_per_decision"]), _points(r["loss_per_game"]))
-    console.print(table)
+    import pandas as pd
+
+    from designer.report.terminal import frame_table
+
+    frame = pd.DataFrame([{
+        "design": r["design"], "parameters": r["key"].split(":", 1)[1].replace(",", " "),
+        "level": r["level"], "games": str(r["games"]), "wins": str(r["wins"]),
+        "win rate": pct(r["win_rate"], 1), "decisions": str(r["decisions"]),
+        "loss per decision (pts)": _points(r["loss_per_decision"]),
+        "loss per game (pts)": _points(r["loss_per_game"])} for r in rows])
+    # fits the terminal, never cutting a value (a wide table is split in two)
+    console.print(frame_table(frame, title=f"designer play: your results ({path})", formats={}))
     console.print("Loss: the exact win probability your decisions gave away against the "
                   "optimal player, in percentage points (deck and dice games).")
     for r in rows:
