@@ -209,27 +209,31 @@ class CountingBar:
 
     ``with CountingBar("strategy search", disable=...) as bar`` gives
     ``bar.update(advance=None, total=None)``, the ``progress`` callback the
-    rule search (:func:`designer.strategy.search.search_rules`) calls: once
-    with the planned count, then with each batch done. Written to stderr,
-    from the first call on, and removed when done, so it never mixes with
-    printed results or with an error line.
+    rule search (:func:`designer.strategy.search.search_rules`) calls: with
+    the planned count (again whenever the plan changes), then with each
+    batch done. Written to stderr, from the first call on, and removed when
+    done, so it never mixes with printed results or with an error line.
+
+    The count never shows above its total: a count that passes the total
+    announced makes the total grow with it. The clock runs from the bar's
+    first call to its end, whatever the count (it does not stop when the
+    count reaches its total). :meth:`stage` names a phase of the work (shown
+    after the label, with no count until the phase announces one);
+    :meth:`counter` gives a ``progress`` callback that names its phase on
+    its first call.
     """
 
     def __init__(self, label, disable=False):
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
+        from rich.progress import BarColumn, Progress, TextColumn
 
         from designer.report.terminal import err_console
 
-        self._bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=err_console, transient=True,
+        self._bar = Progress(TextColumn(label), TextColumn("{task.description}"), BarColumn(),
+                             *_count_and_clock(), console=err_console, transient=True,
                              disable=disable)
         self._task = None
+        self._since = None
+        self.completed, self.total = 0, None
 
     def __enter__(self):
         return self
@@ -239,20 +243,80 @@ class CountingBar:
             return self._bar.__exit__(*exc)
         return False
 
+    def _start(self, description=""):
+        """Show the bar (first call) or start a new phase: no count yet."""
+        import time
+
+        if self._task is None:  # shown from the first report on: an early error stays one line
+            self._bar.__enter__()
+            self._since = time.monotonic()
+        else:
+            self._bar.remove_task(self._task)
+        self._task = self._bar.add_task(description, total=None, since=self._since)
+        self.completed, self.total = 0, None
+
+    def stage(self, description):
+        """Name the phase now running (e.g. ``writing the files``); its count
+        starts when it announces a total."""
+        self._start(description)
+
+    def counter(self, description):
+        """A ``progress(advance=None, total=None)`` callback for a phase
+        named ``description`` once it starts counting."""
+        started = []
+
+        def progress(advance=None, total=None):
+            if not started:
+                started.append(True)
+                self.stage(description)
+            self.update(advance=advance, total=total)
+        return progress
+
     def moved(self, done, total):
         """``progress(done, total)``: the absolute form of :meth:`update`
         (what the solvers call)."""
+        if self._task is None:
+            self._start()
+        self.completed = done
         self.update(total=total)
-        self._bar.update(self._task, completed=done)
 
     def update(self, advance=None, total=None):
-        if self._task is None:  # shown from the first report on: an early error stays one line
-            self._bar.__enter__()
-            self._task = self._bar.add_task("work", total=None)
+        if self._task is None:
+            self._start()
         if total is not None:
-            self._bar.update(self._task, total=total)
+            self.total = total
         if advance:
-            self._bar.advance(self._task, advance)
+            self.completed += advance
+        if self.total is not None and self.completed > self.total:
+            self.total = self.completed  # more work than announced: the total grows
+        self._bar.update(self._task, total=self.total, completed=self.completed)
+
+
+def _count_and_clock():
+    """The columns of a :class:`CountingBar` after its bar: ``done/total``
+    of the phase (blank before its total is known), and the time since the
+    bar was first shown, which never stops while it is shown (rich's own
+    elapsed column stops when a count reaches its total). Built here so that
+    rich is imported only when a bar is."""
+    import time
+    from datetime import timedelta
+
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class Count(ProgressColumn):
+        def render(self, task):
+            if task.total is None:
+                return Text("")
+            return Text(f"{int(task.completed)}/{int(task.total)}", style="progress.download")
+
+    class Clock(ProgressColumn):
+        def render(self, task):
+            since = task.fields.get("since")
+            seconds = int(time.monotonic() - since) if since is not None else 0
+            return Text(str(timedelta(seconds=seconds)), style="progress.elapsed")
+
+    return Count(), Clock()
 
 
 def solve_progress(game):

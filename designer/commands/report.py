@@ -72,10 +72,11 @@ def run(args):
         from designer.paths import output_dir
 
         output_dir(args.out)
-    with CountingBar("strategy card", disable=args.quiet) as bar:
+    with CountingBar("report:", disable=args.quiet) as bar:
         index, st = write_report(args.file, args.out, policies=policies,
                                  card=None if args.no_card else args.card_size,
-                                 card_progress=bar.update)
+                                 card_progress=bar.counter("strategy card, rules scored"),
+                                 stage=bar.stage)
     from designer.report.content import COMPOSITION_WORDS
 
     what = COMPOSITION_WORDS.get(st["family"], "designs")

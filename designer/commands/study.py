@@ -191,7 +191,7 @@ def _print_top(spec, rows, n):
 
 def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     from designer.report.terminal import unit_progress
-    from designer.search.eta import estimate, work_of
+    from designer.search.eta import run_estimate, work_of
     from designer.search.families import family, unit_key
     from designer.search.grid import plan, run_grid
 
@@ -199,7 +199,9 @@ def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     workers = args.workers or spec.workers
     work = work_of(spec)
     pending = {unit_key(u) for u in p.pending}
-    prior = estimate(spec, store, workers, retry_failed=args.retry_failed)
+    # nothing stored to calibrate the time left from: a trial solve first
+    prior = run_estimate(spec, store, workers, retry_failed=args.retry_failed, started=started,
+                         measure=args.backend != "dask")
     with unit_progress(spec.name, p.total, p.total - len(p.pending), workers, args.backend,
                        noun=family(spec.family).units_word,
                        work={k: w for k, w in work.items() if k in pending},
@@ -230,11 +232,19 @@ def _run_optuna(spec, store, args, ctrl_c):
 
 
 def show_status(args):
+    started = _command_started()
     from designer.report import terminal
-    from designer.search import status
+    from designer.search import load_study, status
+    from designer.search.study import open_results
 
-    spec, store = _load(args, readonly=True)
-    st = status(spec, store)
+    spec = load_study(args.file)
+    store = open_results(spec)  # None before the first result: 0 done, nothing created
+    trial = None
+    if store is None and spec.method == "grid":
+        from designer.search.eta import trial as measure
+
+        trial = measure(spec, started=started)  # the time left from a trial solve
+    st = status(spec, store, prior=trial)
     if args.json:
         terminal.print_json(st)
     else:
@@ -242,7 +252,7 @@ def show_status(args):
         if spec.method == "grid":
             from designer.search.eta import estimate
 
-            est = estimate(spec, store, running=st["running"])
+            est = estimate(spec, store, running=st["running"], prior=trial)
         terminal.show_status(st, est, verbose=args.verbose)
     return 0
 

@@ -6,7 +6,8 @@ from designer.report import content, writers
 from designer.search import load_study, open_store, status
 
 
-def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=None):
+def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=None,
+                 stage=None):
     """Build and write the report of a study.
 
     Parameters
@@ -23,6 +24,10 @@ def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=
         for none.
     card_progress : callable, optional
         Progress callback of the card's rule search.
+    stage : callable, optional
+        ``stage(words)``: called as each phase begins (building the report,
+        writing its files), once the store is open (an error before stays
+        one line).
 
     Returns
     -------
@@ -32,7 +37,10 @@ def write_report(study_file, out_dir=None, policies=3, card=None, card_progress=
     spec = load_study(study_file)
     store = open_store(spec, readonly=True)  # a report only reads the store
     st = status(spec, store)
+    stage = stage or (lambda words: None)
+    stage("solving the best designs' policies, drawing the figures")
     report = content.build(spec, store.rows(), st, unit_stats=store.unit_stats(),
                            policies=policies, card=card, card_progress=card_progress)
+    stage("writing the files")
     out = Path(out_dir) if out_dir else Path("reports") / spec.name
     return writers.write(report, out), dict(st, family=spec.family)

@@ -216,7 +216,8 @@ def show_status(st, estimate=None, verbose=False):
     left when ``verbose``."""
     eta = st.get("eta_seconds")
     words = st.get("units_word", "designs")  # what one unit of work is called
-    state = "running now" if st["running"] else "not running"
+    state = ("running now" if st["running"] else "not started yet"
+             if not (st["done"] or st["failed"] or st["rows"]) else "not running")
     console.print(f"[bold]{st['name']}[/bold] ({st['method']}, {state})")
     if "trials" in st:
         console.print(f"  optuna trials: {st['trials']} of {st['trials_target']} done, "
@@ -235,18 +236,28 @@ def show_status(st, estimate=None, verbose=False):
         else:
             workers = estimate.workers if estimate is not None else None
             left = duration(eta) + (f" with {processes(workers)}" if workers else "")
+            if estimate is not None and estimate.from_trial:
+                left += (f" (from a trial solve on this machine, until the first of the "
+                         f"{words} is stored)")
         console.print(f"  time left: {left}")
     if verbose:
         console.print(f"  rows stored: {st['rows']:,}")
         if estimate is not None and estimate.seconds_per_work is not None:
             e = estimate
             share = e.work_left / e.work_total if e.work_total else 0.0
+            where = "on a trial solve" if e.from_trial else "on the stored ones"
             console.print(f"  work left: {pct(share, 1)} ({words} sized by the states they "
-                          f"solve); {1e9 * e.seconds_per_work:.1f} ns per state measured")
+                          f"solve); {1e9 * e.seconds_per_work:.1f} ns per state measured "
+                          f"{where}")
             start = ("already behind it (running now)" if st["running"]
                      else f"{e.startup_seconds:.1f} s")
-            console.print(f"  a run's start-up: {start}; after the last one stored: "
-                          f"{e.tail_seconds:.1f} s (measured)")
+            how = ("measured" if not e.from_trial or st["running"]
+                   else "estimated from this command's own start" if e.startup_seconds
+                   else "not measured yet")
+            tail = (f"{e.tail_seconds:.1f} s (measured)" if e.tail_seconds or not e.from_trial
+                    else "not measured yet")
+            console.print(f"  a run's start-up: {start} ({how}); after the last one stored: "
+                          f"{tail}")
     if st.get("solver_errors"):
         from designer.errors import SolverError
 
@@ -282,7 +293,7 @@ class unit_progress:
                        if backend != "optuna" else f"[bold]{name}[/bold]: {left} {noun} to run, {how}")
         self.progress = Progress(
             TextColumn(f"[bold]{name}[/bold]"), BarColumn(bar_width=24),
-            TextColumn("{task.fields[count]}/" + f"{total} {noun}"), TimeElapsedColumn(),
+            TextColumn("{task.fields[count]}/{task.fields[of]} " + noun), TimeElapsedColumn(),
             _TimeLeft(),
             console=err_console, transient=False, speed_estimate_period=120)
         self.total, self.done = total, done
@@ -302,7 +313,7 @@ class unit_progress:
         err_console.print(self.header)
         self.progress.start()
         self.task = self.progress.add_task("", total=self.work_total, completed=self.work_done,
-                                           count=self.done, prior=self.prior,
+                                           count=self.done, of=self.total, prior=self.prior,
                                            startup=self.startup, t0=time.perf_counter(),
                                            first=None)
         self.t0, self.n, self.first = time.perf_counter(), 0, None
@@ -315,7 +326,12 @@ class unit_progress:
         now = time.perf_counter()
         step = 1.0 if self.work is None or result is None else self.work.get(result["key"], 0.0)
         self.first = self.first or now
-        self.progress.update(self.task, advance=step, count=self.done + self.n, first=self.first)
+        count, grow = self.done + self.n, {}
+        if count > self.total:  # more than announced (optuna's retried trials): say so
+            self.total, self.work_total = count, self.work_total + step
+            grow = {"total": self.work_total}
+        self.progress.update(self.task, advance=step, count=count, of=self.total,
+                             first=self.first, **grow)
 
     def __exit__(self, *exc):
         self.progress.stop()
@@ -373,7 +389,9 @@ class _Progress:
     def __enter__(self):
         self.progress.__enter__()
         task = self.progress.add_task(self.description, total=self.total)
-        return lambda done: self.progress.update(task, completed=done)
+        # never a count above the total announced (it grows instead)
+        return lambda done: self.progress.update(task, completed=done,
+                                                 total=max(done, self.total))
 
     def __exit__(self, *exc):
         return self.progress.__exit__(*exc)

@@ -20,8 +20,21 @@ def open_store(spec, must_exist=False, readonly=False):
     return store.open(spec)
 
 
-def status(spec, store):
+def open_results(spec):
+    """The study's store opened read-only, or None when the study has no
+    results yet (never run): nothing is created either way."""
+    store = SQLiteStore(spec.store_path, readonly=True)
+    if not store.exists():
+        return None
+    return store.open(spec)
+
+
+def status(spec, store, prior=None):
     """Progress of a study as a dict.
+
+    ``store`` None: a study never run (nothing done). ``prior``
+    (:class:`~designer.search.eta.Trial`): the speed its time left assumes
+    while nothing stored calibrates one.
 
     Keys: ``name``, ``method``, ``units`` (units of work in the space:
     compositions, or designs where each is computed on its own; their name
@@ -32,24 +45,26 @@ def status(spec, store):
     ``trials`` and ``trials_target``.
     """
     total = len(units(spec))
-    done = store.done()
-    failed = store.failed()
+    done = store.done() if store is not None else set()
+    failed = store.failed() if store is not None else {}
     from designer.search.families import family
 
     out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
            "units_word": family(spec.family).units_word,
            "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
-           "rows": int(len(store.rows())), "running": is_running(spec),
+           "rows": int(len(store.rows())) if store is not None else 0,
+           "running": is_running(spec),
            "failures": dict(list(failed.items())[:5]),
            # the solver's own failures: bugs to report, not designs to avoid
            "solver_errors": sum(str(e).startswith(SolverError.__name__) for e in failed.values())}
     if spec.method == "grid":
         # the designs a plain `resume` computes: failed ones are skipped
-        out["eta_seconds"] = estimate(spec, store, running=out["running"]).seconds
+        out["eta_seconds"] = estimate(spec, store, running=out["running"], prior=prior).seconds
     else:
         from designer.search import optuna_search
 
-        out["trials"] = optuna_search.trials_done(spec, store)
+        out["trials"] = (optuna_search.trials_done(spec, store)
+                         if store is not None or spec.optuna_storage else 0)
         out["trials_target"] = spec.trials
         # an optuna study is done when its trials are, not when every unit is
         out["pending_trials"] = max(0, spec.trials - out["trials"])

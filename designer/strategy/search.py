@@ -34,6 +34,13 @@ results in the order it asked, so a resumed run asks the same candidates
 again and finds their scores in the file: an interrupted search continues
 where it stopped without evaluating anything twice. The induced rules are a
 function of the exact solve alone, so they come back the same too.
+
+Progress: the candidates of every phase are planned before the first is
+scored (:class:`_Tally`); a polish, whose rounds stop at the first that
+improves nothing, is planned for :data:`POLISH_ROUNDS` rounds of its moves
+and its plan is settled when it ends, so the total announced grows when a
+phase needs more candidates than planned and shrinks when it needs fewer,
+and the count never passes it.
 """
 
 import json
@@ -66,16 +73,81 @@ def game_key(game):
     return json.dumps({"family": game.family, **game.params}, sort_keys=True, default=list)
 
 
+#: Rounds a polish is planned for before it runs (most stop after 1 to 3).
+POLISH_ROUNDS = 2
+
+#: Moves of one polish round per constant (steps of -4..-1 and 1..4).
+STEPS = 8
+
+
+def _polish_plan(tpl, starts=1):
+    """Candidates planned for ``starts`` polishes of ``tpl``."""
+    return starts * POLISH_ROUNDS * STEPS * len(tpl.ranges)
+
+
+class _Tally:
+    """The search's count of candidates against a total that stays true.
+
+    Each phase plans its candidates (:meth:`plan`) before any is scored;
+    :meth:`take` draws on a phase's plan before its candidates are scored
+    and grows the total by what the plan lacks, :meth:`close` gives back what
+    a phase did not use. So ``done <= total`` at every call of
+    ``progress(advance=None, total=None)``, and ``done == total`` once every
+    phase is closed.
+    """
+
+    def __init__(self, progress):
+        self.progress = progress
+        self.total = self.done = self.shown = 0
+        self.held = {}
+
+    def plan(self, phase, n):
+        self.held[phase] = self.held.get(phase, 0) + n
+        self.total += n
+
+    def replan(self, phase, n):
+        """The phase's plan, now known better, is ``n`` candidates."""
+        self.total += n - self.held.get(phase, 0)
+        self.held[phase] = n
+        self.announce()
+
+    def take(self, phase, n):
+        have = self.held.get(phase, 0)
+        self.held[phase] = max(0, have - n)
+        self.total += max(0, n - have)
+        self.announce()
+
+    def scored(self, n):
+        self.done += n
+        self.total = max(self.total, self.done)  # never needed: take() came first
+        self.announce()
+        if self.progress is not None and n:
+            self.progress(advance=n)
+
+    def close(self, phase):
+        self.total -= self.held.pop(phase, 0)
+        self.announce()
+
+    def close_all(self):
+        for phase in list(self.held):
+            self.close(phase)
+
+    def announce(self):
+        if self.progress is not None and self.total != self.shown:
+            self.shown = self.total
+            self.progress(total=self.total)
+
+
 class _Scorer:
     """Memoised, thread-pooled exact scoring with an optional JSON-lines cache."""
 
-    def __init__(self, evaluator, jobs, cache, progress):
+    def __init__(self, evaluator, jobs, cache, tally):
         self.ev = evaluator
         self.jobs = jobs
         self.key = game_key(evaluator.game)
         self.memo = {}
         self.path = Path(cache) if cache else None
-        self.progress = progress
+        self.tally = tally
         self.evaluated = 0
         self._lock = threading.Lock()
         if self.path is not None and self.path.exists():
@@ -97,10 +169,12 @@ class _Scorer:
         s = self.ev.safe_score(rule)
         return s["win_as_first"], s["win_as_second"]
 
-    def score(self, rules):
-        """Scores ``(first, second)`` of each rule, in order."""
+    def score(self, rules, phase):
+        """Scores ``(first, second)`` of each rule, in order (candidates of
+        ``phase``, for the progress)."""
         from joblib import Parallel, delayed
 
+        self.tally.take(phase, len(rules))
         texts = [r.text() for r in rules]
         todo = {}
         for r, t in zip(rules, texts):
@@ -122,8 +196,7 @@ class _Scorer:
             if self.path is not None:
                 with self.path.open("a") as fh:
                     fh.write("\n".join(lines) + "\n")
-        if self.progress is not None:
-            self.progress(len(rules))
+        self.tally.scored(len(rules))
         return [self.memo[t] for t in texts]
 
 
@@ -131,17 +204,17 @@ def _found(rule, v, template):
     return Found(rule, v[0], v[1], (v[0] + v[1]) / 2, template)
 
 
-def _exhaustive(tpl, scorer, batch):
+def _exhaustive(tpl, scorer, batch, phase):
     grid = tpl.grid()
     out = []
     for n in range(0, len(grid), batch):
         rules = [tpl.rule(v) for v in grid[n:n + batch]]
         out += [(vals, _found(r, s, tpl.text))
-                for vals, r, s in zip(grid[n:n + batch], rules, scorer.score(rules))]
+                for vals, r, s in zip(grid[n:n + batch], rules, scorer.score(rules, phase))]
     return out
 
 
-def _tpe(tpl, scorer, trials, batch, seed):
+def _tpe(tpl, scorer, trials, batch, seed, phase):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -155,7 +228,7 @@ def _tpe(tpl, scorer, trials, batch, seed):
         ts = [study.ask(dist) for _ in range(min(batch, trials - done))]
         vals = [dict(t.params) for t in ts]
         rules = [tpl.rule(v) for v in vals]
-        for t, v, r, s in zip(ts, vals, rules, scorer.score(rules)):
+        for t, v, r, s in zip(ts, vals, rules, scorer.score(rules, phase)):
             f = _found(r, s, tpl.text)
             study.tell(t, f.win_average)
             out.append((v, f))
@@ -163,7 +236,7 @@ def _tpe(tpl, scorer, trials, batch, seed):
     return out
 
 
-def _polish(tpl, scorer, start, batch, max_rounds=30):
+def _polish(tpl, scorer, start, batch, phase, max_rounds=30):
     """Coordinate descent from ``start = (values, Found)``."""
     vals, best = start
     out = []
@@ -179,7 +252,7 @@ def _polish(tpl, scorer, start, batch, max_rounds=30):
         rules = [tpl.rule(v) for v in moves]
         scored = []
         for n in range(0, len(rules), batch):
-            scored += scorer.score(rules[n:n + batch])
+            scored += scorer.score(rules[n:n + batch], phase)
         cands = [(v, _found(r, s, tpl.text)) for v, r, s in zip(moves, rules, scored)]
         out += cands
         v, f = max(cands, key=lambda c: c[1].win_average)
@@ -194,7 +267,7 @@ def plan(game, max_size):
     return [t for t in templates(game) if t.size <= max_size]
 
 
-def _induced(game, ev, scorer, max_size, batch, per_size):
+def _induced(game, ev, scorer, max_size, batch, per_size, phase="induced"):
     """The induced source: decision lists fitted to the optimal policy
     (:mod:`designer.strategy.induce`), ``per_size`` of least loss for each
     size, scored exactly. A second round weighs the states by the visits of
@@ -215,14 +288,21 @@ def _induced(game, ev, scorer, max_size, batch, per_size):
         rules = [r for size in sorted(picked) for r in picked[size]]
         for n in range(0, len(rules), batch):
             part = rules[n:n + batch]
-            found += [_found(r, v, "induced") for r, v in zip(part, scorer.score(part))]
+            found += [_found(r, v, "induced") for r, v in zip(part, scorer.score(part, phase))]
         player = RulePolicy(game, max(found, key=lambda f: f.win_average).rule)
+    scorer.tally.close(phase)
     out = list(found)
+    tuned = []
     for size in sorted({f.size for f in found}):
         best = max((f for f in found if f.size == size), key=lambda f: f.win_average)
         tpl, vals = template_of(best.rule, game)
         if tpl.ranges:
-            out += [f for _, f in _polish(tpl, scorer, (vals, best), batch, max_rounds=8)]
+            tuned.append((tpl, vals, best))
+    scorer.tally.replan(phase + " polish", sum(_polish_plan(t) for t, _, _ in tuned))
+    for tpl, vals, best in tuned:
+        out += [f for _, f in _polish(tpl, scorer, (vals, best), batch, phase + " polish",
+                                      max_rounds=8)]
+    scorer.tally.close(phase + " polish")
     return out
 
 
@@ -247,9 +327,11 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     evaluator : Evaluator, optional
         Reuse an evaluator (and its optimal solve).
     progress : callable, optional
-        ``progress(advance=None, total=None)``: called with ``total`` once
-        (the planned number of candidates, polish steps excluded) and with
-        the number of candidates scored after each batch.
+        ``progress(advance=None, total=None)``: called with ``total`` (the
+        candidates planned, polish rounds included: see :class:`_Tally`)
+        before the first candidate is scored and again whenever the plan
+        changes, and with the number of candidates scored after each batch;
+        the count never exceeds the total and ends equal to it.
     extra : iterable of Rule
         Rules scored too (e.g. the classic rules, for comparison).
     shapes : list of Template, optional
@@ -268,16 +350,36 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     ev = evaluator or Evaluator(game)
     plan_ = [t for t in (shapes if shapes is not None else templates(game)) if t.size <= max_size]
     induce = induce and game.family in ("deck", "dice")
-    total = sum(t.count if t.count <= 2 * trials else trials for t in plan_) + len(extra)
-    total += 2 * per_size * (max_size + 1) if induce else 0
-    if progress is not None:
-        progress(total=total)
-    scorer = _Scorer(ev, jobs, cache, (lambda n: progress(advance=n)) if progress else None)
+    # every phase's candidates planned before the first is scored (see _Tally)
+    tally = _Tally(progress)
+    tally.plan("given", len(extra))
+    classic = []  # Zombie Dice's classic rules, tuned as starts of the search
+    if game.family == "zombie":
+        for r in extra:
+            tpl, _ = template_of(r, game)
+            if tpl.ranges and r.size <= max_size:
+                classic.append(tpl)
+    tally.plan("given polish", sum(_polish_plan(t) for t in classic))
+    for n, tpl in enumerate(plan_):
+        tally.plan(f"template {n}", 1 if not tpl.ranges
+                   else trials if tpl.count > 2 * trials else tpl.count)
+        if tpl.ranges and tpl.count > 2 * trials:
+            tally.plan(f"template {n} polish", _polish_plan(tpl, min(3, trials)))
+    if induce:
+        tally.plan("induced", 2 * per_size * (max_size + 1))
+        tally.plan("induced polish", STEPS * (max_size + 1))
+    for t in plan_:  # up to 4 starts from the templates whose constants include t's
+        if t.ranges:
+            k = min(4, sum(1 for o in plan_ if o is not t and o.ranges
+                           and set(t.slots) <= set(o.slots)))
+            tally.plan("seeded", k + _polish_plan(t, k))
+    tally.announce()
+    scorer = _Scorer(ev, jobs, cache, tally)
     batch = max(2, 2 * jobs)
     found = []
     seeded = []
     if extra:
-        found += [_found(r, s, "given") for r, s in zip(extra, scorer.score(list(extra)))]
+        found += [_found(r, s, "given") for r, s in zip(extra, scorer.score(list(extra), "given"))]
         if game.family == "zombie":
             # Zombie Dice's classic rules are long lists no template reaches:
             # their own constants are tuned as a start of the search
@@ -285,20 +387,26 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
                 tpl, vals = template_of(f.rule, game)
                 if tpl.ranges and f.size <= max_size:
                     found += [g for _, g in _polish(tpl, scorer, (vals, f), batch,
-                                                    max_rounds=30)]
+                                                    "given polish", max_rounds=30)]
+    tally.close("given")
+    tally.close("given polish")
     for n, tpl in enumerate(plan_):
+        phase = f"template {n}"
         if not tpl.ranges:
-            cands = [({}, _found(tpl.rule({}), scorer.score([tpl.rule({})])[0], tpl.text))]
+            cands = [({}, _found(tpl.rule({}), scorer.score([tpl.rule({})], phase)[0],
+                                 tpl.text))]
         elif tpl.count <= 2 * trials:
-            cands = _exhaustive(tpl, scorer, 4 * batch)
+            cands = _exhaustive(tpl, scorer, 4 * batch, phase)
         else:
-            cands = _tpe(tpl, scorer, trials, batch, seed + n)
+            cands = _tpe(tpl, scorer, trials, batch, seed + n, phase)
+        tally.close(phase)
         if tpl.ranges and tpl.count > 2 * trials:
             # polish the best few starts: TPE finds basins, descent their floors
             # (an exhaustive grid needs no polish)
             starts = sorted(cands, key=lambda c: -c[1].win_average)[:3]
             for start in starts:
-                cands = cands + _polish(tpl, scorer, start, batch)
+                cands = cands + _polish(tpl, scorer, start, batch, phase + " polish")
+            tally.close(phase + " polish")
         found += [f for _, f in cands]
         if cands:
             best = max(cands, key=lambda c: c[1].win_average)
@@ -310,6 +418,7 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     # same letter is the same kind of constant), so the best constants of
     # every template are tried as starts for the others.
     seeds = sorted(seeded, key=lambda c: -c[1].win_average)[:4]
+    starts = []
     for tpl in plan_:
         if not tpl.ranges:
             continue
@@ -323,10 +432,14 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
             if key in tried:
                 continue
             tried.add(key)
-            rule = tpl.rule(start_vals)
-            start = (start_vals, _found(rule, scorer.score([rule])[0], tpl.text))
-            found.append(start[1])
-            found += [g for _, g in _polish(tpl, scorer, start, batch, max_rounds=10)]
+            starts.append((tpl, start_vals))
+    tally.replan("seeded", sum(1 + _polish_plan(tpl) for tpl, _ in starts))
+    for tpl, start_vals in starts:
+        rule = tpl.rule(start_vals)
+        start = (start_vals, _found(rule, scorer.score([rule], "seeded")[0], tpl.text))
+        found.append(start[1])
+        found += [g for _, g in _polish(tpl, scorer, start, batch, "seeded", max_rounds=10)]
+    tally.close_all()
     uniq = {}
     for f in found:
         key = f.rule.text()
