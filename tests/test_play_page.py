@@ -401,3 +401,11 @@ def test_whole_games_in_the_browser(browser, pages, small_game):
     table = browser.find_element("id", "stats").text
     assert "easy" in table and "hard" in table
     _no_severe(browser)
+
+
+@pytest.mark.parametrize("name", ["page.txt", "study.toml", "page"])
+def test_page_must_be_an_html_file(tmp_path, name):
+    r = designer("play", *SMALL, "--page", str(tmp_path / name))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "allowed a file name ending in .html" in r.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -134,9 +134,15 @@ def _write_page(args):
     if args.level not in LEVELS:
         raise DesignError(f"invalid --level={args.level!r} with --page: allowed "
                           f"{', '.join(LEVELS)} (the page's default level)")
-    path = output_file(args.page, "--page")
+    path = output_file(args.page, "--page")  # a folder under cwd may be missing yet
+    if path.suffix.lower() not in (".html", ".htm"):
+        # a page named like a study file or a script would replace it
+        raise DesignError(f"invalid --page={args.page!r}: allowed a file name ending in .html")
     with console.status(f"solving {game.name} exactly..."):
         solution = solve(game)
+    from designer.paths import make_dirs
+
+    make_dirs(path.parent)
     size = write_page(solution, path, level=args.level, first=args.first,
                       pause=not args.no_pause)
     console.print(f"Wrote the play page of {game.name} to {path.resolve()} ({size / 1e6:.2f} "
