@@ -78,3 +78,19 @@ def test_the_solve_command_shows_a_bar_in_a_terminal(tmp_path):
     assert "solving Zombie Dice, score positions" in text
     assert re.search(r"\d+/\d+", text)
     assert "first player wins" in text
+
+
+def test_play_at_level_hard_shows_the_bar_while_it_solves(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "COLUMNS": "120", "DESIGNER_DATA_DIR": str(tmp_path)}
+    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "zombie-dice", "--goal", "8",
+                                           "--green", "3", "--yellow", "2", "--red", "1",
+                                           "--level", "hard", "--first", "human"],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=300,
+                          dimensions=(40, 120))
+    child.expect("solving Zombie Dice, score positions")
+    child.expect("q = quit")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
