@@ -15,7 +15,7 @@ from designer.errors import DesignError
 
 def register(sub):
     p = sub.add_parser(
-        "play", help="play a design against the computer in the terminal",
+        "play", help="play a design against the computer in the terminal, or write it as one web page (--page)",
         description="Play a deck, dice or Zombie Dice game against the computer: easy (holds "
                     "at a turn total of 2; dice: half the max-score threshold; Zombie Dice: the "
                     "slides' fixed_hold_at), medium (max-score; Zombie Dice: neller) or hard "
