@@ -214,3 +214,23 @@ def test_status_of_a_study_never_run_answers_and_creates_nothing(tmp_path):
         assert r.returncode == 2 and "no results yet" in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
     assert _listing(tmp_path) == before
+
+
+def test_a_composition_refused_for_memory_carries_no_work():
+    """A 4-player rounds deck too large for memory is refused before any
+    work: it must not weigh in the time left (it carried 78% of the
+    predicted work of the seats study), nor be what a trial times."""
+    from pathlib import Path
+
+    from designer.search import load_study
+    from designer.search.families import family
+    from designer.solve.rounds import MAX_BYTES, rounds_bytes
+
+    spec = load_study(Path(__file__).resolve().parents[1] / "studies" / "seats_and_endings.toml")
+    fam = family(spec.family)
+    args = fam.unit_args(spec)
+    big = {"bad": 6, "good": 42, "players": 4, "ending": "rounds"}
+    assert rounds_bytes(fam.game(big, max(args["goals"]))) > MAX_BYTES
+    assert fam.work(big, args) == 0.0
+    assert fam.work({**big, "ending": "race"}, args) > 0
+    assert fam.work({**big, "players": 3}, args) > 0

@@ -228,9 +228,10 @@ def trial(spec, workers=None, started=None, in_run=False, budget=TRIAL_SECONDS):
     began = time.perf_counter()
     fam = family(spec.family)
     args = fam.unit_args(spec)
-    todo = units(spec)  # largest first
+    # largest first; a unit refused before any work (work 0) tells no speed
+    todo = [u for u in units(spec) if fam.work(u, args) > 0]
     work = [float(fam.work(u, args)) for u in todo]
-    if not todo or work[-1] <= 0:
+    if not todo:
         return None
 
     def solve(unit, n=1):

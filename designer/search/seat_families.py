@@ -121,6 +121,11 @@ class _Seats:
         # the states of one seat's table times the score tuples of the others
         two = super().work(unit, args)
         goal = max(args["goals"])
+        if unit["ending"] == "rounds":
+            from designer.solve.rounds import MAX_BYTES, rounds_bytes
+
+            if rounds_bytes(self.game(unit, goal)) > MAX_BYTES:
+                return 0.0  # refused before any work (too large for memory): no time
         more = goal if unit["ending"] == "race" else goal + 20
         return two * float(more) ** (unit["players"] - 2) * (3.0 if unit["ending"] == "rounds" else 1.0)
 

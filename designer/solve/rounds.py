@@ -646,6 +646,16 @@ class RoundsSolution:
         }
 
 
+def rounds_bytes(game):
+    """Bytes of the tables a rounds solve of a deck or dice ``game``
+    allocates, with the default cap: what the solve checks against
+    :data:`MAX_BYTES` before allocating anything."""
+    if game.family == "deck":
+        return table_bytes(game.players, game.goal, deck_cap(game.goal, game.good),
+                           game.bad * (game.good + 1))
+    return table_bytes(game.players, game.goal, game.goal + DICE_CAP_MARGIN, 1)
+
+
 def solve_rounds(game):
     """Solve a :class:`DeckGame` or :class:`DiceGame` whose ``ending`` is
     ``"rounds"`` (for every goal up to ``game.goal`` and every komi)."""
