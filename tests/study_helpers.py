@@ -1,5 +1,6 @@
 """Helpers to write small study files in temporary folders."""
 
+import signal
 import textwrap
 
 
@@ -25,3 +26,30 @@ komi = {{min = 0, max = 3}}
 [constraints]
 components = {{max = 8}}
 """
+
+
+#: Two small decks over ``players`` (a TOML value) and both endings.
+SMALL_SEATS = """
+[study]
+name = "{name}"
+family = "deck"
+method = "grid"
+workers = 1
+
+[space]
+bad = {{min = 1, max = 2}}
+good = {{min = 3, max = 4}}
+goal = 8
+komi = [0, 1]
+players = {players}
+ending = ["race", "rounds"]
+"""
+
+
+def ctrl_c_deliverable():
+    """``preexec_fn`` of a child whose Ctrl-C a test sends: SIGINT unblocked
+    and at its default, as in a terminal. A child inherits an ignored or
+    blocked SIGINT from its parent, and a test process once had it so after
+    other tests, so the run never saw the Ctrl-C under test."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

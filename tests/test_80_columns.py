@@ -4,28 +4,15 @@ value or header word cut (rich marks a cut with an ellipsis)."""
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from study_helpers import SMALL_SEATS
+
 ROOT = Path(__file__).resolve().parents[1]
 
-STUDY = textwrap.dedent("""
-    [study]
-    name = "wide"
-    family = "deck"
-    method = "grid"
-    workers = 1
-
-    [space]
-    bad = {min = 1, max = 2}
-    good = {min = 3, max = 4}
-    goal = 8
-    komi = [0, 1]
-    players = [2, 3, 4]
-    ending = ["race", "rounds"]
-""")
+STUDY = SMALL_SEATS.format(name="wide", players="[2, 3, 4]")
 
 JOURNEYS = [
     ["solve", "red-light"],

@@ -13,7 +13,6 @@ a cost).
 
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ from designer.play.analysis import evaluate
 from designer.play.engine import DeckState
 from designer.play.page import WIN_ERROR, decode_win, encode_win
 from designer.solve import solve
+from browser import headless_chromium, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SMALL = ["deck", "--bad", "2", "--good", "5", "--goal", "8"]
@@ -122,39 +122,13 @@ def test_page_refuses_a_bad_path_in_one_line(tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not (chromium and driver):
-        pytest.skip("no headless chromium + chromedriver on this machine")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=412,915"):  # a phone's viewport
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    b = webdriver.Chrome(service=Service(driver), options=opts)
+    b = headless_chromium("--window-size=412,915")  # a phone's viewport
+    if isinstance(b, str):
+        pytest.skip(b)
     try:
         yield b
     finally:
         b.quit()
-
-
-def _wait(browser, script, timeout=20.0):
-    """Poll ``script`` (JavaScript returning a value) until it is truthy."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        value = browser.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for: {script}")
 
 
 def _open(browser, page, fragment=""):
@@ -163,7 +137,7 @@ def _open(browser, page, fragment=""):
     ready time in ms since navigation start."""
     browser.get("about:blank")
     browser.get(page.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
-    assert _wait(browser, "return document.documentElement.getAttribute('data-ready')") == "yes"
+    assert wait_for(browser, "return document.documentElement.getAttribute('data-ready')") == "yes"
     return browser.execute_script("return window.designerPage.readyMs")
 
 
@@ -309,7 +283,7 @@ def _play_to_the_end(browser, mistake=True, hold_at=2):
 
     made = False
     for n in range(400):
-        g = _wait(browser, "var g = designerPage.game();"
+        g = wait_for(browser, "var g = designerPage.game();"
                            "return (g.waiting || !g.playing) && g")
         if not g["playing"]:
             assert browser.execute_script(
@@ -327,7 +301,7 @@ def _play_to_the_end(browser, mistake=True, hold_at=2):
         else:
             browser.find_element("id", action).click()
         # the page took the move: one more action on its record
-        _wait(browser, f"return designerPage.game().actions > {g['actions']}")
+        wait_for(browser, f"return designerPage.game().actions > {g['actions']}")
     raise AssertionError("the game did not end in 400 moves")
 
 
@@ -384,15 +358,15 @@ def test_whole_games_in_the_browser(browser, pages, small_game):
     browser.find_element("id", "settings").click()
     _choose(browser, "easy", "computer")
     browser.find_element("id", "start").click()
-    g = _wait(browser, "var g = designerPage.game(); return g.waiting && g")
+    g = wait_for(browser, "var g = designerPage.game(); return g.waiting && g")
     assert g["human"] == 1 and "You (second)" in browser.find_element(
         "css selector", ".seat[data-seat='1']").text
     from selenium.webdriver.common.action_chains import ActionChains
 
     ActionChains(browser).send_keys("d").perform()
-    _wait(browser, f"return designerPage.game().actions > {g['actions']}")
+    wait_for(browser, f"return designerPage.game().actions > {g['actions']}")
     ActionChains(browser).send_keys("q").perform()
-    _wait(browser, "return document.documentElement.getAttribute('data-over')")
+    wait_for(browser, "return document.documentElement.getAttribute('data-over')")
     assert browser.find_element("id", "verdict").text == "You quit. Recorded as a loss."
     stats = browser.execute_script("return JSON.parse(localStorage.getItem('designer-play-stats'))")
     (entry,) = stats["designs"].values()

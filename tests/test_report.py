@@ -1,7 +1,6 @@
 """Study reports: files, content, partial studies, and a real browser."""
 
 import re
-import shutil
 import subprocess
 import sys
 
@@ -13,6 +12,7 @@ from designer.report.study_report import write_report
 from designer.search import load_study, open_store
 from designer.search.families import evaluate_unit, family, units
 from designer.search.grid import run_grid
+from browser import headless_chromium, wait_for
 from study_helpers import SMALL_DECK, write_study
 
 DICE = """
@@ -220,39 +220,6 @@ def test_cli_open_flag(deck_report, monkeypatch, capsys):
     assert opened == [(out / "index.html").resolve().as_uri()]
 
 
-def _browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not (chromium and driver):
-        return None
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        return None
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(driver), options=opts)
-
-
-def _wait(browser, script, timeout=20.0):
-    """Poll ``script`` (JavaScript returning a value) until it is truthy."""
-    import time
-
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        value = browser.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for: {script}")
-
-
 def test_report_in_a_real_browser(deck_report):
     """The page in headless Chromium: images decode, every cell of the map
     has its hover text, the recommendation and ranked table the page
@@ -264,12 +231,12 @@ def test_report_in_a_real_browser(deck_report):
 
     index, spec, st = deck_report
     rows = open_store(spec).rows()
-    browser = _browser()
-    if browser is None:
-        pytest.skip("no headless chromium + chromedriver + selenium on this machine")
+    browser = headless_chromium()
+    if isinstance(browser, str):
+        pytest.skip(browser)
     try:
         browser.get(index.resolve().as_uri())
-        assert _wait(browser, "return document.documentElement.getAttribute('data-drawn')") \
+        assert wait_for(browser, "return document.documentElement.getAttribute('data-drawn')") \
             == "yes"
         n_images = browser.execute_script("return document.images.length")
         decoded = browser.execute_script(
@@ -290,7 +257,7 @@ def test_report_in_a_real_browser(deck_report):
             "var el = gd.querySelector('.nsewdrag'), r = el.getBoundingClientRect();"
             "el.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + xa.c2p(1),"
             " clientY: r.top + ya.c2p(3), bubbles: true}));")
-        hovered = _wait(browser, "var h = document.querySelector('#fairness-map .hovertext');"
+        hovered = wait_for(browser, "var h = document.querySelector('#fairness-map .hovertext');"
                                  "return h && h.textContent")
         # filter: at most 6 components
         browser.execute_script(
@@ -298,19 +265,19 @@ def test_report_in_a_real_browser(deck_report):
             "var F = JSON.parse(document.getElementById('report-data').textContent).filters"
             ".filter(f => f.metric === 'components')[0];"
             "inp.value = F.values.indexOf(6); inp.dispatchEvent(new Event('input'));")
-        after = _wait(browser, table_js.replace("return ", "var t = ") +
+        after = wait_for(browser, table_js.replace("return ", "var t = ") +
                       "; return JSON.stringify(t) !== window.tableBefore && t")
         rec_after = browser.find_element("id", "recommendation").text
         # click the (bad 1, good 4) cell
         browser.execute_script("document.getElementById('fairness-map')"
                                ".emit('plotly_click', {points: [{x: '1', y: '4'}]});")
-        title = _wait(browser, "var t = document.getElementById('detail-title').textContent;"
+        title = wait_for(browser, "var t = document.getElementById('detail-title').textContent;"
                                "return t.startsWith('1 bad and 4 good') && t")
         curve = browser.execute_script("return document.getElementById('komi-curve').data[0]")
         note = browser.find_element("id", "policy-note").text
         # the recommended design (a row of the table) has its policy picture
         browser.execute_script("document.querySelector('#ranked-table tbody tr').click()")
-        picture = _wait(browser, "var p = document.getElementById('policy-picture');"
+        picture = wait_for(browser, "var p = document.getElementById('policy-picture');"
                                  "return p.data && p.style.display !== 'none' && p.data[0].z")
         from designer.report.content import format_value
 

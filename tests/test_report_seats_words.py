@@ -6,23 +6,9 @@ import pandas as pd
 from designer.report.study_report import write_report
 from designer.search import load_study, open_store
 from designer.search.grid import run_grid
-from study_helpers import write_study
+from study_helpers import SMALL_SEATS, write_study
 
-THREE = """
-[study]
-name = "three"
-family = "deck"
-method = "grid"
-workers = 1
-
-[space]
-bad = {min = 1, max = 2}
-good = {min = 3, max = 4}
-goal = 8
-komi = [0, 1]
-players = 3
-ending = ["race", "rounds"]
-"""
+THREE = SMALL_SEATS.format(name="three", players=3)
 
 
 def test_a_three_player_report_speaks_of_three_seats(tmp_path):

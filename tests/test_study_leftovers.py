@@ -16,7 +16,7 @@ import pytest
 
 from cli_runner import cli
 from designer.search import load_study
-from study_helpers import write_study
+from study_helpers import ctrl_c_deliverable, write_study
 
 OPTUNA = """
 [study]
@@ -105,16 +105,11 @@ def test_status_of_an_optuna_study_writes_nothing(tmp_path, monkeypatch):
 SLOW_OPTUNA = OPTUNA.replace("max = 3}}", "max = 6}}").replace("max = 6}}\ngoal", "max = 30}}\ngoal")
 
 
-def _deliverable():
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _interrupt(path):
     """Run the study in a real process, Ctrl-C it a few trials in."""
     proc = subprocess.Popen([sys.executable, "-m", "designer", "study", "run", str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=path.parent, start_new_session=True, preexec_fn=_deliverable)
+                            cwd=path.parent, start_new_session=True, preexec_fn=ctrl_c_deliverable)
     store = load_study(path).store_path
     deadline = time.time() + 120
     while not store.exists() and time.time() < deadline:

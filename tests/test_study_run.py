@@ -19,7 +19,7 @@ from designer.solve import solve
 from designer import DeckGame
 from cli_runner import cli
 from fuzz_cases import run_cli
-from study_helpers import SMALL_DECK, write_study
+from study_helpers import SMALL_DECK, ctrl_c_deliverable, write_study
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -77,20 +77,10 @@ def _done_count(path):
         return 0
 
 
-def _ctrl_c_deliverable():
-    """In the child before exec: SIGINT unblocked and at its default, as in a
-    terminal. A child inherits an ignored or blocked SIGINT from its parent,
-    and in two cold-cache runs one test process, after other tests, no
-    longer took SIGINT (source not found), so the run never saw the Ctrl-C
-    under test."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _run_until(path, store, minimum, sig):
     proc = subprocess.Popen([sys.executable, "-m", "designer", "study", "run", str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, preexec_fn=_ctrl_c_deliverable)
+                            start_new_session=True, preexec_fn=ctrl_c_deliverable)
     deadline = time.time() + 120
     while _done_count(store) < minimum and proc.poll() is None and time.time() < deadline:
         time.sleep(0.02)
@@ -387,7 +377,7 @@ def test_ctrl_c_swallowed_by_a_finaliser_still_stops_the_run():
 
     results = []
     # SIGINT deliverable and at Python's default in this process, as in a
-    # terminal (see _ctrl_c_deliverable: a test process once had it off)
+    # terminal (see study_helpers.ctrl_c_deliverable: a test process once had it off)
     mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     with CtrlC() as ctrl_c:
