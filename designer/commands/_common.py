@@ -319,11 +319,18 @@ def _count_and_clock():
     return Count(), Clock()
 
 
-def solve_progress(game):
-    """A bar for a long solve: ``with solve_progress(game) as progress:
-    solve(game, progress=progress)``. On stderr, only on a terminal, gone
-    when the solve ends (the clock runs from the solve's first step)."""
-    from designer.report.terminal import err_console
+#: Kinds of game whose solve reports progress (up to a minute for full
+#: Zombie Dice); the others are quick.
+REPORTS_PROGRESS = ("zombie", "zombie-dice")
 
-    return CountingBar(f"solving {game.name}, score positions",
-                       disable=not err_console.is_terminal)
+
+def solve_shown(game):
+    """Solve ``game``, with a bar over score positions where the solver
+    reports its progress (:data:`REPORTS_PROGRESS`). On stderr, only on a
+    terminal, gone when the solve ends."""
+    from designer.report.terminal import err_console
+    from designer.solve import solve
+
+    with CountingBar(f"solving {game.name}, score positions",
+                     disable=not err_console.is_terminal) as bar:
+        return solve(game, progress=bar.moved)

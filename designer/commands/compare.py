@@ -1,6 +1,6 @@
 """``designer compare``: two policies head to head, exactly."""
 
-from designer.commands._common import add_game_args, game_from_args, solve_progress
+from designer.commands._common import add_game_args, game_from_args, REPORTS_PROGRESS, solve_shown
 from designer.policies.parse import POLICY_FORMS
 
 POLICY_HELP = (f"{POLICY_FORMS} (nn:FILE: a trained network, decks; py:FILE.py:FUNCTION: your "
@@ -43,18 +43,15 @@ def run(args):
 
     game = game_from_args(args, "compare")
     solution = None
-    if kind_of(game) in ("zombie", "zombie-dice") and "optimal" in (args.policy, args.against):
+    if kind_of(game) in REPORTS_PROGRESS and "optimal" in (args.policy, args.against):
         # Zombie Dice's optimal solve is long (about a minute for the full
         # game): solved here, with a progress bar, and shared by both sides;
         # the other side's policy is read first, so a bad one fails at once
         from designer.policies.parse import parse_policy
-        from designer.solve import solve
 
         for spec in {args.policy, args.against} - {"optimal"}:
             parse_policy(spec, game)
-
-        with solve_progress(game) as bar:
-            solution = solve(game, progress=bar.moved)
+        solution = solve_shown(game)
     result = compare(game, args.policy, args.against, solution=solution,
                      with_agreement=not args.no_agreement)
     if args.json:

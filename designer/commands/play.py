@@ -8,7 +8,7 @@ draws.
 import os
 import sys
 
-from designer.commands._common import add_game_args, game_from_args, seed_arg, solve_progress
+from designer.commands._common import add_game_args, game_from_args, seed_arg, REPORTS_PROGRESS, solve_shown
 from designer.support import kind_of
 from designer.errors import DesignError
 
@@ -94,9 +94,8 @@ def run(args):
         raise DesignError("designer play is interactive: stdin is not a terminal "
                           "(run it in a terminal; `designer solve` gives the figures)")
     solution = None
-    if needs_solution(game, args.level) and kind_of(game) in ("zombie", "zombie-dice"):
-        with solve_progress(game) as bar:  # up to a minute: a bar over score positions
-            solution = solve(game, progress=bar.moved)
+    if needs_solution(game, args.level) and kind_of(game) in REPORTS_PROGRESS:
+        solution = solve_shown(game)  # up to a minute: a bar over score positions
     elif needs_solution(game, args.level):
         with console.status(f"solving {game.name} exactly..."):
             solution = solve(game)

@@ -1,6 +1,6 @@
 """``designer solve``: exact optimal play of one game."""
 
-from designer.commands._common import add_game_args, game_from_args, int_in, solve_progress
+from designer.commands._common import add_game_args, game_from_args, int_in, solve_shown
 from designer.errors import DesignError
 
 
@@ -28,14 +28,11 @@ def register(sub):
 
 def run(args):
     from designer.report.terminal import print_json, show_solution
-    from designer.solve import solve
 
     game = game_from_args(args, "solve")
     if args.max_komi < 0:
         raise DesignError(f"invalid --max-komi={args.max_komi}: allowed 0 <= max-komi")
-    with solve_progress(game) as bar:
-        solution = solve(game, progress=bar.moved)
-    summary = solution.summary(max_komi=args.max_komi)
+    summary = solve_shown(game).summary(max_komi=args.max_komi)
     if args.json:
         print_json(summary)
     else:
