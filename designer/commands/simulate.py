@@ -2,7 +2,7 @@
 
 from designer.commands._common import seed_arg
 from designer.errors import DesignError
-from designer.support import refusal
+from designer.support import check, refusal
 
 #: Runs with at least this many games in all show a progress bar (on a terminal).
 PROGRESS_FROM = 100_000
@@ -47,12 +47,10 @@ def run(args):
     from designer.games import load_game
     from designer.report.terminal import pairing_progress, print_json, show_pairings
     from designer.simulate.wager import STRATEGIES, simulate_pairing
-    from designer.support import check
 
     _check_kind(args.game)  # before the wagering parameters are applied to another game
     game = load_game(args.game, max_raise=args.max_raise, ante=args.ante, start=args.start,
                      rounds=args.rounds, pack=args.pack)
-    check("simulate", game)  # wagering games only
     player = "counting" if args.player is None else args.player
     opponents = list(STRATEGIES) if args.opponent is None else [args.opponent]
     pairings = [(player, opp) for opp in opponents]
@@ -78,7 +76,6 @@ def _check_kind(name):
     """Refuse a preset or family that is not a wagering game by its name,
     with the support table's words (its own parameters are not asked for)."""
     from designer.games import FAMILIES, PRESETS, WagerGame, load_game
-    from designer.support import check
 
     cls = PRESETS[name][0] if name in PRESETS else FAMILIES.get(name)
     if cls is None or cls is WagerGame:
