@@ -3,8 +3,6 @@ the deck and dice families, its rows, its refusals and its report section."""
 
 import subprocess
 import sys
-import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -136,18 +134,14 @@ def test_seat_study_report_and_page(tmp_path):
         assert f"With {N} players the fairest design is under the" in md
     assert (tmp_path / "rep" / "figures" / "seat_wins.png").stat().st_size > 1000
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_report import _browser
+    from browser import headless_chromium, wait_for
 
-    browser = _browser()
-    if browser is None:
-        pytest.skip("needs chromium, chromedriver and selenium for the page check")
+    browser = headless_chromium()
+    if isinstance(browser, str):
+        pytest.skip(browser)
     try:
         browser.get((tmp_path / "rep" / "index.html").as_uri())
-        t0 = time.monotonic()
-        while not browser.execute_script("return window.reportDrawn || null"):
-            assert time.monotonic() - t0 < 30, "figures not drawn"
-            time.sleep(0.05)
+        wait_for(browser, "return window.reportDrawn || null", timeout=30)
         assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
         text = browser.find_element("id", "recommendation").text
         assert "players" in text and "seats win" in text
