@@ -1,0 +1,214 @@
+"""Parts a turn is built from, and their enumeration into a turn model.
+
+A *part* says what one continuation of a turn does from a turn state, with
+exact probabilities (:class:`fractions.Fraction`); :func:`enumerate_turn`
+explores every turn state the part can reach from the start of the game
+and writes the :class:`~designer.engine.model.TurnModel` arrays. No game
+logic lives in the solver: it only sees those arrays.
+
+Dice
+----
+``count`` dice are thrown together; each face does exactly one thing:
+scores ``points`` (added to the turn total), **busts**, or is **set aside**
+(kept off the table for the rest of the turn, scoring nothing). The turn
+state is the number ``a`` of dice set aside; a roll throws the ``count - a``
+others. Summing over the face counts ``(k_f)`` of one throw of ``n`` dice,
+each with the multinomial probability
+
+.. math::
+
+    \\frac{n!}{\\prod_f k_f!} \\prod_f p_f^{k_f},
+
+a throw showing a bust face busts the turn (and, when it shows at least
+``effect_faces`` of them, changes the banked score: to 0, or down by a
+penalty to a floor); a throw that brings the dice set aside to ``aside_bust``
+busts too; otherwise it adds the points of its scoring faces and sets its
+``aside`` faces aside. With every die set aside there is nothing to throw
+and the turn must stop. Dice always start a turn afresh.
+
+Deck
+----
+``bad`` bad and ``good`` good items; each draw is without replacement. The
+turn state is ``(w, c)``, the bad and good items drawn since the last
+shuffle. From it a good item comes with probability ``(good - c) / (bad -
+w + good - c)`` and adds 1 point (state ``(w, c + 1)``); a bad item busts
+the turn. The deck persists from turn to turn: after a stop the next turn
+starts at ``(w, c)``, after a bust at ``(w + 1, c)``, or at ``(0, 0)`` when
+that was the last bad item (everything is returned and shuffled).
+"""
+
+from collections import deque
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import factorial
+
+from designer.engine.model import build_model
+
+#: Outcome keys used between a part and the enumeration.
+#: ``("bust", effect, penalty, next_key)``, ``("go", gain, next_key)``.
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of a die: exactly one of scoring ``points``, ``bust`` or
+    ``aside``, and its probability (a Fraction)."""
+
+    points: int = 0
+    bust: bool = False
+    aside: bool = False
+    probability: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Dice thrown together; see the module doc.
+
+    Parameters
+    ----------
+    count : int
+        Dice per roll.
+    faces : tuple of Face
+        The faces of each die (all dice alike), probabilities summing to 1.
+    aside_bust : int
+        Dice set aside in one turn that bust it (0: never).
+    effect : str
+        What a bust showing at least ``effect_faces`` bust faces does to the
+        banked score: ``"none"``, ``"zero"`` or ``"penalty"``.
+    effect_faces : int
+        Bust faces in one throw that trigger ``effect``.
+    penalty : int
+        Points a ``"penalty"`` takes.
+    """
+
+    count: int
+    faces: tuple
+    aside_bust: int = 0
+    effect: str = "none"
+    effect_faces: int = 1
+    penalty: int = 0
+
+    start = 0
+
+    def handover(self, key):
+        """Dice start every turn afresh."""
+        return 0
+
+    def name(self, key):
+        """A state in words."""
+        if not any(f.aside for f in self.faces):
+            return "dice in hand"
+        return f"{key} dice set aside"
+
+    def continuations(self, aside):
+        """The rolls possible with ``aside`` dice set aside: ``[{outcome: p}]``."""
+        n = self.count - aside
+        if n == 0:
+            return []
+        out = {}
+        for combo in combinations_with_replacement(range(len(self.faces)), n):
+            counts = [combo.count(f) for f in range(len(self.faces))]
+            p = Fraction(factorial(n))
+            for f, k in enumerate(counts):
+                p = p / factorial(k) * self.faces[f].probability ** k
+            if not p:
+                continue
+            busts = sum(k for f, k in enumerate(counts) if self.faces[f].bust)
+            asides = sum(k for f, k in enumerate(counts) if self.faces[f].aside)
+            if busts:
+                heavy = self.effect != "none" and busts >= self.effect_faces
+                key = ("bust", self.effect if heavy else "none",
+                       self.penalty if heavy and self.effect == "penalty" else 0, 0)
+            elif self.aside_bust and aside + asides >= self.aside_bust:
+                key = ("bust", "none", 0, 0)
+            else:
+                gain = sum(k * self.faces[f].points for f, k in enumerate(counts)
+                           if not self.faces[f].bust and not self.faces[f].aside)
+                key = ("go", gain, aside + asides)
+            out[key] = out.get(key, 0) + p
+        return [out]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck of ``bad`` bad and ``good`` good items that persists across
+    turns and is reshuffled when its last bad item is drawn; see the module
+    doc."""
+
+    bad: int
+    good: int
+
+    start = (0, 0)
+
+    def handover(self, key):
+        """The deck as it is: the next turn draws from it."""
+        return key
+
+    def name(self, key):
+        """A state in words."""
+        return f"{key[0]} bad, {key[1]} good drawn since the shuffle"
+
+    def continuations(self, key):
+        """One draw: ``[{outcome: p}]``."""
+        w, c = key
+        wr, cr = self.bad - w, self.good - c
+        out = {}
+        after = (w + 1, c) if w + 1 < self.bad else (0, 0)
+        out[("bust", "none", 0, after)] = Fraction(wr, wr + cr)
+        if cr:
+            out[("go", 1, (w, c + 1))] = Fraction(cr, wr + cr)
+        return [out]
+
+
+def _order(outs):
+    """Busts first, then outcomes by gain: a fixed order, so that ties
+    between equal options are broken the same way in every run."""
+    return sorted(outs.items(), key=lambda kv: (kv[0][0] != "bust", repr(kv[0])))
+
+
+def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
+    """Explore every turn state ``part`` reaches and build its turn model.
+
+    Breadth-first from ``part.start`` over the states a roll moves to and
+    the states a next turn starts from. Each continuation's exact
+    probabilities must sum to exactly 1 before they are rounded to floats.
+
+    Returns
+    -------
+    TurnModel
+        State 0 is ``part.start``.
+    list
+        The part's key of each state.
+    """
+    index = {part.start: 0}
+    keys = [part.start]
+    queue = deque([part.start])
+
+    def see(key):
+        if key not in index:
+            index[key] = len(keys)
+            keys.append(key)
+            queue.append(key)
+        return index[key]
+
+    conts = {}
+    while queue:
+        key = queue.popleft()
+        see(part.handover(key))
+        rows = []
+        for outs in part.continuations(key):
+            total = sum(outs.values())
+            if total != 1:  # exact arithmetic: a bug in a part, never rounding
+                raise AssertionError(f"{part.name(key)}: outcomes sum to {total}")
+            row = []
+            for o, p in _order(outs):
+                if o[0] == "bust":
+                    row.append((float(p), "bust", see(o[3]), o[1], o[2]))
+                else:
+                    row.append((float(p), "choose", [(o[1], see(o[2]))]))
+            rows.append(row)
+        conts[key] = rows
+    model = build_model([conts[k] for k in keys], [index[part.handover(k)] for k in keys],
+                        forced_first=forced_first, min_bank=min_bank, floor=floor,
+                        names=[part.name(k) for k in keys])
+    return model, keys

@@ -1,0 +1,442 @@
+"""Solve any turn model exactly: two seats, first to the goal wins.
+
+Values
+------
+``V(i, j, h)`` is the win probability of the player to move with ``i``
+banked points against ``j``, at the start of a turn from state ``h``, when
+both players maximise their own chance of winning. Inside a turn the
+mover's value ``W(i, j, s, t)`` follows the equations of
+:mod:`designer.engine.model`; only turn starts are stored, shape
+``(n, n, H)`` with ``n`` the possible scores ``floor .. goal - 1`` and
+``H`` the states a turn can start from. The first player of a game with
+komi ``m`` (points the second player starts with) wins with probability
+``V(0, m, start)``.
+
+Ties: stopping wins a tie (continuing must be better by more than
+:data:`~designer._jit.TIE`), except at a turn total of 0, where stopping
+passes and continuing wins the tie; among continuations, and among the
+options of one outcome, the one listed first wins a tie.
+
+Scores that never fall: layers
+------------------------------
+A stop with ``t > 0`` raises the mover's score, so it lands in a pair of
+scores ``{(i, j), (j, i)}`` with a larger sum, solved before. Pairs are
+solved in decreasing order of ``i + j`` (pairs of one sum in parallel).
+Inside a pair, turns end without scoring only by a bust, a pass or an
+empty end, and the next turn starts at the other side's start value of
+the same pair: those are the only cycles.
+
+The plan (:func:`plan`) picks *feedback states* ``F``: start states whose
+start values, on both sides, are the pair's ``K = 2 |F|`` unknowns ``x``.
+``F`` is chosen greedily until the graph of turn states (edges: a move
+within a turn, and a turn end to the next turn's start, cut where it
+reaches ``F``) has no turn end inside a strongly connected component; its
+components are then swept successors first, each from its largest turn
+total down to 0, and every value is carried as an affine function of
+``x``. A deck needs ``F = {fresh deck}``, a die ``F = {start}``: two
+unknowns, as in the hand-written solvers. A sweep at the estimate ``x``
+gives, for its greedy policy, the rows ``x = u + M x`` of the unknowns;
+policy iteration solves that system and sweeps again, and the pair is
+accepted when one greedy backup moves the estimate by at most
+:data:`~designer._jit.TOL` (after :data:`~designer._jit.PI_SWEEPS` sweeps
+the estimate moves halfway to its greedy backup instead, which converges
+whatever the decisions do). Its turn starts are one greedy backup from the estimate.
+
+Scores that can fall
+--------------------
+When a bust can lower a banked score, a pair also reads pairs of smaller
+sum, not yet solved. The pairs are then swept in the same order again and
+again (a block Gauss-Seidel iteration over the whole table, each pair
+solved exactly given the others) until no stored value moves by more than
+:data:`~designer._jit.TOL`; that last change is reported as the residual.
+
+Size
+----
+The table holds ``n * n * H`` float64 values and each thread a scratch of
+``2 * (nodes + H) * (K + 1)`` (``nodes``: the turn positions ``(s, t)``
+one sweep visits). Both are estimated before anything is allocated, and a
+game above the memory limit is refused.
+"""
+
+import time
+from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+
+import numpy as np
+
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
+from designer.engine import _kernels
+from designer.engine.model import BUST, CHOOSE, ModelError
+from designer.errors import ConvergenceError, DesignError, SolverError
+
+#: Default memory limit of one solve, in bytes.
+MEMORY_LIMIT = 2 * 1024**3
+
+#: Passes over the whole table allowed when scores can fall.
+MAX_PASSES = 100_000
+
+
+class TooLargeError(DesignError):
+    """A game whose tables would not fit in the memory limit."""
+
+
+@dataclass(frozen=True, eq=False)
+class EngineResult:
+    """Exact optimal play of one game by the engine.
+
+    Attributes
+    ----------
+    first_player_win : float
+        Win probability of the first mover (the second starts with ``komi``).
+    goal, komi : int
+        The race's goal and the second player's start points.
+    states : int
+        Turn positions ``(i, j, s, t)`` covered by the solve.
+    residual : float
+        Largest accepted Bellman residual of a pair; when scores can fall,
+        at least the last pass's largest change.
+    seconds : float
+        Wall time of the kernels.
+    passes : int
+        Passes over the table (1 when scores never fall).
+    sweeps : int
+        Backward sweeps over all pairs and passes.
+    feedback : int
+        Feedback states (unknowns per side of a pair).
+    win : ndarray, shape (n, n, H)
+        ``win[i - floor, j - floor, h]``: the mover's win probability at a
+        turn start from ``start_states[h]``.
+    start_states : ndarray
+        The turn states indexing ``win``'s last axis (state 0 first).
+    floor : int
+        Lowest score held (0 unless penalties can take it lower).
+    """
+
+    first_player_win: float
+    goal: int
+    komi: int
+    states: int
+    residual: float
+    seconds: float
+    passes: int
+    sweeps: int
+    feedback: int
+    win: np.ndarray = field(repr=False)
+    start_states: np.ndarray = field(repr=False)
+    floor: int = 0
+
+    def value(self, i, j, state=0):
+        """Win probability of the mover at scores ``(i, j)``, turn start ``state``."""
+        h = int(np.searchsorted(self.start_states, state))
+        if h >= len(self.start_states) or self.start_states[h] != state:
+            raise DesignError(f"state {state} never starts a turn")
+        return float(self.win[i - self.floor, j - self.floor, h])
+
+
+# -- the plan -----------------------------------------------------------------
+
+def _sccs(n, succ):
+    """Strongly connected components (iterative Tarjan), successors first."""
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    stack, comps = [], []
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, it = work.pop()
+            if it == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on[v] = True
+            recurse = False
+            nbrs = succ[v]
+            while it < len(nbrs):
+                w = nbrs[it]
+                it += 1
+                if index[w] < 0:
+                    work.append((v, it))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if on[w]:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on[w] = False
+                    comp.append(w)
+                    if w == v:
+                        break
+                comps.append(comp)
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    return comps
+
+
+def _edges(model):
+    """Moves within a turn ``(s, s', gain)`` and the turn ends that can stay
+    in a pair ``(s, next start)``, over outcomes of positive probability;
+    and ``pass_ok``, the states where a stop can be a pass (reached at turn
+    total 0 past the turn's start, or a start the mover may pass at)."""
+    moves, ends, empty_ends = [], [], []
+    for s in range(model.states):
+        for c in range(model.cont_start[s], model.cont_start[s + 1]):
+            for o in range(model.out_start[c], model.out_start[c + 1]):
+                if model.out_prob[o] <= 0.0:
+                    continue
+                if model.out_kind[o] == CHOOSE:
+                    for r in range(model.opt_start[o], model.opt_start[o + 1]):
+                        moves.append((s, int(model.opt_next[r]), int(model.opt_gain[r])))
+                elif model.out_kind[o] == BUST:  # the score stays, or falls: not a layer up
+                    ends.append((s, int(model.out_next[o])))
+                elif model.out_points[o] == 0:  # ends with nothing only from a total of 0
+                    empty_ends.append((s, int(model.out_next[o])))
+    starts = model.start_states()
+    at_zero = np.zeros(model.states, dtype=bool)  # reachable with turn total 0
+    at_zero[starts] = True
+    pass_ok = np.zeros(model.states, dtype=bool)
+    if not model.forced_first:
+        pass_ok[starts] = True
+    changed = True
+    while changed:  # closure of the moves that score nothing
+        changed = False
+        for s, s2, g in moves:
+            if g == 0 and at_zero[s] and not pass_ok[s2]:
+                at_zero[s2] = pass_ok[s2] = changed = True
+    ends += [(s, h) for s, h in empty_ends if at_zero[s]]
+    if model.min_bank == 0:
+        ends += [(s, int(model.handover[s])) for s in np.flatnonzero(pass_ok)]
+    else:
+        pass_ok[:] = False
+    return moves, ends, pass_ok
+
+
+def _reach(model, moves, cap):
+    """Largest turn total each state is reached with (at most ``cap``)."""
+    S = model.states
+    reach = np.full(S, -1, dtype=np.int64)
+    reach[model.start_states()] = 0
+    if not moves:
+        return reach
+    src, dst, gain = (np.array(c, dtype=np.int64) for c in zip(*moves))
+    while True:
+        ok = reach[src] >= 0
+        cand = np.minimum(reach[src[ok]] + gain[ok], cap)
+        new = reach.copy()
+        np.maximum.at(new, dst[ok], cand)
+        if np.array_equal(new, reach):
+            return reach
+        reach = new
+
+
+def plan(model, goal):
+    """Feedback states, sweep order and node layout for ``model`` (module doc).
+
+    Returns
+    -------
+    dict
+        Arrays for :func:`designer.engine._kernels.solve_pairs` and sizes.
+    """
+    S = model.states
+    lo = min(model.floor, 0)
+    n = goal - lo
+    tmax = max(goal - lo, model.min_bank) - 1  # largest turn total a node can have
+    moves, ends, pass_ok = _edges(model)
+    starts = model.start_states()
+    feedback = set()
+    while True:
+        succ = [[] for _ in range(S)]
+        for s, s2, _ in moves:
+            succ[s].append(s2)
+        for s, h in ends:
+            if h not in feedback:
+                succ[s].append(h)
+        comps = _sccs(S, succ)
+        comp_of = np.empty(S, dtype=np.int64)
+        for ci, comp in enumerate(comps):
+            comp_of[comp] = ci
+        inside = {}
+        for s, h in ends:
+            if h not in feedback and comp_of[s] == comp_of[h]:
+                inside[h] = inside.get(h, 0) + 1
+        if not inside:
+            break
+        feedback.add(max(sorted(inside), key=inside.get))  # most cycles through it
+    order = []
+    ptr = [0]
+    for comp in comps:
+        members = set(comp)
+        ts = TopologicalSorter({s: [] for s in comp})
+        for s, s2, g in moves:
+            if g == 0 and s in members and s2 in members:
+                ts.add(s, s2)  # s2 is swept before s at the same turn total
+        try:
+            order.extend(ts.static_order())
+        except CycleError as exc:
+            raise DesignError("this engine does not solve yet turns that can return to a state "
+                              "without scoring (" + model.describe(exc.args[1][0]) + ")") from None
+        ptr.append(len(order))
+    reach = _reach(model, moves, tmax)
+    node_len = np.minimum(reach, tmax) + 1  # turn totals 0 .. reach at each state
+    node_len[reach < 0] = 0
+    node_base = np.concatenate(([0], np.cumsum(node_len)[:-1])).astype(np.int64)
+    blk_states = np.array(order, dtype=np.int64)
+    blk_ptr = np.array(ptr, dtype=np.int64)
+    blk_tmax = np.array([int(node_len[blk_states[a:b]].max()) - 1
+                         for a, b in zip(ptr[:-1], ptr[1:])], dtype=np.int64)
+    hidx = np.full(S, -1, dtype=np.int64)
+    hidx[starts] = np.arange(len(starts))
+    fh = np.array(sorted(hidx[f] for f in feedback), dtype=np.int64)
+    fb = np.full(len(starts), -1, dtype=np.int64)
+    fb[fh] = np.arange(len(fh))
+    out_h = np.where(model.out_kind != CHOOSE, hidx[np.maximum(model.out_next, 0)], -1)
+    # in-turn positions per mover score: totals t < max(goal - i, min_bank)
+    scores = np.arange(lo, goal)
+    tcap = np.maximum(goal - scores, model.min_bank)
+    positions = int(np.minimum(node_len[None, :], tcap[:, None]).sum()) * n
+    return dict(lo=lo, n=n, H=len(starts), K=2 * len(fh), nodes=int(node_len.sum()),
+                starts=starts, hidx=hidx, fb=fb, fh=fh, out_h=out_h.astype(np.int64),
+                hand_h=hidx[model.handover], pass_ok=pass_ok, blk_ptr=blk_ptr, blk_states=blk_states,
+                blk_tmax=blk_tmax, node_base=node_base, node_len=node_len.astype(np.int64),
+                positions=positions)
+
+
+def memory_needed(p, nt):
+    """Bytes the solve of plan ``p`` allocates on ``nt`` threads."""
+    k1 = p["K"] + 1
+    table = p["n"] * p["n"] * p["H"] * 8
+    scratch = nt * (2 * (p["nodes"] + p["H"]) * k1 + 4 * k1 + k1 * k1) * 8
+    pairs = p["n"] * (p["n"] + 1) // 2 * (2 * 8 + 4 * 8)
+    return table + scratch + pairs
+
+
+def _pairs(n):
+    """Pairs ``(a, b)``, ``a <= b``, by decreasing ``a + b``, with the group bounds."""
+    rows, groups = [], [0]
+    for total in range(2 * (n - 1), -1, -1):
+        for a in range(max(0, total - (n - 1)), total // 2 + 1):
+            rows.append((a, total - a))
+        groups.append(len(rows))
+    return np.array(rows, dtype=np.int64).reshape(-1, 2), np.array(groups, dtype=np.int64)
+
+
+def _check_stuck(model):
+    """A state with nothing to throw or draw must allow the mover to stop."""
+    for s in range(model.states):
+        if model.cont_start[s] == model.cont_start[s + 1]:
+            if model.min_bank > 0 or (model.forced_first and s in set(model.start_states())):
+                raise ModelError(f"turn model: {model.describe(s)} has no continuation and "
+                                 "the mover may not stop there")
+
+
+def _run(model, p, goal, V, warm, nt, out, pairs, groups):
+    _kernels.solve_pairs(pairs, groups, goal, p["lo"], model.min_bank, model.forced_first, TIE,
+                         TOL, PI_SWEEPS, PI_EXACT, MAX_SWEEPS, warm, model.cont_start, model.out_start,
+                         model.out_prob, model.out_kind, model.out_points, p["out_h"],
+                         model.out_effect, model.out_penalty, model.opt_start, model.opt_gain,
+                         model.opt_next, p["hand_h"], p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"],
+                         p["blk_states"], p["blk_tmax"], p["node_base"], p["node_len"], V, nt,
+                         p["nodes"], out)
+
+
+def _warm():
+    """Load (or compile) the kernels once, so ``seconds`` is solve time."""
+    if not compiled(_kernels.solve_pairs):
+        from designer.engine.model import build_model
+
+        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+        solve_model(tiny, 2, _timed=False)
+
+
+def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
+    """Solve a two-seat race over ``model`` exactly.
+
+    Parameters
+    ----------
+    model : TurnModel
+        The turn process (state 0 starts the game).
+    goal : int
+        Points that win, ``>= 1``.
+    komi : int
+        Points the second player starts with, ``0 <= komi < goal``.
+    memory_limit : int
+        Bytes the solve may allocate; a larger game is refused before
+        anything is allocated.
+
+    Returns
+    -------
+    EngineResult
+
+    Raises
+    ------
+    TooLargeError
+        The game needs more than ``memory_limit`` bytes.
+    DesignError
+        A goal or komi out of range, or a turn that can return to a state
+        without scoring (not solved by this engine yet).
+    ConvergenceError
+        Scores that fall and a table that does not settle.
+    """
+    goal = int(goal)
+    if goal < 1:
+        raise DesignError(f"invalid goal={goal}: allowed goal >= 1")
+    if not 0 <= komi < goal:
+        raise DesignError(f"invalid komi={komi}: allowed 0 <= komi < {goal}")
+    _check_stuck(model)
+    p = plan(model, goal)
+    nt = threads()
+    need = memory_needed(p, nt)
+    if need > memory_limit:
+        raise TooLargeError(f"this game has {p['positions']:,} positions and needs "
+                            f"{need / 2**20:,.0f} MB, over the limit of "
+                            f"{memory_limit / 2**20:,.0f} MB")
+    if _timed:
+        _warm()
+    n = p["n"]
+    pairs, groups = _pairs(n)
+    out = np.zeros((len(pairs), 4))
+    # where scores can fall a pair reads smaller pairs before they are
+    # solved: an even chance is the least misleading guess for them
+    V = np.full((n, n, p["H"]), 0.5 if model.falls else 0.0)
+    t0 = time.perf_counter()
+    _run(model, p, goal, V, False, nt, out, pairs, groups)
+    passes, sweeps = 1, int(out[:, 1].sum())
+    residual = float(out[:, 0].max())
+    if model.falls:
+        while True:
+            if np.any(out[:, 2]):
+                break
+            change = float(out[:, 3].max())
+            if change <= TOL:
+                residual = max(residual, change)
+                break
+            if passes >= MAX_PASSES:
+                raise ConvergenceError(f"the table still moves by {change:.1e} after "
+                                       f"{passes} passes")
+            out[:] = 0.0
+            _run(model, p, goal, V, True, nt, out, pairs, groups)
+            passes += 1
+            sweeps += int(out[:, 1].sum())
+            residual = float(out[:, 0].max())
+    seconds = time.perf_counter() - t0
+    if np.any(out[:, 2]):
+        bad = pairs[int(np.flatnonzero(out[:, 2])[0])] + p["lo"]
+        raise SolverError(f"the engine did not settle the scores {tuple(bad)} within "
+                          f"{MAX_SWEEPS} sweeps")
+    lo = p["lo"]
+    return EngineResult(float(V[-lo, komi - lo, p["hidx"][0]]), goal, komi, p["positions"],
+                        residual, seconds, passes, sweeps, len(p["fh"]), V, p["starts"], lo)
+
+
+def solve_rules(rules, *, memory_limit=MEMORY_LIMIT):
+    """Solve a :class:`~designer.engine.rulesfile.Rules` game at its goal and komi."""
+    return solve_model(rules.model, rules.goal, rules.komi, memory_limit=memory_limit)

@@ -1,0 +1,272 @@
+"""A slow, obviously correct reference for the engine's turn model.
+
+Plain Gauss-Seidel value iteration over every position ``(i, j, s, t)`` of a
+two-seat race, held in dictionaries, straight from the rules of a turn:
+
+* at ``(s, t)`` the mover stops (banks ``t``; at ``t = 0`` a pass), when
+  ``t >= min_bank`` and this is not the forced first roll of the turn, or
+  takes a continuation: a chance event whose outcomes bust (the turn total
+  is lost; the banked score may become 0 or fall by a penalty to a floor),
+  end the turn with points, or let the mover choose an option ``(g, s')``;
+* the next turn starts from the hand-over state;
+* the first banked score at the goal wins (a mover at ``i + t >= goal``
+  stops and wins).
+
+A *process* is any object with ``start``, ``handover(s)`` and
+``rolls(s)``: a list of continuations, each a list of outcomes
+``(p, "bust", next_start, new_score)`` with ``new_score(i)`` a function,
+``(p, "end", points, next_start)`` or ``(p, "choose", [(g, s'), ...])``.
+The games below are written here from their rules (not from the engine's
+parts), and :class:`FromModel` reads a turn model's arrays, so the tests
+check the enumeration and the kernels separately. Only tiny games.
+"""
+
+from itertools import product
+
+
+def same(i):
+    return i
+
+
+def to_zero(i):
+    return 0
+
+
+class Die:
+    """One die per roll, faces equally likely: ``faces`` lists each face's
+    effect, ``"bust"``, ``"zero"`` (bust and the banked score becomes 0) or
+    its points."""
+
+    start = "roll"
+
+    def __init__(self, faces):
+        self.faces = faces
+
+    def handover(self, s):
+        return "roll"
+
+    def rolls(self, s):
+        p = 1.0 / len(self.faces)
+        outs = []
+        for f in self.faces:
+            if f == "bust":
+                outs.append((p, "bust", "roll", same))
+            elif f == "zero":
+                outs.append((p, "bust", "roll", to_zero))
+            else:
+                outs.append((p, "choose", [(f, "roll")]))
+        return [outs]
+
+
+class PairOfDice:
+    """Two ``sides``-sided dice: no 1, their sum scores; one 1 busts; two 1s
+    bust and the banked score becomes 0 (Two-Dice Pig's rule)."""
+
+    start = "roll"
+
+    def __init__(self, sides):
+        self.sides = sides
+
+    def handover(self, s):
+        return "roll"
+
+    def rolls(self, s):
+        p = 1.0 / self.sides**2
+        outs = []
+        for a, b in product(range(1, self.sides + 1), repeat=2):
+            if a == 1 and b == 1:
+                outs.append((p, "bust", "roll", to_zero))
+            elif a == 1 or b == 1:
+                outs.append((p, "bust", "roll", same))
+            else:
+                outs.append((p, "choose", [(a + b, "roll")]))
+        return [outs]
+
+
+class AsideDice:
+    """``count`` dice of ``sides`` sides; a 1 is set aside for the rest of
+    the turn, any other face scores 1; the ``aside_bust``-th die set aside
+    busts the turn (The Great Rolled Ones' turn, here in a race)."""
+
+    def __init__(self, count, sides, aside_bust):
+        self.count, self.sides, self.aside_bust = count, sides, aside_bust
+        self.start = 0
+
+    def handover(self, s):
+        return 0
+
+    def rolls(self, aside):
+        n = self.count - aside
+        if n == 0:
+            return []
+        p = 1.0 / self.sides**n
+        outs = []
+        for faces in product(range(1, self.sides + 1), repeat=n):
+            ones = faces.count(1)
+            if aside + ones >= self.aside_bust:
+                outs.append((p, "bust", 0, same))
+            else:
+                outs.append((p, "choose", [(n - ones, aside + ones)]))
+        return [outs]
+
+
+class PenaltyDie:
+    """A die whose ``bust`` face busts and takes ``penalty`` banked points,
+    down to ``floor``; other faces score as listed."""
+
+    start = "roll"
+
+    def __init__(self, faces, penalty, floor):
+        self.faces, self.penalty, self.floor = faces, penalty, floor
+
+    def handover(self, s):
+        return "roll"
+
+    def rolls(self, s):
+        p = 1.0 / len(self.faces)
+        fall = lambda i: max(i - self.penalty, self.floor)  # noqa: E731
+        return [[(p, "bust", "roll", fall) if f == "bust" else (p, "choose", [(f, "roll")])
+                 for f in self.faces]]
+
+
+class Deck:
+    """``bad`` bad and ``good`` good items drawn without replacement; a good
+    item scores 1; the deck persists across turns and is reshuffled after
+    its last bad item. State ``(w, c)``: items drawn since the shuffle."""
+
+    start = (0, 0)
+
+    def __init__(self, bad, good):
+        self.bad, self.good = bad, good
+
+    def handover(self, s):
+        return s
+
+    def rolls(self, s):
+        w, c = s
+        wr, cr = self.bad - w, self.good - c
+        after = (w + 1, c) if w + 1 < self.bad else (0, 0)
+        outs = [(wr / (wr + cr), "bust", after, same)]
+        if cr:
+            outs.append((cr / (wr + cr), "choose", [(1, (w, c + 1))]))
+        return [outs]
+
+
+class FromModel:
+    """A turn model's arrays read as a process (states are indices)."""
+
+    start = 0
+
+    def __init__(self, model):
+        self.m = model
+
+    def handover(self, s):
+        return int(self.m.handover[s])
+
+    def rolls(self, s):
+        m = self.m
+        conts = []
+        for c in range(m.cont_start[s], m.cont_start[s + 1]):
+            outs = []
+            for o in range(m.out_start[c], m.out_start[c + 1]):
+                p, kind, nxt = float(m.out_prob[o]), int(m.out_kind[o]), int(m.out_next[o])
+                if kind == 0:  # bust
+                    effect, pen, floor = int(m.out_effect[o]), int(m.out_penalty[o]), m.floor
+                    score = (same if effect == 0 else to_zero if effect == 1
+                             else (lambda i, pen=pen, floor=floor: max(i - pen, floor)))
+                    outs.append((p, "bust", nxt, score))
+                elif kind == 2:
+                    outs.append((p, "end", int(m.out_points[o]), nxt))
+                else:
+                    opts = [(int(m.opt_gain[r]), int(m.opt_next[r]))
+                            for r in range(m.opt_start[o], m.opt_start[o + 1])]
+                    outs.append((p, "choose", opts))
+            conts.append(outs)
+        return conts
+
+
+def _states(proc):
+    """Every state reachable from the start, within turns and across them."""
+    seen, todo = {proc.start}, [proc.start]
+    while todo:
+        s = todo.pop()
+        nxt = [proc.handover(s)]
+        for outs in proc.rolls(s):
+            for o in outs:
+                if o[1] == "bust":
+                    nxt.append(o[2])
+                elif o[1] == "end":
+                    nxt.append(o[3])
+                else:
+                    nxt.extend(s2 for _, s2 in o[2])
+        for s2 in nxt:
+            if s2 not in seen:
+                seen.add(s2)
+                todo.append(s2)
+    return sorted(seen, key=repr)
+
+
+def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0, tol=1e-15,
+                  max_iter=100_000):
+    """First-player win probability of the race to ``goal`` (the second
+    player starts with ``komi``), by value iteration; also the tables.
+
+    Returns
+    -------
+    float, dict, dict
+        The win probability, turn starts ``V[(i, j, h)]`` and in-turn values
+        ``W[(i, j, s, t)]``.
+    """
+    states = _states(proc)
+    rolls = {s: proc.rolls(s) for s in states}
+    scores = range(floor, goal)
+    V = {(i, j, h): 0.5 for i in scores for j in scores for h in states}
+    W = {(i, j, s, t): 0.5 for i in scores for j in scores for s in states
+         for t in range(max(goal - i, min_bank))}
+
+    def w(i, j, s, t):
+        if t >= max(goal - i, min_bank):  # at the goal, and allowed to stop: a win
+            return 1.0
+        return W[(i, j, s, t)]
+
+    def go(i, j, s, t):
+        best = None
+        for outs in rolls[s]:
+            v = 0.0
+            for o in outs:
+                p, kind = o[0], o[1]
+                if kind == "bust":
+                    v += p * (1.0 - V[(j, o[3](i), o[2])])
+                elif kind == "end":
+                    total = t + o[2]
+                    v += p * (1.0 if i + total >= goal else 1.0 - V[(j, i + total, o[3])])
+                else:
+                    v += p * max(w(i, j, s2, t + g) for g, s2 in o[2])
+            best = v if best is None else max(best, v)
+        return best
+
+    def stop(i, j, s, t):
+        return 1.0 - V[(j, i + t, proc.handover(s))]
+
+    order = sorted(W, key=lambda k: (-(k[0] + k[1]), -k[3]))
+    for _ in range(max_iter):
+        delta = 0.0
+        for key in order:
+            i, j, s, t = key
+            c = go(i, j, s, t)
+            options = [c] if c is not None else []
+            if t >= min_bank:
+                options.append(stop(i, j, s, t))
+            new = max(options)
+            delta = max(delta, abs(new - W[key]))
+            W[key] = new
+        for key in V:
+            i, j, h = key
+            c = go(i, j, h, 0)
+            new = c if forced_first else W[(i, j, h, 0)]
+            delta = max(delta, abs(new - V[key]))
+            V[key] = new
+        if delta < tol:
+            return V[(0, komi, proc.start)], V, W
+    raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+
