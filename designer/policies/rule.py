@@ -27,29 +27,29 @@ class RulePolicy(Policy):
         super().__init__(game, name or f"rule:{rule.text()}")
         _check_family(rule, game)
         self.rule = rule
-        self._C, self._A = rule.encode()
+        self._C, self._A, self._E, self._X = rule.encode()
 
     def _deck_table(self):
         g = self.game
         out = np.empty((g.goal, g.goal, g.bad, g.good + 1), dtype=np.int16)
-        K.deck_table(self._C, self._A, g.bad, g.good, g.goal, out)
+        K.deck_table(self._C, self._A, self._E, self._X, g.bad, g.good, g.goal, out)
         return out
 
     def _deck_block(self, i, out):
         g = self.game
-        K.deck_block(self._C, self._A, i, g.bad, g.good, g.goal, out)
+        K.deck_block(self._C, self._A, self._E, self._X, i, g.bad, g.good, g.goal, out)
 
     def _dice_table(self):
         g = self.game
         out = np.zeros((g.goal,) * 3, dtype=np.bool_)
-        K.dice_table(self._C, self._A, g.goal, int(dice_pips(g).sum()), len(g.bust_faces), out)
+        K.dice_table(self._C, self._A, self._E, self._X, g.goal, int(dice_pips(g).sum()), len(g.bust_faces), out)
         return out
 
     def _zombie_table(self):
         from designer.solve.zombie import policy_shape
 
         out = np.zeros(policy_shape(self.game), dtype=np.bool_)
-        K.zombie_table(self._C, self._A, self.game.goal, out)
+        K.zombie_table(self._C, self._A, self._E, self._X, self.game.goal, out)
         return out
 
 

@@ -24,8 +24,15 @@ d``
 ``lead d``     ``i + k < j + d``                          1
 =============  =========================================  =========
 
+``while COMPARISON``  ``COMPARISON`` (any arithmetic, below)     its own
+
 A condition compares a feature with an integer or with another feature plus
-an offset: ``max_ij >= 71``, ``s == 1``, ``i2 < j``, ``i2 < j+3``. Features:
+an offset: ``max_ij >= 71``, ``s == 1``, ``i2 < j``, ``i2 < j+3``; or two
+arithmetic expressions: ``opp_need * 2 <= need - k``
+(:mod:`designer.policies.expressions`: ``+ - * /``, ``min``, ``max``,
+squares, integer or one-decimal constants). The action ``while`` takes such
+a comparison: ``while c_rem * (need + opp_need) > 2 * w_rem * k * opp_need``
+draws while it holds. Features:
 ``i`` (own score), ``j`` (the opponent's), ``k`` (turn total; ``b`` in
 Zombie Dice), ``w_rem``, ``c_rem`` (items left, decks), ``need``
 (``goal - i``), ``opp_need`` (``goal - j``), ``diff`` (``j - i``, the
@@ -36,7 +43,10 @@ scores together pass about 78), ``i2`` (``i + k``), ``s`` (shotguns) and
 
 Size: the numeric constants (every integer written in a condition,
 a zero offset of a feature comparison excepted, and the action's constants)
-plus the number of conditions. ``maxscore`` has size 0, ``below 20`` size 1,
+plus the number of conditions; arithmetic on what a player sees costs
+nothing. What it costs at the table is counted apart, as operations per
+decision (:attr:`Rule.ops`: every operator, rounding and comparison on the
+longest way to a decision). ``maxscore`` has size 0, ``below 20`` size 1,
 Pig's keep pace and end race (``max_ij >= 71 -> roll; else pace 21 8``)
 size 4.
 
@@ -63,6 +73,7 @@ from pathlib import Path
 import numpy as np
 
 from designer.errors import DesignError
+from designer.policies.expressions import Comparison, ExpressionError, encode_all
 
 #: Feature codes (the kernel's numbering).
 FEATURES = {"i": 0, "j": 1, "k": 2, "w_rem": 3, "c_rem": 4, "need": 5, "opp_need": 6,
@@ -81,10 +92,14 @@ OPS = {">=": 0, "<=": 1, "==": 2, "<": 3, ">": 4, "!=": 5}
 ACTIONS = {"roll": (0, 0), "hold": (1, 0), "below": (2, 1), "pace": (3, 2), "maxscore": (4, 0),
            "bold": (5, 1), "mspace": (6, 1), "reach": (7, 1), "reachmax": (8, 2),
            "lead": (9, 1), "boldpace": (10, 2)}
+#: Operations each threshold action takes to decide (its formula's
+#: operators, a rounding and the comparison).
+ACTION_OPS = {"roll": 0, "hold": 0, "below": 1, "pace": 5, "maxscore": 2, "bold": 3,
+              "mspace": 6, "reach": 2, "reachmax": 4, "lead": 3, "boldpace": 7}
 FAMILY_ACTIONS = {
-    "deck": set(ACTIONS) - set(),
-    "dice": set(ACTIONS) - {"bold", "mspace", "boldpace"},
-    "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace", "boldpace"},
+    "deck": set(ACTIONS) | {"while"},
+    "dice": set(ACTIONS) - {"bold", "mspace", "boldpace"} | {"while"},
+    "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace", "boldpace"} | {"while"},
 }
 #: Most clauses a rule may have (the kernel's arrays are small and fixed).
 MAX_CLAUSES = 24
@@ -153,8 +168,9 @@ class Condition:
     @classmethod
     def parse(cls, text):
         parts = text.split()
-        if len(parts) != 3:
-            raise _err(text, "a condition is 'FEATURE OP VALUE', e.g. 'max_ij >= 71' or 'i2 < j+3'")
+        if len(parts) != 3 or not _SIMPLE.fullmatch(parts[0]) or not _SIMPLE_RHS.fullmatch(
+                parts[2]):
+            return ExprCondition.parse(text)
         feat, op, rhs = parts
         feat = ALIASES.get(feat, feat)
         if feat not in FEATURES:
@@ -175,6 +191,15 @@ class Condition:
     @property
     def size(self):
         return 1 + (1 if (self.rhs is None or self.const != 0) else 0)
+
+    @property
+    def ops(self):
+        """The comparison, and the offset's addition if any."""
+        return 1 + (1 if (self.rhs is not None and self.const != 0) else 0)
+
+    @property
+    def features(self):
+        return {f for f in (self.feature, self.rhs) if f is not None}
 
     def formula(self, family="deck"):
         rhs = str(self.const) if self.rhs is None else _offset(_fname(self.rhs, family), self.const)
@@ -205,6 +230,69 @@ class Condition:
         return f"{_NOUN[self.feature]} {_VERB[self.op].format(value)}"
 
 
+#: ``FEATURE OP VALUE`` conditions (any other is an arithmetic comparison).
+_SIMPLE = re.compile(r"[a-z_][a-z_0-9]*")
+_SIMPLE_RHS = re.compile(r"-?\d+|[a-z_][a-z_0-9]*?(?:[+-]\d+)?")
+
+
+def _comparison(text, whole=None):
+    """``text`` as an arithmetic :class:`Comparison` of any family's features
+    (``whole``: the clause text the message quotes)."""
+    try:
+        return Comparison.parse(text, tuple(FEATURES), ALIASES)
+    except ExpressionError as exc:
+        raise _err((whole or text).strip(), str(exc)) from None
+
+
+def _named(text, family):
+    """A formula with Zombie Dice's name for the turn total."""
+    return re.sub(r"\bk\b", "b", text) if family == "zombie" else text
+
+
+@dataclass(frozen=True)
+class ExprCondition:
+    """A condition comparing two arithmetic expressions (one condition plus
+    its constants in the size)."""
+
+    comparison: Comparison
+
+    @classmethod
+    def parse(cls, text):
+        return cls(_comparison(text))
+
+    @property
+    def size(self):
+        return 1 + self.comparison.constants
+
+    @property
+    def ops(self):
+        return self.comparison.ops
+
+    @property
+    def features(self):
+        return self.comparison.features
+
+    def formula(self, family="deck"):
+        return _named(self.comparison.text(), family)
+
+    def phrase(self):
+        return self.comparison.phrase(_NOUN, _VERB)
+
+
+def _top_level_split(text):
+    """``text`` split at the commas outside brackets (``min(a, b)`` keeps its own)."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
+
+
 def _fname(f, family):
     return "b" if (f == "k" and family == "zombie") else f
 
@@ -219,12 +307,19 @@ class Action:
 
     kind: str
     args: tuple = ()
+    comparison: Comparison | None = None  # the ``while`` action's
 
     @classmethod
     def parse(cls, text):
         parts = text.split()
+        if parts and parts[0] == "while":
+            rest = text.strip()[len("while"):].strip()
+            if not rest:
+                raise _err(text, "while takes a comparison, e.g. 'while c_rem > w_rem * k'")
+            return cls("while", (), _comparison(rest, text.strip()))
         if not parts or parts[0] not in ACTIONS:
-            raise _err(text, f"an action is one of {', '.join(ACTIONS)} followed by its integers")
+            raise _err(text, f"an action is one of {', '.join(ACTIONS)} followed by its "
+                             f"integers, or 'while COMPARISON'")
         kind = parts[0]
         n = ACTIONS[kind][1]
         if len(parts) != n + 1:
@@ -240,14 +335,29 @@ class Action:
 
     @property
     def size(self):
-        return len(self.args)
+        return self.comparison.constants if self.kind == "while" else len(self.args)
+
+    @property
+    def ops(self):
+        """Operations to decide (the module table's formula, rounding included)."""
+        if self.kind == "while":
+            return self.comparison.ops
+        return ACTION_OPS[self.kind]
+
+    @property
+    def features(self):
+        return self.comparison.features if self.kind == "while" else set()
 
     def text(self):
+        if self.kind == "while":
+            return f"while {self.comparison.text()}"
         return " ".join([self.kind, *map(str, self.args)])
 
     def formula(self, family="deck"):
         k = _fname("k", family)
         a = self.args
+        if self.kind == "while":
+            return _named(self.comparison.text(), family)
         return {
             "roll": "draw" if family == "deck" else "roll",
             "hold": "hold",
@@ -267,6 +377,8 @@ class Action:
         draw = "draw" if family == "deck" else "roll"
         tot = "the turn total" if family != "zombie" else "your brains this turn"
         a = self.args
+        if self.kind == "while":
+            return f"{draw} while {self.comparison.phrase(_NOUN, _VERB)}"
         if self.kind == "roll":
             return f"{draw} on to the goal" if family != "zombie" else "roll"
         if self.kind == "hold":
@@ -307,6 +419,10 @@ class Clause:
     def size(self):
         return sum(c.size for c in self.conditions) + self.action.size
 
+    @property
+    def condition_ops(self):
+        return sum(c.ops for c in self.conditions)
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -330,11 +446,11 @@ class Rule:
             if cl.action.kind not in FAMILY_ACTIONS[self.family]:
                 raise DesignError(f"invalid rule: action {cl.action.kind!r} is not for "
                                   f"{self.family} games")
-            for c in cl.conditions:
-                for f in (c.feature, c.rhs):
-                    if f is not None and f not in FAMILY_FEATURES[self.family]:
-                        raise DesignError(f"invalid rule: feature {f!r} is not seen in "
-                                          f"{self.family} games")
+            for f in sorted(set().union(cl.action.features,
+                                        *(c.features for c in cl.conditions))):
+                if f not in FAMILY_FEATURES[self.family]:
+                    raise DesignError(f"invalid rule: feature {f!r} is not seen in "
+                                      f"{self.family} games")
 
     @classmethod
     def from_clauses(cls, family, clauses):
@@ -357,7 +473,7 @@ class Rule:
             if not part:
                 continue
             head, arrow, act = part.rpartition("->")
-            conds = [c.strip() for c in head.split(",") if c.strip()] if arrow else []
+            conds = [c.strip() for c in _top_level_split(head) if c.strip()] if arrow else []
             clauses.append(conds + [act.strip()])
         return cls.from_clauses(family, clauses)
 
@@ -366,6 +482,17 @@ class Rule:
     def size(self):
         """Numeric constants plus conditions."""
         return sum(cl.size for cl in self.clauses)
+
+    @property
+    def ops(self):
+        """Operations per decision, at most: the conditions of every clause
+        tried before the one that decides, that clause's, and its action's
+        (the longest such way through the list)."""
+        out, before = 0, 0
+        for cl in self.clauses:
+            before += cl.condition_ops
+            out = max(out, before + cl.action.ops)
+        return out
 
     def text(self):
         """The compact text :meth:`parse` reads back."""
@@ -446,21 +573,35 @@ class Rule:
 
     # -- for the kernel ------------------------------------------------------
     def encode(self):
-        """``(conds, actions)`` int64 arrays for :mod:`designer.policies._rule_kernels`.
+        """``(C, A, E, X)`` arrays for :mod:`designer.policies._rule_kernels`.
 
-        ``conds[n] = (clause, feature, op, rhs feature or -1, const)``;
-        ``actions[c] = (code, a, b)``.
+        ``C[n] = (clause, feature, op, rhs feature or -1, const)`` (int64; an
+        arithmetic condition: feature ``EXPR`` and ``const`` its comparison's
+        index), ``A[c] = (code, a, b)`` (``while``: code ``WHILE``, ``a`` the
+        comparison's index), and the comparisons' programs ``E``, ``X``
+        (:func:`designer.policies.expressions.encode_all`).
         """
-        conds, acts = [], []
+        from designer.policies._rule_kernels import EXPR, WHILE
+
+        conds, acts, comparisons = [], [], []
         for n, cl in enumerate(self.clauses):
             for c in cl.conditions:
-                conds.append((n, FEATURES[c.feature], OPS[c.op],
-                              -1 if c.rhs is None else FEATURES[c.rhs], c.const))
-            a = cl.action.args + (0,) * (2 - len(cl.action.args))
-            acts.append((ACTIONS[cl.action.kind][0], a[0], a[1]))
+                if isinstance(c, ExprCondition):
+                    conds.append((n, EXPR, 0, -1, len(comparisons)))
+                    comparisons.append(c.comparison)
+                else:
+                    conds.append((n, FEATURES[c.feature], OPS[c.op],
+                                  -1 if c.rhs is None else FEATURES[c.rhs], c.const))
+            if cl.action.kind == "while":
+                acts.append((WHILE, len(comparisons), 0))
+                comparisons.append(cl.action.comparison)
+            else:
+                a = cl.action.args + (0,) * (2 - len(cl.action.args))
+                acts.append((ACTIONS[cl.action.kind][0], a[0], a[1]))
         C = np.array(conds, dtype=np.int64).reshape(-1, 5)
         A = np.array(acts, dtype=np.int64).reshape(-1, 3)
-        return C, A
+        E, X = encode_all(comparisons, FEATURES, OPS)
+        return C, A, E, X
 
     def __str__(self):
         return self.text()
