@@ -38,6 +38,61 @@ def _at(v, x):
     return r
 
 
+# The helpers below index the 3-d tables instead of taking row views: a
+# view in an inner loop costs numba a reference count each time.
+
+@kernel
+def _at3(T, a, b, x):
+    """Value of the affine vector ``T[a, b]`` at ``x``."""
+    r = T[a, b, 0]
+    for k in range(x.shape[0]):
+        r += T[a, b, 1 + k] * x[k]
+    return r
+
+
+#: Decisions that flip once the unknowns move by less than this are kept
+#: (their affine margins) and checked one by one at a new estimate; the
+#: others only bound how far it may move.
+NEAR = 1e-2
+
+
+@kernel
+def _decision(r, u, v, thr, x, mg, mgs, cnt):
+    """Note one decision between the affine values ``u`` (the one taken
+    when its margin ``u - v`` at ``x`` exceeds ``thr``) and ``v``; returns
+    the new radius ``r``: how far (largest change of one unknown) the
+    estimate may move before a decision not kept in ``mg`` flips. A
+    decision whose margin keeps its sign within ``margin / sum_k |u_k -
+    v_k|`` goes into ``r`` unless that distance is below :data:`NEAR`;
+    then its margin (less ``thr``) is kept in ``mg[cnt[0]]`` and its
+    outcome in ``mgs``, while room remains."""
+    slope = 0.0
+    for k in range(1, u.shape[0]):
+        slope += abs(u[k] - v[k])
+    if slope == 0.0:  # the unknowns cannot change this decision
+        return r
+    m = _at(u, x) - _at(v, x) - thr
+    dist = abs(m) / slope
+    if dist < NEAR and cnt[0] < mg.shape[0]:
+        c = cnt[0]
+        for k in range(u.shape[0]):
+            mg[c, k] = u[k] - v[k]
+        mg[c, 0] -= thr
+        mgs[c] = m > 0.0
+        cnt[0] = c + 1
+        return r
+    return min(r, dist)
+
+
+@kernel
+def _kept_hold(mg, mgs, cnt, y):
+    """True if every kept decision (:func:`_decision`) comes out the same at ``y``."""
+    for c in range(cnt[0]):
+        if (_at(mg[c], y) > 0.0) != mgs[c]:
+            return False
+    return True
+
+
 @kernel
 def _add_other(acc, p, B, other, h, fb, nF):
     """``acc += p * (1 - value of the other side's turn start at h)``."""
@@ -46,21 +101,46 @@ def _add_other(acc, p, B, other, h, fb, nF):
     if f >= 0:  # a feedback state: its value is an unknown
         acc[1 + other * nF + f] -= p
     else:
-        v = B[other, h]
         for k in range(acc.shape[0]):
-            acc[k] -= p * v[k]
+            acc[k] -= p * B[other, h, k]
+
+
+@kernel
+def _option_decisions(rad, bo, o, t, tcap, opt_start, opt_gain, opt_next, node_base, W, side,
+                      x, u, v, mg, mgs, cnt):
+    """:func:`_decision` for the options of outcome ``o`` against the best,
+    ``bo`` (``u, v``: scratch vectors)."""
+    K1 = u.shape[0]
+    tb = t + opt_gain[bo]
+    for k in range(K1):
+        u[k] = (1.0 if k == 0 else 0.0) if tb >= tcap else W[side, node_base[opt_next[bo]] + tb, k]
+    for r in range(opt_start[o], opt_start[o + 1]):
+        if r != bo:
+            tt = t + opt_gain[r]
+            for k in range(K1):
+                v[k] = ((1.0 if k == 0 else 0.0) if tt >= tcap
+                        else W[side, node_base[opt_next[r]] + tt, k])
+            # (an exact tie, which the first listed wins, is kept as a
+            # flip and so re-checked by a sweep: rare, and safe)
+            rad = _decision(rad, u, v, 0.0, x, mg, mgs, cnt)
+    return rad
 
 
 @kernel
 def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
            cont_start, out_start, out_prob, out_kind, out_points, out_h, out_effect,
            out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, nF,
-           blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb):
+           blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg, mgs,
+           cnt):
     """One backward sweep over both sides' turns of pair ``(a, b)`` (score
     indices; side 0 is the mover at ``(a, b)``, side 1 at ``(b, a)``),
     deciding at ``x``. Writes in-turn values to ``W[side, node]`` and turn
-    starts to ``B[side, h]``, all affine in the unknowns."""
+    starts to ``B[side, h]``, all affine in the unknowns. Returns how far
+    the unknowns may move (largest change of one) with every decision of
+    the sweep not kept in ``mg`` still greedy (:func:`_decision`)."""
     K1 = acc.shape[0]
+    rad = np.inf
+    cnt[0] = 0
     for blk in range(blk_ptr.shape[0] - 1):
         for t in range(blk_tmax[blk], -1, -1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
@@ -84,24 +164,28 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                             p = out_prob[o]
                             kind = out_kind[o]
                             if kind == _CHOOSE:
-                                bo = -1
+                                bo = opt_start[o]
                                 bv = -np.inf
                                 for r in range(opt_start[o], opt_start[o + 1]):
                                     tt = t + opt_gain[r]
                                     if tt >= tcap:
-                                        v = 1.0
+                                        val = 1.0
                                     else:
-                                        v = _at(W[side, node_base[opt_next[r]] + tt], x)
-                                    if v > bv:
-                                        bv = v
+                                        val = _at3(W, side, node_base[opt_next[r]] + tt, x)
+                                    if val > bv:
+                                        bv = val
                                         bo = r
+                                if opt_start[o + 1] - opt_start[o] > 1:
+                                    rad = _option_decisions(rad, bo, o, t, tcap, opt_start,
+                                                            opt_gain, opt_next, node_base, W, side,
+                                                            x, u, v, mg, mgs, cnt)
                                 tt = t + opt_gain[bo]
                                 if tt >= tcap:  # stopping there wins
                                     acc[0] += p
                                 else:
-                                    w = W[side, node_base[opt_next[bo]] + tt]
+                                    nd = node_base[opt_next[bo]] + tt
                                     for k in range(K1):
-                                        acc[k] += p * w[k]
+                                        acc[k] += p * W[side, nd, k]
                             elif kind == _END:
                                 tot = t + out_points[o]
                                 if mi + tot >= goal:
@@ -122,12 +206,14 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                                     _add_other(acc, p, B, other, out_h[o], fb, nF)
                                 else:
                                     acc[0] += p * (1.0 - V[mb, ns - lo, out_h[o]])
-                        v = _at(acc, x)
-                        if v > bestv:
-                            bestv = v
+                        val = _at(acc, x)
+                        if c > cont_start[s]:  # a later continuation must beat the best
+                            rad = _decision(rad, acc, cb, 0.0, x, mg, mgs, cnt)
+                        if val > bestv:
+                            bestv = val
                             for k in range(K1):
                                 cb[k] = acc[k]
-                    node = W[side, node_base[s] + t]
+                    nd = node_base[s] + t
                     go = True
                     if t >= min_bank and (t > 0 or pass_ok[s]):  # stopping is allowed
                         for k in range(K1):
@@ -140,15 +226,25 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                         # ties go to stopping, except at a turn total of 0,
                         # where stopping passes: passes answered by passes
                         # would never end the game
-                        go = bestv - sv > (-tie if t == 0 else tie)
-                    src = cb if go else acc
-                    for k in range(K1):
-                        node[k] = src[k]
-                    if t == 0 and hidx[s] >= 0:
-                        start = B[side, hidx[s]]
-                        src = cb if forced_first else node
+                        thr = -tie if t == 0 else tie
+                        go = bestv - sv > thr
+                        if cont_start[s + 1] > cont_start[s]:
+                            rad = _decision(rad, cb, acc, thr, x, mg, mgs, cnt)
+                    if go:
                         for k in range(K1):
-                            start[k] = src[k]
+                            W[side, nd, k] = cb[k]
+                    else:
+                        for k in range(K1):
+                            W[side, nd, k] = acc[k]
+                    if t == 0 and hidx[s] >= 0:
+                        h = hidx[s]
+                        if forced_first:
+                            for k in range(K1):
+                                B[side, h, k] = cb[k]
+                        else:
+                            for k in range(K1):
+                                B[side, h, k] = W[side, nd, k]
+    return rad
 
 
 @kernel
@@ -158,11 +254,12 @@ def _fixed_point(B, fh, nF, x, M, y):
     (a policy under which the turns of the pair never end)."""
     K = x.shape[0]
     for k in range(K):
-        row = B[k // nF, fh[k % nF]]
+        sd = k // nF
+        h = fh[k % nF]
         for m in range(K):
-            M[k, m] = -row[1 + m]
+            M[k, m] = -B[sd, h, 1 + m]
         M[k, k] += 1.0
-        M[k, K] = row[0]
+        M[k, K] = B[sd, h, 0]
     for col in range(K):
         piv = col
         for r in range(col + 1, K):
@@ -185,12 +282,34 @@ def _fixed_point(B, fh, nF, x, M, y):
 
 
 @kernel
+def _guess(V, a, b, h, n):
+    """Warm start for ``V[a, b, h]`` from the pairs of larger sum, solved:
+    the least-squares quadratic through the neighbours (1,0), (0,1),
+    (1,1), (2,0), (0,2), (2,1), (1,2) (weights 3/2, 3/2, -2, -1/2, -1/2,
+    1/2, 1/2), bilinear or linear near the goal; so close (about 1e-5)
+    that the first sweep's policy is usually the optimal one."""
+    if a + 2 < n and b + 2 < n:
+        g = (1.5 * (V[a + 1, b, h] + V[a, b + 1, h]) - 2.0 * V[a + 1, b + 1, h]
+             - 0.5 * (V[a + 2, b, h] + V[a, b + 2, h])
+             + 0.5 * (V[a + 2, b + 1, h] + V[a + 1, b + 2, h]))
+    elif a + 1 < n and b + 1 < n:
+        g = V[a + 1, b, h] + V[a, b + 1, h] - V[a + 1, b + 1, h]
+    elif a + 1 < n:
+        g = V[a + 1, b, h]
+    elif b + 1 < n:
+        g = V[a, b + 1, h]
+    else:
+        g = 1.0
+    return min(1.0, max(0.0, g))
+
+
+@kernel
 def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
                 max_sweeps, warm,
                 cont_start, out_start, out_prob, out_kind, out_points, out_h, out_effect,
                 out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
-                blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb, x, y, M,
-                out):
+                blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg,
+                mgs, cnt, x, y, M, out):
     """Solve pair ``(a, b)`` by policy iteration on its unknowns, then damped
     value iteration after ``pi_sweeps`` sweeps (or when the policy's system is
     singular); the estimate is accepted once one
@@ -204,33 +323,42 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
         ma = a if side == 0 else b
         mb = b if side == 0 else a
         h = fh[k % nF]
-        if warm:
-            x[k] = V[ma, mb, h]
-        else:  # one point more for the mover: a close, solved neighbour
-            x[k] = V[ma + 1, mb, h] if ma + 1 < n else 1.0
+        x[k] = V[ma, mb, h] if warm else _guess(V, ma, mb, h, n)
     sweeps = 0
     res = np.inf
+    gap = np.inf
     while True:
-        _sweep(a, b, x, goal, lo, min_bank, forced_first, tie, cont_start, out_start, out_prob,
-               out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
-               hand_h, pass_ok, hidx, fb, nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B,
-               acc, cb)
+        rad = _sweep(a, b, x, goal, lo, min_bank, forced_first, tie, cont_start, out_start,
+                     out_prob, out_kind, out_points, out_h, out_effect, out_penalty, opt_start,
+                     opt_gain, opt_next, hand_h, pass_ok, hidx, fb, nF, blk_ptr, blk_states,
+                     blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg, mgs, cnt)
         sweeps += 1
         res = 0.0
         for k in range(K):
-            res = max(res, abs(_at(B[k // nF, fh[k % nF]], x) - x[k]))
+            res = max(res, abs(_at3(B, k // nF, fh[k % nF], x) - x[k]))
         pi = sweeps <= pi_sweeps and _fixed_point(B, fh, nF, x, M, y)
+        if pi:
+            gap = 0.0
+            for k in range(K):
+                gap = max(gap, abs(y[k] - x[k]))
+            if gap < 0.5 * rad and _kept_hold(mg, mgs, cnt, y):
+                # no decision of the sweep flips between x and its fixed
+                # point y (half the radius: a margin for rounding; the
+                # decisions near a tie checked one by one), so the sweep's
+                # affine values at y are the exact values of a policy
+                # greedy at them: accepted without another sweep
+                for k in range(K):
+                    x[k] = y[k]
+                res = 0.0
+                for k in range(K):
+                    res = max(res, abs(_at3(B, k // nF, fh[k % nF], x) - x[k]))
+                break
         if res <= tol:
             # accepted once the sweep's policy is the one x solves (its fixed
             # point is x itself), or from the pi_exact-th sweep on whatever
             # it is: decisions whose margins sit at the tie threshold can
             # flip from one iterate to the next without moving the values
-            if not pi or sweeps >= pi_exact:
-                break
-            gap = 0.0
-            for k in range(K):
-                gap = max(gap, abs(y[k] - x[k]))
-            if gap <= 1e-15:
+            if not pi or sweeps >= pi_exact or gap <= 1e-15:
                 break
         if sweeps >= max_sweeps:
             out[2] = 1.0
@@ -245,13 +373,13 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
             # where the backup alone would cycle, as when both movers pass
             # (x0 = 1 - x1, x1 = 1 - x0: any split of 1 is a fixed point)
             for k in range(K):
-                y[k] = 0.5 * (x[k] + _at(B[k // nF, fh[k % nF]], x))
+                y[k] = 0.5 * (x[k] + _at3(B, k // nF, fh[k % nF], x))
             for k in range(K):
                 x[k] = y[k]
     change = 0.0
     for h in range(V.shape[2]):
-        v0 = _at(B[0, h], x)
-        v1 = _at(B[1, h], x)
+        v0 = _at3(B, 0, h, x)
+        v1 = _at3(B, 1, h, x)
         change = max(change, abs(v0 - V[a, b, h]), abs(v1 - V[b, a, h]))
         V[a, b, h] = v0
         V[b, a, h] = v1
@@ -276,6 +404,12 @@ def solve_pairs(pairs, groups, goal, lo, min_bank, forced_first, tie, tol, pi_sw
     B = np.zeros((nt, 2, H, K1))
     acc = np.zeros((nt, K1))
     cb = np.zeros((nt, K1))
+    u = np.zeros((nt, K1))
+    v = np.zeros((nt, K1))
+    cap = 2 * nodes + 16  # decisions kept near a tie, per thread
+    mg = np.zeros((nt, cap, K1))
+    mgs = np.zeros((nt, cap), dtype=np.bool_)
+    cnt = np.zeros((nt, 1), dtype=np.int64)
     x = np.zeros((nt, K1 - 1))
     y = np.zeros((nt, K1 - 1))
     M = np.zeros((nt, K1 - 1, K1))
@@ -286,4 +420,5 @@ def solve_pairs(pairs, groups, goal, lo, min_bank, forced_first, tie, tol, pi_sw
                         pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind,
                         out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
                         hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len,
-                        V, W[t], B[t], acc[t], cb[t], x[t], y[t], M[t], out[m])
+                        V, W[t], B[t], acc[t], cb[t], u[t], v[t], mg[t], mgs[t], cnt[t], x[t], y[t],
+                        M[t], out[m])

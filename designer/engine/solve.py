@@ -36,11 +36,16 @@ total down to 0, and every value is carried as an affine function of
 ``x``. A deck needs ``F = {fresh deck}``, a die ``F = {start}``: two
 unknowns, as in the hand-written solvers. A sweep at the estimate ``x``
 gives, for its greedy policy, the rows ``x = u + M x`` of the unknowns;
-policy iteration solves that system and sweeps again, and the pair is
-accepted when one greedy backup moves the estimate by at most
-:data:`~designer._jit.TOL` (after :data:`~designer._jit.PI_SWEEPS` sweeps
-the estimate moves halfway to its greedy backup instead, which converges
-whatever the decisions do). Its turn starts are one greedy backup from the estimate.
+policy iteration solves that system for the next estimate ``y``. The pair
+is accepted at ``y`` without another sweep when no decision of the sweep
+can flip between ``x`` and ``y`` (each decision's margin is affine in the
+unknowns: those far from a tie bound how far the estimate may move, those
+near one are checked one by one at ``y``), or otherwise once one greedy
+backup moves the estimate by at most :data:`~designer._jit.TOL` (after
+:data:`~designer._jit.PI_SWEEPS` sweeps, or when the policy's system is
+singular, the estimate moves halfway to its greedy backup instead, which
+converges whatever the decisions do). Each pair starts from a quadratic
+through solved neighbours, usually close enough that one sweep settles it.
 
 Scores that can fall
 --------------------
@@ -53,7 +58,7 @@ solved exactly given the others) until no stored value moves by more than
 Size
 ----
 The table holds ``n * n * H`` float64 values and each thread a scratch of
-``2 * (nodes + H) * (K + 1)`` (``nodes``: the turn positions ``(s, t)``
+about ``(4 nodes + 2 H) (K + 1)`` (``nodes``: the turn positions ``(s, t)``
 one sweep visits). Both are estimated before anything is allocated, and a
 game above the memory limit is refused.
 """
@@ -314,7 +319,9 @@ def memory_needed(p, nt):
     """Bytes the solve of plan ``p`` allocates on ``nt`` threads."""
     k1 = p["K"] + 1
     table = p["n"] * p["n"] * p["H"] * 8
-    scratch = nt * (2 * (p["nodes"] + p["H"]) * k1 + 4 * k1 + k1 * k1) * 8
+    # in-turn values and turn starts of both sides, the decisions kept
+    # near a tie, and a few vectors, per thread
+    scratch = nt * ((2 * (p["nodes"] + p["H"]) + 2 * p["nodes"] + 16) * k1 + 6 * k1 + k1 * k1) * 8
     pairs = p["n"] * (p["n"] + 1) // 2 * (2 * 8 + 4 * 8)
     return table + scratch + pairs
 
