@@ -249,14 +249,14 @@ def test_search_finds_keep_pace_shape_on_small_pig(tmp_path):
     tpl = Template("dice", "max_ij >= {a} -> roll; below {b}", (("a", 18, 26), ("b", 4, 10)))
     cache = tmp_path / "cache.jsonl"
     found, stats = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache,
-                                induce=False)
+                                induce=False, arith=False)
     ev = Evaluator(game)
     brute = max((ev.score(tpl.rule({"a": a, "b": b}))["win_average"], a, b)
                 for a in range(18, 27) for b in range(4, 11))
     assert found[0].win_average == pytest.approx(brute[0], abs=1e-15)
     assert stats["evaluated"] == 63
     again, st2 = search_rules(game, max_size=4, trials=100, jobs=2, shapes=[tpl], cache=cache,
-                              induce=False)
+                              induce=False, arith=False)
     assert st2["evaluated"] == 0 and st2["resumed"] == 63
     assert again[0].rule == found[0].rule
     front = best_by_size(found, 4)
@@ -266,8 +266,10 @@ def test_search_finds_keep_pace_shape_on_small_pig(tmp_path):
 def test_search_tpe_and_polish_is_reproducible():
     game = DeckGame(bad=2, good=6, goal=8)
     tpl = Template("deck", "diff >= {a} -> bold {b}; maxscore", (("a", -7, 7), ("b", -2, 3)))
-    a, _ = search_rules(game, max_size=3, trials=20, jobs=1, shapes=[tpl], seed=3, induce=False)
-    b, _ = search_rules(game, max_size=3, trials=20, jobs=2, shapes=[tpl], seed=3, induce=False)
+    a, _ = search_rules(game, max_size=3, trials=20, jobs=1, shapes=[tpl], seed=3, induce=False,
+                        arith=False)
+    b, _ = search_rules(game, max_size=3, trials=20, jobs=2, shapes=[tpl], seed=3, induce=False,
+                        arith=False)
     assert [f.rule for f in a[:5]] == [f.rule for f in b[:5]]
 
 
@@ -555,13 +557,13 @@ def test_search_with_induced_source_resumes(tmp_path):
     the cache evaluates nothing again and gives the same front."""
     game = DeckGame(bad=2, good=6, goal=8)
     cache = tmp_path / "c.jsonl"
-    found, stats = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache)
+    found, stats = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache, arith=False)
     assert stats["induced"] > 0 and stats["evaluated"] > 0
     assert all(f.template != "given" for f in found)
     ev = Evaluator(game)
     top = found[0]
     assert ev.score(top.rule)["win_average"] == top.win_average
-    again, st2 = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache)
+    again, st2 = search_rules(game, max_size=4, jobs=2, shapes=[], cache=cache, arith=False)
     assert st2["evaluated"] == 0 and st2["resumed"] == stats["evaluated"]
     assert [f.rule for f in best_by_size(again, 4)] == [f.rule for f in best_by_size(found, 4)]
 
@@ -585,7 +587,7 @@ def test_zombie_classic_rules_are_tuned():
     (the way neller's list is improved at its own size)."""
     game = ZombieGame(1, 1, 1, 2, 2, 4, 0, 7)
     rule = Rule.parse("zombie", "s == 0 -> below 6; below 4")  # a poor start
-    found, stats = search_rules(game, max_size=4, jobs=1, shapes=[], extra=[rule])
+    found, stats = search_rules(game, max_size=4, jobs=1, shapes=[], extra=[rule], arith=False)
     ev = Evaluator(game)
     tuned = [f for f in found if f.template != "given"]
     assert stats["induced"] == 0 and tuned

@@ -16,9 +16,11 @@ def register(sub):
         "strategy", help="the best human-playable rule of each size, with exact win rates",
         description="Search rules a person can apply at the table (thresholds on the "
                     "turn total, on points needed, on items left, on the score difference, end "
-                    "race clauses) and print, for each size 0..--max-size (numeric constants "
-                    "plus conditions), the best rule of at most that size found: one English "
-                    "sentence, a formula, its exact win probability against the optimal player "
+                    "race clauses, and short arithmetic on what a player sees, such as 'draw "
+                    "while c_rem * (need + opp_need) > 2 * w_rem * k * opp_need') and print, for each size 0..--max-size (numeric constants "
+                    "plus conditions; arithmetic on what a player sees is free, and is counted "
+                    "apart as operations per decision), the best rule of at most that size "
+                    "found: one English sentence, a formula, its exact win probability against the optimal player "
                     "moving first, second and on average, its agreement with the optimal "
                     "policy and the share of max-score's gap to optimal it closes (Zombie "
                     "Dice: fixed_hold_at's). Every candidate is scored exactly (no simulation).",
@@ -28,6 +30,10 @@ def register(sub):
     add_game_args(p)
     p.add_argument("--max-size", type=int, default=8, metavar="N",
                    help="largest rule size, 0..80 (default 8)")
+    p.add_argument("--max-ops", type=int_in(0, 1000), default=None, metavar="N",
+                   help="keep only rules a player decides with at most N operations (each "
+                        "+ - * /, rounding, min, max, square and comparison on the longest way "
+                        "to a decision), 0..1000 (default: no bound)")
     p.add_argument("--trials", type=int_in(1, 10**6), default=60, metavar="N",
                    help="TPE candidates per rule template (default 60; small templates are "
                         "searched exhaustively)")
@@ -41,6 +47,10 @@ def register(sub):
     p.add_argument("--no-induce", action="store_true",
                    help="skip the rules induced from the optimal policy (a shallow tree "
                         "fitted to the optimal decisions; deck and dice games)")
+    p.add_argument("--no-arithmetic", action="store_true",
+                   help="skip the arithmetic rules (max-score's comparison tilted by the "
+                        "points each player needs, e.g. 'draw while c_rem * (need + opp_need) "
+                        "> 2 * w_rem * k * opp_need', constants tuned exactly)")
     p.add_argument("--json", action="store_true",
                    help="print a list of objects (size, rule, formula, win_as_first, "
                         "win_as_second, win_average, agreement, ...)")
@@ -76,14 +86,16 @@ def run(args):
     with CountingBar("strategy search", disable=args.quiet or args.json) as bar:
         card = strategy_card(game, max_size=args.max_size, trials=args.trials, jobs=args.jobs,
                              seed=args.seed, cache=args.cache, progress=bar.update,
-                             induce=not args.no_induce)
+                             induce=not args.no_induce, arith=not args.no_arithmetic,
+                             max_ops=args.max_ops)
     if out is not None:
         _save(card, out)
     if args.json:
         print_json([{"size": r.size, "rule": r.rule, "formula": r.formula,
                      "win_as_first": r.win_as_first, "win_as_second": r.win_as_second,
                      "win_average": r.win_average, "agreement": r.agreement,
-                     "gap_closed": r.gap_closed, "rule_size": r.rule_size, "text": r.text}
+                     "gap_closed": r.gap_closed, "rule_size": r.rule_size, "ops": r.ops,
+                     "text": r.text}
                     for r in card.rows if r is not None])
     elif args.card:
         _show_card(card)
@@ -120,12 +132,13 @@ def _show(card):
     console.print(f"[bold]{g.name}[/bold]  {g.describe()}")
     t = Table(title="best rule of each size (exact, against the optimal player)",
               box=box.SIMPLE_HEAD)
-    for col in ("size", "rule size", "as first", "as second", "average", "agreement",
+    for col in ("size", "rule size", "ops", "as first", "as second", "average", "agreement",
                 f"closes of {card.baseline}'s gap"):
         t.add_column(col, justify="right")
     for r in card.rows:
         if r is not None:
-            t.add_row(str(r.size), str(r.rule_size), pct(r.win_as_first), pct(r.win_as_second),
+            t.add_row(str(r.size), str(r.rule_size), str(r.ops), pct(r.win_as_first),
+                      pct(r.win_as_second),
                       f"[bold]{pct(r.win_average, 4)}[/bold]", pct(r.agreement, 2),
                       pct(r.gap_closed, 1))
     console.print(t)
@@ -134,7 +147,8 @@ def _show(card):
         if r is None or r.text in shown:
             continue
         shown.add(r.text)
-        console.print(f"[bold]size {r.rule_size}[/bold] ({pct(r.win_average, 4)}): {r.rule}")
+        console.print(f"[bold]size {r.rule_size}, {r.ops} operations[/bold] "
+                      f"({pct(r.win_average, 4)}): {r.rule}")
         console.print(f"    {r.formula}", highlight=False)
     t = Table(title="classic rules, measured the same way", box=box.SIMPLE_HEAD)
     for col in ("rule", "size", "as first", "as second", "average", "gap"):
@@ -144,9 +158,10 @@ def _show(card):
                   pct(r.win_average, 4), f"{r.win_as_first + r.win_as_second - 1:+.4f}")
     console.print(t)
     s = card.stats
-    console.print(f"  {s['templates']} rule templates and {s['induced']} rules induced from the "
-                  f"optimal policy; {s['evaluated']} rules evaluated exactly ({s['resumed']} "
-                  f"scores read from the cache)")
+    console.print(f"  {s['templates']} rule templates, {s['induced']} rules induced from the "
+                  f"optimal policy and {s.get('arithmetic', 0)} arithmetic rules; "
+                  f"{s['evaluated']} rules evaluated exactly ({s['resumed']} scores read from "
+                  f"the cache)")
 
 
 def _show_card(card):

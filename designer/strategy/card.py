@@ -23,6 +23,8 @@ from designer.strategy.search import best_by_size, search_rules
 
 #: Largest size the command searches.
 MAX_SIZE = 80
+#: Largest --max-ops (operations per decision) taken.
+MAX_OPS = 1000
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class CardRow:
 
     size: int
     rule_size: int
+    ops: int
     rule: str
     formula: str
     text: str
@@ -68,7 +71,7 @@ class Card:
 
 
 def _row(size, found, ev, base):
-    return CardRow(size, found.size, found.rule.sentence(), found.rule.formula(),
+    return CardRow(size, found.size, found.rule.ops, found.rule.sentence(), found.rule.formula(),
                    found.rule.text(), found.win_as_first, found.win_as_second,
                    found.win_average, ev.agreement(found.rule),
                    (found.win_average - base) / (0.5 - base) if base < 0.5 else 0.0)
@@ -91,7 +94,7 @@ def check_game(game):
 
 
 def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, progress=None,
-                  evaluator=None, induce=True):
+                  evaluator=None, induce=True, arith=True, max_ops=None):
     """Search and measure the best rules of ``game`` up to ``max_size``.
 
     Parameters are those of :func:`~designer.strategy.search.search_rules`.
@@ -112,11 +115,15 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
         raise ParameterError("--max-size", max_size, f"an integer 0..{MAX_SIZE}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ParameterError("--trials", trials, "an integer >= 1")
+    if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int)
+                                or not 0 <= max_ops <= MAX_OPS):
+        raise ParameterError("--max-ops", max_ops, f"an integer 0..{MAX_OPS}")
     ev = evaluator or Evaluator(game)
     refs = known_rules(game.family)
     found, stats = search_rules(game, max_size=max_size, trials=trials, jobs=jobs, seed=seed,
                                 cache=cache, evaluator=ev, progress=progress,
-                                extra=list(refs.values()), induce=induce)
+                                extra=list(refs.values()), induce=induce, arith=arith,
+                                max_ops=max_ops)
     by_text = {f.rule.text(): f for f in found}
     references = {name: by_text[r.text()] for name, r in refs.items()}
     baseline = "fixed_hold_at" if game.family == "zombie" else "max-score"

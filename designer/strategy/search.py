@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from designer.errors import DesignError
+from designer.strategy import arith as arith_search
 from designer.strategy.evaluate import Evaluator
 from designer.strategy.templates import template_of, templates
 
@@ -67,11 +68,21 @@ class Found:
     def size(self):
         return self.rule.size
 
+    @property
+    def ops(self):
+        return self.rule.ops
+
 
 def game_key(game):
     """A stable key of the design, for the cache file."""
     return json.dumps({"family": game.family, **game.params}, sort_keys=True, default=list)
 
+
+#: Shapes of each size the arithmetic search extends to the next.
+ARITH_BEAM = 8
+
+#: Largest size of the induced rules (a fixed cap: see :func:`_induced`).
+INDUCE_SIZE = 8
 
 #: Rounds a polish is planned for before it runs (most stop after 1 to 3).
 POLISH_ROUNDS = 2
@@ -281,7 +292,9 @@ def _induced(game, ev, scorer, max_size, batch, per_size, phase="induced"):
     player = None
     for _ in range(2):
         picked = {}
-        for rule, _ in induced_rules(game, ev.solution, max_size=max_size, player=player):
+        # induced to a fixed size whatever max_size is: the lists the beam
+        # keeps, and the second round's player, must not depend on it
+        for rule, _ in induced_rules(game, ev.solution, max_size=INDUCE_SIZE, player=player):
             lst = picked.setdefault(rule.size, [])
             if len(lst) < per_size:
                 lst.append(rule)
@@ -291,6 +304,7 @@ def _induced(game, ev, scorer, max_size, batch, per_size, phase="induced"):
             found += [_found(r, v, "induced") for r, v in zip(part, scorer.score(part, phase))]
         player = RulePolicy(game, max(found, key=lambda f: f.win_average).rule)
     scorer.tally.close(phase)
+    found = [f for f in found if f.size <= max_size]
     out = list(found)
     tuned = []
     for size in sorted({f.size for f in found}):
@@ -307,7 +321,8 @@ def _induced(game, ev, scorer, max_size, batch, per_size, phase="induced"):
 
 
 def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, evaluator=None,
-                 progress=None, extra=(), shapes=None, induce=True, per_size=2):
+                 progress=None, extra=(), shapes=None, induce=True, per_size=2, arith=True,
+                 max_ops=None):
     """Search every template up to ``max_size``; return the scored candidates.
 
     Parameters
@@ -340,6 +355,13 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         Also search rules induced from the optimal policy (deck and dice
         games; :mod:`designer.strategy.induce`), ``per_size`` of each size,
         each size's best then tuned on the exact win rate.
+    arith : bool
+        Also search the arithmetic shapes of :mod:`designer.strategy.arith`
+        (a beam over sizes, constants tuned on the exact win rate).
+    max_ops : int, optional
+        Keep only rules that take at most this many operations per decision
+        (:attr:`designer.policies.rules.Rule.ops`); the classic rules given
+        in ``extra`` are kept whatever they take.
 
     Returns
     -------
@@ -348,7 +370,11 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         (``evaluated``, ``resumed``, ``templates``).
     """
     ev = evaluator or Evaluator(game)
-    plan_ = [t for t in (shapes if shapes is not None else templates(game)) if t.size <= max_size]
+    # each template keeps its index in the whole list (its sampler's seed), so
+    # that what is found at a size never depends on --max-size
+    every = shapes if shapes is not None else templates(game)
+    plan_ = [t for t in every if t.size <= max_size]
+    index = {id(t): n for n, t in enumerate(every)}
     induce = induce and game.family in ("deck", "dice")
     # every phase's candidates planned before the first is scored (see _Tally)
     tally = _Tally(progress)
@@ -366,8 +392,10 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         if tpl.ranges and tpl.count > 2 * trials:
             tally.plan(f"template {n} polish", _polish_plan(tpl, min(3, trials)))
     if induce:
-        tally.plan("induced", 2 * per_size * (max_size + 1))
-        tally.plan("induced polish", STEPS * (max_size + 1))
+        tally.plan("induced", 2 * per_size * (INDUCE_SIZE + 1))
+        tally.plan("induced polish", STEPS * (min(max_size, INDUCE_SIZE) + 1))
+    if arith:
+        tally.plan("arithmetic", arith_search.plan_count(game, max_size, ARITH_BEAM))
     for t in plan_:  # up to 4 starts from the templates whose constants include t's
         if t.ranges:
             k = min(4, sum(1 for o in plan_ if o is not t and o.ranges
@@ -398,7 +426,7 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         elif tpl.count <= 2 * trials:
             cands = _exhaustive(tpl, scorer, 4 * batch, phase)
         else:
-            cands = _tpe(tpl, scorer, trials, batch, seed + n, phase)
+            cands = _tpe(tpl, scorer, trials, batch, seed + index[id(tpl)], phase)
         tally.close(phase)
         if tpl.ranges and tpl.count > 2 * trials:
             # polish the best few starts: TPE finds basins, descent their floors
@@ -411,20 +439,28 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         if cands:
             best = max(cands, key=lambda c: c[1].win_average)
             if best[0]:
-                seeded.append(best)
+                seeded.append((*best, tpl.size))
     if induce:
         found += _induced(game, ev, scorer, max_size, batch, per_size)
+    if arith:
+        for rule, v, _ in arith_search.search(game, scorer.score, max_size, beam=ARITH_BEAM,
+                                              max_ops=max_ops):
+            found.append(_found(rule, v, "arithmetic"))
+        tally.close("arithmetic")
     # Seeded polish: a template's slots often mean the same as another's (the
     # same letter is the same kind of constant), so the best constants of
     # every template are tried as starts for the others.
-    seeds = sorted(seeded, key=lambda c: -c[1].win_average)[:4]
+    # (a template's seeds come from templates no larger than itself, so that
+    # the rules found at a size do not depend on --max-size)
     starts = []
     for tpl in plan_:
         if not tpl.ranges:
             continue
+        seeds = sorted((c for c in seeded if c[2] <= tpl.size),
+                       key=lambda c: -c[1].win_average)[:4]
         slots = set(tpl.slots)
         tried = set()
-        for vals, f in seeds:
+        for vals, f, _ in seeds:
             if f.template == tpl.text or not slots <= set(vals):
                 continue
             start_vals = tpl.clip({k: vals[k] for k in slots})
@@ -440,6 +476,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         found.append(start[1])
         found += [g for _, g in _polish(tpl, scorer, start, batch, "seeded", max_rounds=10)]
     tally.close_all()
+    if max_ops is not None:
+        found = [f for f in found if f.template == "given" or f.rule.ops <= max_ops]
     uniq = {}
     for f in found:
         key = f.rule.text()
@@ -448,7 +486,8 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
     ranked = sorted(uniq.values(), key=lambda f: (-f.win_average, f.size, f.rule.text()))
     return ranked, {"evaluated": scorer.evaluated, "resumed": scorer.resumed,
                     "templates": len(plan_),
-                    "induced": sum(1 for f in found if f.template == "induced")}
+                    "induced": sum(1 for f in found if f.template == "induced"),
+                    "arithmetic": sum(1 for f in found if f.template == "arithmetic")}
 
 
 def best_by_size(found, max_size):
