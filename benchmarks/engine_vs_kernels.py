@@ -1,23 +1,37 @@
 """Benchmark: the engine (any turn model) against today's family kernels.
 
 Run by hand: ``python benchmarks/engine_vs_kernels.py [--repeats N]
-[--threads T]``. Solves Pig and Fowl Play from their rules files with the
-engine and from their presets with today's kernels, in the same process,
-and prints the medians of several warm runs (the solvers' own ``seconds``,
-the kernels' time), the sweeps each needed, the ratio engine / today and
-the largest difference between the two tables of turn starts. Two-Dice
-Pig, which only the engine solves, is timed once.
+[--no-busy] [--no-farkle]``. Everything runs in one process, so the two
+solvers meet the same machine:
 
-On a machine with other busy processes, compare with ``--threads 1``:
-numba's threads wait for each other at every score sum, and a busy core
-makes those waits dominate both solvers' times.
+1. **One thread.** Pig and Fowl Play from their rules files with the
+   engine and from their presets with today's kernels; the medians of
+   several warm runs (the solvers' own ``seconds``), the sweeps each
+   needed, the ratio engine / today and the largest difference between the
+   two tables of turn starts. Two-Dice Pig, which only the engine solves,
+   beside them.
+2. **Two threads, then two threads beside a busy process.** The same
+   solves on numba's two threads, first as the machine is, then with one
+   CPU-bound process (``python -c "while True: pass"``) started beside
+   them; each against its one-thread median, taken in the same rounds (one
+   and two threads alternate, so both see the same load). A solve should
+   not take more than 1.2 times its one-thread time beside a busy process.
+3. **Farkle to 10,000**, two players, exact: time, first-player win,
+   positions and the memory its tables need.
+
+The load average is printed first: the machine is shared, and other
+processes move every figure here.
 """
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from designer import load_game  # noqa: E402
 from designer.engine import solve_rules  # noqa: E402
 from designer.engine.rulesfile import example_path, load_rules  # noqa: E402
+from designer.engine.solve import memory_needed, plan  # noqa: E402
 from designer.solve import solve  # noqa: E402
 
 
@@ -44,19 +59,13 @@ def _median_seconds(fn, repeats):
     return statistics.median(r.seconds for r in runs), runs[-1]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=7, help="runs of each solver")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="numba threads (default: all of numba's pool)")
-    args = ap.parse_args()
-    if args.threads:
-        import numba
+def _load():
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
-        numba.set_num_threads(args.threads)
-    import numba
 
-    print(f"numba threads: {numba.get_num_threads()}")
+def one_thread(repeats):
+    numba.set_num_threads(1)
+    print(f"\n1. one thread ({_load()})")
     print(f"{'game':<14} {'engine s':>9} {'today s':>9} {'ratio':>7} {'sweeps':>13} "
           f"{'max |dP|':>9} {'states':>11}")
     for example, preset in (("pig", "pig"), ("fowl-play", "fowl-play")):
@@ -64,17 +73,81 @@ def main():
         game = load_game(preset)
         solve_rules(rules)  # warm: load (or compile) the kernels
         solve(game)
-        t_engine, got = _median_seconds(lambda: solve_rules(rules), args.repeats)
-        t_today, today = _median_seconds(lambda: solve(game), args.repeats)
+        t_engine, got = _median_seconds(lambda: solve_rules(rules), repeats)
+        t_today, today = _median_seconds(lambda: solve(game), repeats)
         diff = _today_table(rules, got, today)
         sweeps = f"{got.sweeps}/{today.sweeps}"
-        print(f"{example:<14} {t_engine:>9.4f} {t_today:>9.4f} {t_engine / t_today:>6.1f}x "
+        print(f"{example:<14} {t_engine:>9.4f} {t_today:>9.4f} {t_engine / t_today:>6.2f}x "
               f"{sweeps:>13} {diff:>9.1e} {got.states:>11,}")
     rules = load_rules(example_path("two-dice-pig"))
-    got = solve_rules(rules)
-    print(f"{'two-dice-pig':<14} {got.seconds:>9.4f} {'-':>9} {'-':>7} {got.sweeps:>13} "
+    t, got = _median_seconds(lambda: solve_rules(rules), repeats)
+    print(f"{'two-dice-pig':<14} {t:>9.4f} {'-':>9} {'-':>7} {got.sweeps:>13} "
           f"{'-':>9} {got.states:>11,}  ({got.passes} passes, residual {got.residual:.1e}, "
           f"first player {got.first_player_win:.6f})")
+
+
+def threads(repeats, busy):
+    """Medians of one- and two-thread solves, alternating, optionally beside
+    a busy process."""
+    hog = None
+    if busy:
+        hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(1.0)
+    try:
+        label = "two threads beside one busy process" if busy else "two threads"
+        print(f"\n2. {label} ({_load()})")
+        print(f"{'game':<14} {'solver':<7} {'1 thread s':>10} {'2 threads s':>11} {'2 / 1':>7}")
+        for example in ("pig", "fowl-play", "two-dice-pig"):
+            rules = load_rules(example_path(example))
+            game = load_game(example) if example != "two-dice-pig" else None
+            solvers = [("engine", lambda: solve_rules(rules))]
+            if game is not None:
+                solvers.append(("today", lambda: solve(game)))
+            for name, fn in solvers:
+                fn()
+                one, two = [], []
+                for _ in range(repeats):
+                    numba.set_num_threads(1)
+                    one.append(fn().seconds)
+                    numba.set_num_threads(2)
+                    two.append(fn().seconds)
+                a, b = statistics.median(one), statistics.median(two)
+                print(f"{example:<14} {name:<7} {a:>10.4f} {b:>11.4f} {b / a:>6.2f}x")
+    finally:
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def farkle():
+    rules = load_rules(example_path("farkle"))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    p = plan(rules.model, rules.goal)
+    need = memory_needed(p, numba.config.NUMBA_NUM_THREADS)
+    print(f"\n3. Farkle to {rules.goal * 50:,} points, two players ({_load()}, "
+          f"{numba.get_num_threads()} threads)")
+    solve_rules(load_rules(example_path("piglet")))  # load the kernels
+    got = solve_rules(rules)
+    print(f"first player wins {got.first_player_win:.6f}; {got.seconds:.2f} s; "
+          f"{got.states:,} positions ({rules.model.states} turn states, "
+          f"{rules.model.outcomes} outcomes); tables {need / 2**20:,.0f} MB; "
+          f"residual {got.residual:.1e}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=7, help="runs of each solver")
+    ap.add_argument("--no-busy", action="store_true", help="skip the busy-machine rounds")
+    ap.add_argument("--no-farkle", action="store_true", help="skip Farkle")
+    args = ap.parse_args()
+    print(f"numba threads: {numba.config.NUMBA_NUM_THREADS}, {_load()}")
+    one_thread(args.repeats)
+    threads(args.repeats, busy=False)
+    if not args.no_busy:
+        threads(args.repeats, busy=True)
+    if not args.no_farkle:
+        farkle()
 
 
 if __name__ == "__main__":

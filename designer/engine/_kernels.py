@@ -14,11 +14,22 @@ estimate ``x``; for that fixed policy the unknowns' rows give the linear
 system ``x = u + M x``.
 """
 
-import numba
-import numpy as np
-from numba import prange
+import os
 
-from designer._jit import kernel, parallel_kernel
+# OpenMP's threads spin for milliseconds after each parallel region before
+# they sleep; beside a busy process that spinning takes the core the solve's
+# own thread needs next (measured: Pig on two threads 0.07-0.09 s against
+# 0.01 s on one). The engine runs one region per solve, so waking a sleeping
+# thread costs it nothing worth measuring. Read once, when numba first starts
+# its threads; a value already set is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from numba import prange  # noqa: E402
+
+from designer._jit import kernel, parallel_kernel  # noqa: E402
+from designer.engine._sync import cycles, fetch_add, load_acquire, store_release  # noqa: E402
 
 # kinds and effects (mirrors of designer.engine.model: kernels take no globals
 # but module-level integer constants are frozen in at compile time)
@@ -27,6 +38,16 @@ _CHOOSE = 1
 _END = 2
 _NONE = 0
 _ZERO = 1
+
+# what a sweep does with an outcome (designer.engine.solve.plan sets them):
+# move to the one option's node, bust to the feedback start or to another
+# turn start keeping the score, anything else (an end, a bust that changes
+# the score) read from the packed outcome table, or choose among options
+OP_MOVE = 0
+OP_FEEDBACK = 1
+OP_START = 2
+OP_GENERAL = 3
+OP_CHOICE = 4
 
 
 @kernel
@@ -388,37 +409,477 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
     out[3] = change
 
 
+
+# -- two unknowns: the affine values in scalars --------------------------------
+#
+# Every game with one feedback state (a die, a deck, Farkle: all that ship)
+# has two unknowns per pair, the start values of the feedback state on
+# both sides. The kernels below carry each value as three numbers in
+# registers instead of a scratch vector of run-time length, in the *own*
+# coordinates of its side: ``(c, e_own, e_oth)`` is worth ``c + e_own
+# x_own + e_oth x_oth``, with ``x_own`` the side's own unknown. The two
+# sides' sweeps are then the same code with ``x_own, x_oth`` swapped, and
+# the other side's value ``c' + e'_own x_oth + e'_oth x_own`` reads, in
+# this side's coordinates, ``1 - (c', e'_oth, e'_own)`` when it is the
+# opponent's win probability that counts.
+
+
+# columns of the packed table of a state (ST_*) and of an outcome (OC_*)
+ST_C0, ST_C1, ST_BASE, ST_PASS, ST_HAND, ST_START, ST_LEN = 0, 1, 2, 3, 4, 5, 6
+OC_OP, OC_GAIN, OC_NODE, OC_H, OC_KIND, OC_POINTS, OC_EFFECT, OC_PENALTY = range(8)
+# entries of the integer settings (CF_*)
+CF_GOAL, CF_LO, CF_MIN_BANK, CF_FORCED = 0, 1, 2, 3
+
+
+@kernel
+def _keep2(rad, m, slope, dA, dO, dT, thr, side, mg, cnt):
+    """A decision of the two-unknown sweep whose margin ``m = dA + dO x_own
+    + dT x_oth - thr`` (side ``side``'s own coordinates, ``slope = |dO| +
+    |dT|``) may lower the radius ``rad`` (:func:`_decision`): kept, in the
+    pair's coordinates ``(x0, x1)`` with its outcome (1 taken, 0 not) in
+    ``mg[c, 3]``, if near a tie and room remains, else the new radius.
+
+    The sweep calls this only when ``|m| < rad * slope``: rarely, once the
+    radius is small, so the sweep's own loop passes no arrays to a
+    function (numba counts references to an array at every call)."""
+    am = abs(m)
+    c = cnt[0]
+    if am < NEAR * slope and c < mg.shape[0]:
+        mg[c, 0] = dA - thr
+        if side == 0:
+            mg[c, 1] = dO
+            mg[c, 2] = dT
+        else:
+            mg[c, 1] = dT
+            mg[c, 2] = dO
+        mg[c, 3] = 1.0 if m > 0.0 else 0.0
+        cnt[0] = c + 1
+        return rad
+    return min(rad, am / slope)
+
+
+@kernel
+def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb,
+            fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt):
+    """:func:`_sweep` with two unknowns ``x0, x1`` in scalars; values in
+    ``W[side * nodes + node, :3]`` and ``B[side * H + h, :3]`` are in each
+    side's own coordinates. The blocks are swept one side after the other: within a
+    block the sides meet only through turn starts of earlier blocks.
+
+    Written out in one loop on purpose: numba does not inline a call to
+    another kernel, and a call that passes arrays costs reference counts
+    (atomic operations) that would dwarf a position's arithmetic. A block
+    of one state (every state of a deck) has the state's numbers read
+    once: the arrays may alias as far as the compiler knows, so it would
+    read them again after every store. Decisions (:func:`_decision`):
+    the margin ``m`` of each, with ``slope`` its sensitivity to the
+    unknowns, goes to :func:`_keep2` only when ``|m| < rad * slope``."""
+    rad = np.inf
+    cnt[0] = 0
+    nodes = W.shape[0] // 2
+    H = B.shape[0] // 2
+    goal = cf[CF_GOAL]
+    lo = cf[CF_LO]
+    min_bank = cf[CF_MIN_BANK]
+    forced = cf[CF_FORCED] != 0
+    for blk in range(blk_ptr.shape[0] - 1):
+        q0 = blk_ptr[blk]
+        q1 = blk_ptr[blk + 1]
+        single = q1 - q0 == 1
+        s = blk_states[q0]
+        c0h, c1h, nbh = st[s, ST_C0], st[s, ST_C1], st[s, ST_BASE]
+        passh, handh, hh, lenh = st[s, ST_PASS], st[s, ST_HAND], st[s, ST_START], st[s, ST_LEN]
+        for side in range(2):
+            if side == 0:
+                ma, mb, xo, xt = a, b, x0, x1
+            else:
+                ma, mb, xo, xt = b, a, x1, x0
+            wo = side * nodes  # this side's rows of W and of B, the other's of B
+            bo = side * H
+            bt = (1 - side) * H
+            mi = ma + lo
+            tcap = max(goal - mi, min_bank)
+            for t in range(min(blk_tmax[blk], tcap - 1), -1, -1):
+                for q in range(q0, q1):
+                    if single:
+                        if t >= lenh:
+                            continue
+                        c0, c1, nd, pass_s, hand_s, h_s = c0h, c1h, nbh + t, passh, handh, hh
+                    else:
+                        s = blk_states[q]
+                        if t >= st[s, ST_LEN]:
+                            continue
+                        c0, c1, nd = st[s, ST_C0], st[s, ST_C1], st[s, ST_BASE] + t
+                        pass_s, hand_s, h_s = st[s, ST_PASS], st[s, ST_HAND], st[s, ST_START]
+                    bA = 0.0
+                    bO = 0.0
+                    bT = 0.0
+                    bestv = -np.inf
+                    for c in range(c0, c1):
+                        aA = 0.0
+                        aO = 0.0
+                        aT = 0.0
+                        for o in range(out_start[c], out_start[c + 1]):
+                            p = out_prob[o]
+                            op = oq[o, 0]
+                            if op == OP_MOVE:
+                                tt = t + oq[o, 1]
+                                if tt >= tcap:  # stopping there wins
+                                    aA += p
+                                else:
+                                    r = wo + oq[o, 2] + tt
+                                    aA += p * W[r, 0]
+                                    aO += p * W[r, 1]
+                                    aT += p * W[r, 2]
+                                continue
+                            if op == OP_FEEDBACK:  # 1 - the opponent's unknown
+                                aA += p
+                                aT -= p
+                                continue
+                            if op == OP_CHOICE:  # the best option, ties to the first
+                                r0 = opt_start[o]
+                                r1 = opt_start[o + 1]
+                                bo = r0
+                                uA, uO, uT = 1.0, 0.0, 0.0
+                                bv = -np.inf
+                                for r in range(r0, r1):
+                                    tt = t + opt_gain[r]
+                                    if tt >= tcap:
+                                        vA, vO, vT = 1.0, 0.0, 0.0
+                                    else:
+                                        i = wo + opt_nb[r] + tt
+                                        vA, vO, vT = W[i, 0], W[i, 1], W[i, 2]
+                                    val = vA + vO * xo + vT * xt
+                                    if val > bv:
+                                        bv = val
+                                        bo = r
+                                        uA, uO, uT = vA, vO, vT
+                                for r in range(r0, r1):  # each other option: a decision
+                                    if r == bo:
+                                        continue
+                                    tt = t + opt_gain[r]
+                                    if tt >= tcap:
+                                        vA, vO, vT = 1.0, 0.0, 0.0
+                                    else:
+                                        i = wo + opt_nb[r] + tt
+                                        vA, vO, vT = W[i, 0], W[i, 1], W[i, 2]
+                                    dO = uO - vO
+                                    dT = uT - vT
+                                    slope = abs(dO) + abs(dT)
+                                    m = uA - vA + dO * xo + dT * xt
+                                    if abs(m) < rad * slope:
+                                        rad = _keep2(rad, m, slope, uA - vA, dO, dT, 0.0, side,
+                                                     mg, cnt)
+                                aA += p * uA
+                                aO += p * uO
+                                aT += p * uT
+                                continue
+                            # a turn start of the opponent, at this score or another
+                            h = oq[o, 3]
+                            ns = mi
+                            if op == OP_GENERAL:
+                                if oc[o, OC_KIND] == _END:
+                                    tot = t + oc[o, OC_POINTS]
+                                    if mi + tot >= goal:  # a win
+                                        aA += p
+                                        continue
+                                    if tot > 0:  # the opponent moves at (j, i + tot)
+                                        aA += p * (1.0 - V[mb, ma + tot, h])
+                                        continue
+                                else:  # a bust that may change the banked score
+                                    e = oc[o, OC_EFFECT]
+                                    if e == _ZERO:
+                                        ns = 0
+                                    elif e != _NONE:
+                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                            if ns != mi:
+                                aA += p * (1.0 - V[mb, ns - lo, h])
+                            elif h == fbh:
+                                aA += p
+                                aT -= p
+                            else:
+                                aA += p * (1.0 - B[bt + h, 0])
+                                aO -= p * B[bt + h, 2]
+                                aT -= p * B[bt + h, 1]
+                        val = aA + aO * xo + aT * xt
+                        if c > c0:  # a later continuation must beat the best
+                            dO = aO - bO
+                            dT = aT - bT
+                            slope = abs(dO) + abs(dT)
+                            m = aA - bA + dO * xo + dT * xt
+                            if abs(m) < rad * slope:
+                                rad = _keep2(rad, m, slope, aA - bA, dO, dT, 0.0, side, mg, cnt)
+                        if val > bestv:
+                            bestv = val
+                            bA, bO, bT = aA, aO, aT
+                    go = True
+                    sA, sO, sT = 0.0, 0.0, 0.0
+                    if t >= min_bank and (t > 0 or pass_s):  # stopping is allowed
+                        if t > 0:
+                            sA = 1.0 - V[mb, ma + t, hand_s]
+                            thr = tie
+                        else:  # a pass: the opponent starts from the hand-over
+                            thr = -tie
+                            if hand_s == fbh:
+                                sA, sT = 1.0, -1.0
+                            else:
+                                sA = 1.0 - B[bt + hand_s, 0]
+                                sO = -B[bt + hand_s, 2]
+                                sT = -B[bt + hand_s, 1]
+                        # ties go to stopping, except at a turn total of 0,
+                        # where stopping passes: passes answered by passes
+                        # would never end the game
+                        go = bestv - (sA + sO * xo + sT * xt) > thr
+                        if c1 > c0:
+                            dO = bO - sO
+                            dT = bT - sT
+                            slope = abs(dO) + abs(dT)
+                            m = bA - sA + dO * xo + dT * xt - thr
+                            if abs(m) < rad * slope:
+                                rad = _keep2(rad, m, slope, bA - sA, dO, dT, thr, side, mg, cnt)
+                    if t == 0 and h_s >= 0 and forced:  # a turn starts with a roll or draw
+                        B[bo + h_s, 0] = bA
+                        B[bo + h_s, 1] = bO
+                        B[bo + h_s, 2] = bT
+                    if not go:
+                        bA, bO, bT = sA, sO, sT
+                    W[wo + nd, 0] = bA
+                    W[wo + nd, 1] = bO
+                    W[wo + nd, 2] = bT
+                    if t == 0 and h_s >= 0 and not forced:
+                        B[bo + h_s, 0] = bA
+                        B[bo + h_s, 1] = bO
+                        B[bo + h_s, 2] = bT
+    return rad
+
+
+@kernel
+def _kept_hold2(mg, cnt, y0, y1):
+    """True if every kept decision comes out the same at ``(y0, y1)``."""
+    for c in range(cnt[0]):
+        if (mg[c, 0] + mg[c, 1] * y0 + mg[c, 2] * y1 > 0.0) != (mg[c, 3] > 0.5):
+            return False
+    return True
+
+
+@kernel
+def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
+                 out_prob, oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax,
+                 V, W, B, mg, cnt, out):
+    """:func:`_solve_pair` with two unknowns in scalars (the same rule)."""
+    n = V.shape[0]
+    H = V.shape[2]
+    if warm:
+        x0 = V[a, b, fbh]
+        x1 = V[b, a, fbh]
+    else:
+        x0 = _guess(V, a, b, fbh, n)
+        x1 = _guess(V, b, a, fbh, n)
+    sweeps = 0
+    gap = np.inf
+    while True:
+        rad = _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start,
+                      opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt)
+        sweeps += 1
+        # the unknowns' rows: x0 = u0 + u1 x0 + u2 x1, x1 = v0 + v1 x1 + v2 x0
+        u0, u1, u2 = B[fbh, 0], B[fbh, 1], B[fbh, 2]
+        v0, v1, v2 = B[H + fbh, 0], B[H + fbh, 1], B[H + fbh, 2]
+        g0 = u0 + u1 * x0 + u2 * x1
+        g1 = v0 + v1 * x1 + v2 * x0
+        res = max(abs(g0 - x0), abs(g1 - x1))
+        pi = False
+        y0 = x0
+        y1 = x1
+        if sweeps <= pi_sweeps:
+            m11 = 1.0 - u1
+            m22 = 1.0 - v1
+            det = m11 * m22 - u2 * v2
+            if abs(det) >= 1e-300:  # else a policy under which the pair never ends
+                y0 = (u0 * m22 + u2 * v0) / det
+                y1 = (m11 * v0 + v2 * u0) / det
+                pi = True
+        if pi:
+            gap = max(abs(y0 - x0), abs(y1 - x1))
+            if gap < 0.5 * rad and _kept_hold2(mg, cnt, y0, y1):
+                # no decision of the sweep flips between x and its fixed
+                # point y: the sweep's values at y are exact (see _solve_pair)
+                x0 = y0
+                x1 = y1
+                res = max(abs(u0 + u1 * x0 + u2 * x1 - x0), abs(v0 + v1 * x1 + v2 * x0 - x1))
+                break
+        if res <= tol:
+            if not pi or sweeps >= pi_exact or gap <= 1e-15:
+                break
+        if sweeps >= max_sweeps:
+            out[2] = 1.0
+            break
+        if pi:
+            x0 = y0
+            x1 = y1
+        else:  # half a greedy backup (see _solve_pair)
+            x0 = 0.5 * (x0 + g0)
+            x1 = 0.5 * (x1 + g1)
+    change = 0.0
+    for h in range(V.shape[2]):
+        w0 = B[h, 0] + B[h, 1] * x0 + B[h, 2] * x1
+        w1 = B[H + h, 0] + B[H + h, 1] * x1 + B[H + h, 2] * x0
+        change = max(change, abs(w0 - V[a, b, h]), abs(w1 - V[b, a, h]))
+        V[a, b, h] = w0
+        V[b, a, h] = w1
+    out[0] = res
+    out[1] = sweeps
+    out[3] = change
+
+
+# -- the schedule ----------------------------------------------------------------
+
+@kernel
+def _pair_index(a, b, n, groups):
+    """Row of pair ``{a, b}`` in the order of :func:`designer.engine.solve._pairs`."""
+    if a > b:
+        a, b = b, a
+    total = a + b
+    return groups[2 * (n - 1) - total] + a - max(0, total - (n - 1))
+
+
+@kernel
+def _missing_input(m, pairs, n, groups, done):
+    """A pair that pair ``m`` reads and that is not solved yet, or -1.
+
+    A pair ``{a, b}`` reads (stops, ends, its warm start) pairs ``{a, b'}``
+    with ``b' > b`` and ``{b, a'}`` with ``a' > a``; each of those was
+    solved only after the next one in its row, so ``{a, b + 1}`` and ``{b,
+    a + 1}`` being solved is enough. (Scores that never fall.)"""
+    a = pairs[m, 0]
+    b = pairs[m, 1]
+    if b + 1 < n:
+        d = _pair_index(a, b + 1, n, groups)
+        if load_acquire(done, d) == 0:
+            return d
+    if a + 1 < n and a != b:
+        d = _pair_index(b, a + 1, n, groups)
+        if load_acquire(done, d) == 0:
+            return d
+    return -1
+
+
+@kernel
+def _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
+               max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+               out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
+               fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq, opt_nb, cf, V,
+               W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y, M, out, done):
+    """Solve pair ``m`` on thread ``t``'s scratch and mark it solved."""
+    a = pairs[m, 0]
+    b = pairs[m, 1]
+    nF = fh.shape[0]
+    if nF == 1:
+        _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
+                     out_prob, oq, oc, opt_start, opt_gain, opt_nb, fh[0], blk_ptr, blk_states,
+                     blk_tmax, V, W2[t], B2[t], mg[t], cnt[t], out[m])
+    else:
+        _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
+                    max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+                    out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
+                    fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W[t], B[t],
+                    acc[t], cb[t], u[t], v[t], mg[t], mgs[t], cnt[t], x[t], y[t], M[t], out[m])
+    store_release(done, m, 1)
+
+
 @parallel_kernel
-def solve_pairs(pairs, groups, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
-                max_sweeps,
-                warm, cont_start, out_start, out_prob, out_kind, out_points, out_h, out_effect,
-                out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
-                blk_ptr, blk_states, blk_tmax, node_base, node_len, V, nt, nodes, out):
-    """Solve every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``), the
-    groups ``groups[g] .. groups[g+1]-1`` one after the other (decreasing
-    score sum) and the pairs of a group in parallel. ``out[m]`` receives
-    pair ``m``'s report (:func:`_solve_pair`)."""
-    K1 = 2 * fh.shape[0] + 1
+def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
+                pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points,
+                out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok,
+                hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
+                opt_nb, V, nt, nodes, out, work):
+    """Solve every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
+    decreasing score sum; ``groups`` bound the sums) on ``nt`` workers.
+
+    Each worker claims the next pair from a shared counter and solves it
+    once the pairs it reads are solved (:func:`_missing_input`): no worker
+    waits for all the others at every score sum. A worker that finds an
+    input still in another's hands waits a little (twice its own average
+    time per pair), then solves that input itself: the other worker may be
+    off its core, kept there by another process, for longer than the whole
+    pair takes. The two then write the same numbers (a pair's values
+    depend only on the pairs it reads, solved), so nothing is lost but the
+    time of one pair, and a busy machine never makes the solve wait for a
+    worker that does not run.
+
+    Where scores can fall, a pair also reads pairs of smaller sums, not
+    yet solved in this pass; one worker then solves the pairs in order,
+    so that every pass is reproducible.
+
+    ``out[m]`` receives pair ``m``'s report (:func:`_solve_pair`);
+    ``work[w]`` the pairs worker ``w`` solved and, in ``work[w, 1]``, how
+    many of them were another's it took over. With one feedback state the
+    pairs are solved by :func:`_solve_pair2` (``st``, ``oc``, ``oq``,
+    ``opt_nb``: the packed tables of :func:`designer.engine.solve.plan`)."""
+    nF = fh.shape[0]
+    K1 = 2 * nF + 1
     H = V.shape[2]
     W = np.zeros((nt, 2, nodes, K1))
     B = np.zeros((nt, 2, H, K1))
+    # the two-unknown kernels take each thread's tables with the sides stacked
+    W2 = W.reshape((nt, 2 * nodes, K1))
+    B2 = B.reshape((nt, 2 * H, K1))
     acc = np.zeros((nt, K1))
     cb = np.zeros((nt, K1))
     u = np.zeros((nt, K1))
     v = np.zeros((nt, K1))
     cap = 2 * nodes + 16  # decisions kept near a tie, per thread
-    mg = np.zeros((nt, cap, K1))
+    mg = np.zeros((nt, cap, K1 + (1 if nF == 1 else 0)))
     mgs = np.zeros((nt, cap), dtype=np.bool_)
     cnt = np.zeros((nt, 1), dtype=np.int64)
     x = np.zeros((nt, K1 - 1))
     y = np.zeros((nt, K1 - 1))
     M = np.zeros((nt, K1 - 1, K1))
-    for g in range(groups.shape[0] - 1):
-        for m in prange(groups[g], groups[g + 1]):
-            t = numba.get_thread_id()
-            _solve_pair(pairs[m, 0], pairs[m, 1], goal, lo, min_bank, forced_first, tie, tol,
-                        pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind,
-                        out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
-                        hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len,
-                        V, W[t], B[t], acc[t], cb[t], u[t], v[t], mg[t], mgs[t], cnt[t], x[t], y[t],
-                        M[t], out[m])
+    n = V.shape[0]
+    npairs = pairs.shape[0]
+    claim = np.zeros(1, dtype=np.int64)
+    done = np.zeros(npairs, dtype=np.int64)
+    cf = np.array([goal, lo, min_bank, 1 if forced_first else 0], dtype=np.int64)
+    workers = 1 if falls else nt
+    for w in prange(workers):
+        t = numba.get_thread_id()
+        spent = 0  # cycles this worker spent on its pairs
+        solved = 0
+        while True:
+            m = fetch_add(claim, 0, 1)
+            if m >= npairs:
+                break
+            if not falls:
+                # wait for the inputs, or take them over (the docstring)
+                patience = 2 * spent // max(solved, 1) + 20_000
+                t0 = cycles()
+                while True:
+                    d = _missing_input(m, pairs, n, groups, done)
+                    if d < 0:
+                        break
+                    if cycles() - t0 < patience:
+                        continue
+                    while True:  # an input whose own inputs are all solved
+                        e = _missing_input(d, pairs, n, groups, done)
+                        if e < 0:
+                            break
+                        d = e
+                    if load_acquire(done, d) == 0:
+                        _solve_one(d, t, pairs, goal, lo, min_bank, forced_first, tie, tol,
+                                   pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start,
+                                   out_prob, out_kind, out_points, out_h, out_effect, out_penalty,
+                                   opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
+                                   blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
+                                   opt_nb, cf, V, W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y,
+                                   M, out, done)
+                        work[w, 1] += 1
+                    t0 = cycles()
+            t0 = cycles()
+            _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
+                       pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind,
+                       out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
+                       hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base,
+                       node_len, st, oc, oq, opt_nb, cf, V, W, B, W2, B2, acc, cb, u, v, mg, mgs,
+                       cnt, x, y, M, out, done)
+            spent += cycles() - t0
+            solved += 1
+            work[w, 0] += 1

@@ -71,7 +71,7 @@ import numpy as np
 
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
 from designer.engine import _kernels
-from designer.engine.model import BUST, CHOOSE, ModelError
+from designer.engine.model import BUST, CHOOSE, NONE, ModelError
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Default memory limit of one solve, in bytes.
@@ -304,12 +304,37 @@ def plan(model, goal):
     fb = np.full(len(starts), -1, dtype=np.int64)
     fb[fh] = np.arange(len(fh))
     out_h = np.where(model.out_kind != CHOOSE, hidx[np.maximum(model.out_next, 0)], -1)
+    # how a sweep reads each outcome (designer.engine._kernels.OP_*): the
+    # common ones straight from a few contiguous arrays
+    nopt = np.diff(model.opt_start)
+    single = (model.out_kind == CHOOSE) & (nopt == 1)
+    keep = (model.out_kind == BUST) & (model.out_effect == NONE)
+    first = np.minimum(model.opt_start[:-1], max(len(model.opt_gain) - 1, 0))
+    out_op = np.full(model.outcomes, _kernels.OP_GENERAL, dtype=np.int64)
+    out_op[keep] = _kernels.OP_START
+    if len(fh) == 1:
+        out_op[keep & (out_h == fh[0])] = _kernels.OP_FEEDBACK
+    out_op[single] = _kernels.OP_MOVE
+    out_op[(model.out_kind == CHOOSE) & (nopt > 1)] = _kernels.OP_CHOICE
+    out_g = np.where(single, model.opt_gain[first] if len(model.opt_gain) else 0, 0)
+    out_nb = np.where(single, node_base[model.opt_next[first]] if len(model.opt_gain) else 0, 0)
+    K = _kernels
+    st = np.zeros((S, 7), dtype=np.int64)
+    st[:, K.ST_C0], st[:, K.ST_C1] = model.cont_start[:-1], model.cont_start[1:]
+    st[:, K.ST_BASE], st[:, K.ST_PASS] = node_base, pass_ok
+    st[:, K.ST_HAND], st[:, K.ST_START], st[:, K.ST_LEN] = hidx[model.handover], hidx, node_len
+    oc = np.zeros((model.outcomes, 8), dtype=np.int64)
+    for col, a in ((K.OC_OP, out_op), (K.OC_GAIN, out_g), (K.OC_NODE, out_nb), (K.OC_H, out_h),
+                   (K.OC_KIND, model.out_kind), (K.OC_POINTS, model.out_points),
+                   (K.OC_EFFECT, model.out_effect), (K.OC_PENALTY, model.out_penalty)):
+        oc[:, col] = a
     # in-turn positions per mover score: totals t < max(goal - i, min_bank)
     scores = np.arange(lo, goal)
     tcap = np.maximum(goal - scores, model.min_bank)
     positions = int(np.minimum(node_len[None, :], tcap[:, None]).sum()) * n
     return dict(lo=lo, n=n, H=len(starts), K=2 * len(fh), nodes=int(node_len.sum()),
                 starts=starts, hidx=hidx, fb=fb, fh=fh, out_h=out_h.astype(np.int64),
+                st=st, oc=oc, oq=np.ascontiguousarray(oc[:, :4]), opt_nb=node_base[model.opt_next].astype(np.int64),
                 hand_h=hidx[model.handover], pass_ok=pass_ok, blk_ptr=blk_ptr, blk_states=blk_states,
                 blk_tmax=blk_tmax, node_base=node_base, node_len=node_len.astype(np.int64),
                 positions=positions)
@@ -345,14 +370,30 @@ def _check_stuck(model):
                                  "the mover may not stop there")
 
 
-def _run(model, p, goal, V, warm, nt, out, pairs, groups):
-    _kernels.solve_pairs(pairs, groups, goal, p["lo"], model.min_bank, model.forced_first, TIE,
-                         TOL, PI_SWEEPS, PI_EXACT, MAX_SWEEPS, warm, model.cont_start, model.out_start,
-                         model.out_prob, model.out_kind, model.out_points, p["out_h"],
-                         model.out_effect, model.out_penalty, model.opt_start, model.opt_gain,
-                         model.opt_next, p["hand_h"], p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"],
-                         p["blk_states"], p["blk_tmax"], p["node_base"], p["node_len"], V, nt,
-                         p["nodes"], out)
+def _run(model, p, goal, V, warm, nt, out, pairs, groups, work):
+    if model.falls:
+        # one worker solves the pairs in order (_kernels.solve_pairs): a
+        # second thread would only have to join each pass's start and end
+        import numba
+
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            _kernels.solve_pairs(*_args(model, p, goal, V, warm, nt, out, pairs, groups, work))
+        finally:
+            numba.set_num_threads(before)
+        return
+    _kernels.solve_pairs(*_args(model, p, goal, V, warm, nt, out, pairs, groups, work))
+
+
+def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
+    return (pairs, groups, model.falls, goal, p["lo"], model.min_bank, model.forced_first, TIE,
+            TOL, PI_SWEEPS, PI_EXACT, MAX_SWEEPS, warm, model.cont_start, model.out_start,
+            model.out_prob, model.out_kind, model.out_points, p["out_h"], model.out_effect,
+            model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
+            p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
+            p["blk_tmax"], p["node_base"], p["node_len"], p["st"], p["oc"], p["oq"], p["opt_nb"],
+            V, nt, p["nodes"], out, work)
 
 
 def _warm():
@@ -411,11 +452,12 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
     n = p["n"]
     pairs, groups = _pairs(n)
     out = np.zeros((len(pairs), 4))
+    work = np.zeros((nt, 2), dtype=np.int64)
     # where scores can fall a pair reads smaller pairs before they are
     # solved: an even chance is the least misleading guess for them
     V = np.full((n, n, p["H"]), 0.5 if model.falls else 0.0)
     t0 = time.perf_counter()
-    _run(model, p, goal, V, False, nt, out, pairs, groups)
+    _run(model, p, goal, V, False, nt, out, pairs, groups, work)
     passes, sweeps = 1, int(out[:, 1].sum())
     residual = float(out[:, 0].max())
     if model.falls:
@@ -430,7 +472,7 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
                 raise ConvergenceError(f"the table still moves by {change:.1e} after "
                                        f"{passes} passes")
             out[:] = 0.0
-            _run(model, p, goal, V, True, nt, out, pairs, groups)
+            _run(model, p, goal, V, True, nt, out, pairs, groups, work)
             passes += 1
             sweeps += int(out[:, 1].sum())
             residual = float(out[:, 0].max())
