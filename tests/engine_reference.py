@@ -152,6 +152,78 @@ class Deck:
         return [outs]
 
 
+class Farkle:
+    """Farkle's turn, written from its rules: ``count`` six-sided dice;
+    points in units of 50. A throw of the ``n`` dice left showing no scoring
+    die busts. Otherwise the mover keeps any non-empty set of the dice just
+    thrown that splits entirely into combinations of that throw, worth its
+    best split, and goes on with the others (all ``count`` again when every
+    die is kept). Combinations: a 1 (100), a 5 (50), three of a kind (100 x
+    face, three 1s 1000), four, five, six of a kind (2, 4, 8 x the three of
+    a kind), three pairs (three faces, each exactly twice: 750), a straight
+    1-6 (1500). Every kept set is an option (none is dropped as worse than
+    another); throws with the same options are one outcome (their chances
+    added), only to keep the reference fast enough."""
+
+    def __init__(self, count):
+        self.count = count
+        self.start = count
+        self._scores = {}
+
+    def handover(self, s):
+        return self.count
+
+    def combos(self, dice):
+        """Every combination (a sorted tuple of faces, its points) within ``dice``."""
+        out = [((1,), 100), ((5,), 50)]
+        for face in range(1, 7):
+            triple = 1000 if face == 1 else 100 * face
+            for n, mult in ((3, 1), (4, 2), (5, 4), (6, 8)):
+                out.append(((face,) * n, triple * mult))
+        if len(dice) == 6:
+            out.append(((1, 2, 3, 4, 5, 6), 1500))
+            faces = sorted(set(dice))
+            if len(faces) == 3 and all(dice.count(f) == 2 for f in faces):
+                out.append((tuple(sorted(dice)), 750))
+        return [(c, pts) for c, pts in out if all(dice.count(f) >= c.count(f) for f in set(c))]
+
+    def score(self, dice):
+        """Best points of the sorted tuple ``dice`` split into combinations, or None."""
+        if not dice:
+            return 0
+        if dice not in self._scores:
+            best = None
+            for combo, pts in self.combos(dice):
+                rest = list(dice)
+                for f in combo:
+                    rest.remove(f)
+                sub = self.score(tuple(rest))
+                if sub is not None and (best is None or pts + sub > best):
+                    best = pts + sub
+            self._scores[dice] = best
+        return self._scores[dice]
+
+    def rolls(self, n):
+        if n == 0:
+            return []
+        merged = {}
+        for roll in product(range(1, 7), repeat=n):
+            opts = set()
+            for mask in range(1, 2**n):
+                kept = tuple(sorted(roll[d] for d in range(n) if mask >> d & 1))
+                pts = self.score(kept)
+                if pts is not None:
+                    left = n - len(kept)
+                    opts.add((pts // 50, left if left else self.count))
+            key = tuple(sorted(opts))
+            merged[key] = merged.get(key, 0) + 1
+        outs = []
+        for key, ways in merged.items():
+            p = ways / 6**n
+            outs.append((p, "bust", self.count, same) if not key else (p, "choose", list(key)))
+        return [outs]
+
+
 class FromModel:
     """A turn model's arrays read as a process (states are indices)."""
 

@@ -5,6 +5,7 @@ Checked against a slow reference written from the rules of a turn
 (designer.solve) and against exact figures.
 """
 
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -157,7 +158,7 @@ def test_dice_match_todays_solver(faces, bust, goal):
 
 def test_every_example_parses_with_sound_probabilities():
     names = examples()
-    assert {"piglet", "pig", "two-dice-pig", "fowl-play"} <= set(names)
+    assert {"piglet", "pig", "two-dice-pig", "fowl-play", "farkle"} <= set(names)
     for name in names:
         path = example_path(name)
         assert path.read_text().startswith("# "), name  # names its source first
@@ -197,8 +198,10 @@ BAD_FILES = [
     ("goal = 5\nkomi = 5\n" + DIE, r"komi: 5 is not allowed: an integer 0\.\.4"),
     ("goal = 5\nplayers = 3\n" + DIE, r"players: 3 is not allowed: an integer 2\.\.2"),
     ("goal = 5\nending = \"rounds\"\n" + DIE, r"ending: 'rounds' is not allowed: 'race'"),
-    ("goal = 5\n", r"dice: a game has one part: \[dice\] or \[deck\] \(this file has none\)"),
-    ("goal = 5\n" + DIE + "[deck]\nbad = 1\ngood = 2\n", r"deck: a game has one part: .*\(this file has both\)"),
+    ("goal = 5\n", r"dice: a game has one part: \[dice\], \[deck\] or \[scoring_dice\] "
+     r"\(this file has none\)"),
+    ("goal = 5\n" + DIE + "[deck]\nbad = 1\ngood = 2\n",
+     r"deck: a game has one part: .*\(this file has dice and deck\)"),
     ("goal = 5\n[dice]\nsides = 2\nface.3 = { bust = true }\n",
      r"dice\.face\.3: no such face: faces are numbered 1\.\.2"),
     ("goal = 5\n[deck]\nbad = 0\ngood = 2\n", r"deck\.bad: 0 is not allowed: an integer 1\.\.60"),
@@ -258,3 +261,79 @@ def test_a_game_too_large_is_refused_before_allocating():
 
 def test_examples_live_in_the_package():
     assert Path(example_path("piglet")).parent.name == "examples"
+
+
+# -- Farkle -------------------------------------------------------------------
+
+def _farkle(goal, count=6, min_bank=0):
+    """The shipped Farkle with a smaller goal, fewer dice or a minimum bank."""
+    text = example_path("farkle").read_text().replace("goal = 10000", f"goal = {goal}")
+    text = text.replace("count = 6", f"count = {count}")
+    if count < 6:  # no straight without a die per face
+        text = text.replace("straight = 1500", "straight = 0")
+    if min_bank:
+        text = text.replace("forced_first = true", f"forced_first = true\nmin_bank = {min_bank}")
+    return parse_rules(text, "farkle")
+
+
+def test_farkle_chance_of_no_scoring_die():
+    """2/3 for one die, 1/43.2 for six: exactly, from the part and from the
+    reference's own count of every throw."""
+    from fractions import Fraction
+
+    from engine_reference import Farkle
+
+    part = load_rules(example_path("farkle")).part
+    for n, want in ((1, Fraction(2, 3)), (6, Fraction(5, 216))):
+        outs = part.continuations(n)[0]
+        assert sum(p for key, p in outs.items() if key[0] == "bust") == want
+        assert sum(outs.values()) == 1
+    assert Fraction(5, 216) == 1 / Fraction(432, 10)
+    ref = Farkle(6)
+    busts = sum(1 for roll in product(range(1, 7), repeat=6)
+                if all(ref.score((f,)) is None for f in roll)
+                and ref.score(tuple(sorted(roll))) is None
+                and not any(roll.count(f) >= 3 for f in roll))
+    assert Fraction(busts, 6**6) == Fraction(5, 216)
+
+
+def test_farkle_scores_its_combinations():
+    part = load_rules(example_path("farkle")).part
+    best = lambda *faces: part.best(tuple(faces.count(f) for f in range(1, 7)))  # noqa: E731
+    assert best(1, 2, 3, 4, 5, 6) == 1500
+    assert best(2, 2, 3, 3, 4, 4) == 750
+    assert best(1, 1, 1) == 1000 and best(4, 4, 4) == 400
+    assert best(6, 6, 6, 6) == 1200 and best(6, 6, 6, 6, 6) == 2400
+    assert best(2, 2, 2, 2, 2, 2) == 1600
+    assert best(1, 1, 1, 1, 5, 5) == 2100  # four 1s and two 5s, not three pairs
+    assert best(1, 5, 5) == 200 and best(2, 5) is None
+
+
+@pytest.mark.parametrize("goal, count, min_bank", [(400, 3, 0), (300, 6, 0), (400, 3, 150)])
+def test_farkle_matches_reference(goal, count, min_bank):
+    """Every turn start, to 1e-9, against the reference written from the
+    rules (which keeps every scoring set as an option)."""
+    from engine_reference import Farkle
+
+    rules = _farkle(goal, count, min_bank)
+    got = solve_rules(rules)
+    p, V, _ = reference_win(Farkle(count), rules.goal, forced_first=True,
+                            min_bank=min_bank // 50)
+    assert abs(got.first_player_win - p) < 1e-9
+    for i in range(rules.goal):
+        for j in range(rules.goal):
+            assert abs(got.win[i, j, 0] - V[(i, j, count)]) < 1e-9
+    assert got.residual <= 1e-12
+
+
+def test_farkle_counts_in_units_of_fifty():
+    rules = load_rules(example_path("farkle"))
+    assert (rules.goal, rules.unit, rules.goal_points) == (200, 50, 10_000)
+    assert rules.model.states == 6 and rules.model.forced_first
+    with pytest.raises(RulesError, match=r"goal: 10010 is not allowed: a multiple of "
+                                         r"scoring_dice\.unit = 50"):
+        parse_rules(example_path("farkle").read_text().replace("goal = 10000", "goal = 10010"),
+                    "farkle")
+    with pytest.raises(RulesError, match=r"scoring_dice\.three_pairs: 740 is not allowed"):
+        parse_rules(example_path("farkle").read_text().replace("three_pairs = 750",
+                                                               "three_pairs = 740"), "farkle")

@@ -495,7 +495,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
             else:
                 ma, mb, xo, xt = b, a, x1, x0
             wo = side * nodes  # this side's rows of W and of B, the other's of B
-            bo = side * H
+            bw = side * H
             bt = (1 - side) * H
             mi = ma + lo
             tcap = max(goal - mi, min_bank)
@@ -536,40 +536,39 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                 aA += p
                                 aT -= p
                                 continue
-                            if op == OP_CHOICE:  # the best option, ties to the first
+                            if op == OP_CHOICE:
+                                # the best option, ties to the first listed, found
+                                # by comparing each option with the best before
+                                # it: if every comparison keeps its sign at new
+                                # unknowns, so does the choice (the best beats
+                                # every other option directly or through a chain),
+                                # so each comparison is a decision to note
                                 r0 = opt_start[o]
-                                r1 = opt_start[o + 1]
-                                bo = r0
-                                uA, uO, uT = 1.0, 0.0, 0.0
-                                bv = -np.inf
-                                for r in range(r0, r1):
+                                tt = t + opt_gain[r0]
+                                if tt >= tcap:
+                                    uA, uO, uT = 1.0, 0.0, 0.0
+                                else:
+                                    i = wo + opt_nb[r0] + tt
+                                    uA, uO, uT = W[i, 0], W[i, 1], W[i, 2]
+                                bv = uA + uO * xo + uT * xt
+                                for r in range(r0 + 1, opt_start[o + 1]):
                                     tt = t + opt_gain[r]
                                     if tt >= tcap:
                                         vA, vO, vT = 1.0, 0.0, 0.0
                                     else:
                                         i = wo + opt_nb[r] + tt
                                         vA, vO, vT = W[i, 0], W[i, 1], W[i, 2]
+                                    dO = vO - uO
+                                    dT = vT - uT
+                                    slope = abs(dO) + abs(dT)
+                                    m = vA - uA + dO * xo + dT * xt
+                                    if abs(m) < rad * slope:
+                                        rad = _keep2(rad, m, slope, vA - uA, dO, dT, 0.0, side,
+                                                     mg, cnt)
                                     val = vA + vO * xo + vT * xt
                                     if val > bv:
                                         bv = val
-                                        bo = r
                                         uA, uO, uT = vA, vO, vT
-                                for r in range(r0, r1):  # each other option: a decision
-                                    if r == bo:
-                                        continue
-                                    tt = t + opt_gain[r]
-                                    if tt >= tcap:
-                                        vA, vO, vT = 1.0, 0.0, 0.0
-                                    else:
-                                        i = wo + opt_nb[r] + tt
-                                        vA, vO, vT = W[i, 0], W[i, 1], W[i, 2]
-                                    dO = uO - vO
-                                    dT = uT - vT
-                                    slope = abs(dO) + abs(dT)
-                                    m = uA - vA + dO * xo + dT * xt
-                                    if abs(m) < rad * slope:
-                                        rad = _keep2(rad, m, slope, uA - vA, dO, dT, 0.0, side,
-                                                     mg, cnt)
                                 aA += p * uA
                                 aO += p * uO
                                 aT += p * uT
@@ -638,18 +637,18 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                             if abs(m) < rad * slope:
                                 rad = _keep2(rad, m, slope, bA - sA, dO, dT, thr, side, mg, cnt)
                     if t == 0 and h_s >= 0 and forced:  # a turn starts with a roll or draw
-                        B[bo + h_s, 0] = bA
-                        B[bo + h_s, 1] = bO
-                        B[bo + h_s, 2] = bT
+                        B[bw + h_s, 0] = bA
+                        B[bw + h_s, 1] = bO
+                        B[bw + h_s, 2] = bT
                     if not go:
                         bA, bO, bT = sA, sO, sT
                     W[wo + nd, 0] = bA
                     W[wo + nd, 1] = bO
                     W[wo + nd, 2] = bT
                     if t == 0 and h_s >= 0 and not forced:
-                        B[bo + h_s, 0] = bA
-                        B[bo + h_s, 1] = bO
-                        B[bo + h_s, 2] = bT
+                        B[bw + h_s, 0] = bA
+                        B[bw + h_s, 1] = bO
+                        B[bw + h_s, 2] = bT
     return rad
 
 

@@ -26,6 +26,24 @@ busts too; otherwise it adds the points of its scoring faces and sets its
 ``aside`` faces aside. With every die set aside there is nothing to throw
 and the turn must stop. Dice always start a turn afresh.
 
+Scoring dice (Farkle)
+---------------------
+``count`` dice of ``sides`` faces and a table of scoring combinations,
+each within one roll: single faces (a 1, a 5), ``n`` of a kind (three of
+a kind worth its face's value in the table, four, five and six of a kind
+a multiple of it), three pairs (three different faces, each exactly
+twice) and a straight (every face once). The turn state is the number
+``n`` of dice left to throw. A throw of ``n`` dice showing no scoring die
+busts; otherwise the mover sets aside any non-empty set of its dice that
+splits entirely into combinations, worth its best split, and goes on with
+the ``n - k`` others, or with all ``count`` again when ``k = n`` ("hot
+dice"; the turn total is kept). Of the sets of one size ``k`` the mover
+takes one worth the most: the rest of the turn depends only on the dice
+left and the total, and more points never hurt, so the others are never
+better. Points are counted in units of ``unit`` (all points are
+multiples of it). With the probability of a face multiset as above, the
+throws with the same choices are merged into one outcome.
+
 Deck
 ----
 ``bad`` bad and ``good`` good items; each draw is without replacement. The
@@ -46,7 +64,8 @@ from math import factorial
 from designer.engine.model import build_model
 
 #: Outcome keys used between a part and the enumeration.
-#: ``("bust", effect, penalty, next_key)``, ``("go", gain, next_key)``.
+#: ``("bust", effect, penalty, next_key)``, ``("go", gain, next_key)``,
+#: ``("choose", ((gain, next_key), ...))``.
 
 
 @dataclass(frozen=True)
@@ -130,6 +149,146 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class ScoringDice:
+    """Dice scored by combinations within one roll (Farkle); see the module doc.
+
+    Parameters
+    ----------
+    count, sides : int
+        Dice per turn and faces per die (equally likely).
+    singles : tuple of (face, points)
+        Faces that score alone.
+    kinds : tuple of (face, points)
+        Three of a kind of each face listed.
+    more_of_a_kind : tuple of (n, multiple)
+        ``n`` of a kind (``n >= 4``) is ``multiple`` times that face's
+        three of a kind.
+    three_pairs, straight : int
+        Points of three pairs and of a straight (0: not a combination).
+    hot_dice : bool
+        Setting every die aside gives all ``count`` back.
+    unit : int
+        Points of one unit of score.
+    """
+
+    count: int
+    sides: int
+    singles: tuple
+    kinds: tuple
+    more_of_a_kind: tuple = ()
+    three_pairs: int = 0
+    straight: int = 0
+    hot_dice: bool = True
+    unit: int = 1
+
+    @property
+    def start(self):
+        return self.count
+
+    def handover(self, key):
+        """Dice start every turn afresh."""
+        return self.count
+
+    def name(self, key):
+        """A state in words."""
+        return f"{key} {'die' if key == 1 else 'dice'} to throw"
+
+    def best(self, counts):
+        """Best points of the dice ``counts`` (one count per face, faces
+        1..sides) split entirely into combinations, or None."""
+        return _best_split(tuple(counts), self.sides, dict(self.singles), dict(self.kinds),
+                           dict(self.more_of_a_kind), self.three_pairs, self.straight)
+
+    def options(self, counts):
+        """The choices after a throw showing ``counts``: ``{k: points}``, the
+        most points of a scoring set of ``k`` dice."""
+        best = {}
+        for sub in _submultisets(counts):
+            k = sum(sub)
+            if k == 0:
+                continue
+            pts = self.best(sub)
+            if pts is not None and pts > best.get(k, -1):
+                best[k] = pts
+        return best
+
+    def continuations(self, n):
+        """One throw of the ``n`` dice left: ``[{outcome: p}]``."""
+        if n == 0:
+            return []
+        out = {}
+        p_face = Fraction(1, self.sides)
+        for combo in combinations_with_replacement(range(self.sides), n):
+            counts = tuple(combo.count(f) for f in range(self.sides))
+            p = Fraction(factorial(n))
+            for k in counts:
+                p = p / factorial(k)
+            p *= p_face ** n
+            opts = self.options(counts)
+            if not opts:
+                key = ("bust", "none", 0, self.count)
+            else:
+                choices = []
+                for k, pts in sorted(opts.items()):
+                    left = n - k
+                    if left == 0 and self.hot_dice:
+                        left = self.count
+                    choices.append((pts // self.unit, left))
+                key = ("choose", tuple(choices))
+            out[key] = out.get(key, 0) + p
+        return [out]
+
+
+def _submultisets(counts):
+    """Every multiset within ``counts`` (per-face counts)."""
+    if not counts:
+        yield ()
+        return
+    for rest in _submultisets(counts[1:]):
+        for k in range(counts[0] + 1):
+            yield (k,) + rest
+
+
+_SPLITS = {}
+
+
+def _best_split(counts, sides, singles, kinds, more, three_pairs, straight):
+    key = (counts, sides, tuple(sorted(singles.items())), tuple(sorted(kinds.items())),
+           tuple(sorted(more.items())), three_pairs, straight)
+    if key in _SPLITS:
+        return _SPLITS[key]
+    total = sum(counts)
+    if total == 0:
+        return 0
+    best = None
+
+    def consider(points, rest):
+        nonlocal best
+        sub = _best_split(rest, sides, singles, kinds, more, three_pairs, straight)
+        if sub is not None and (best is None or points + sub > best):
+            best = points + sub
+
+    if straight and all(c == 1 for c in counts) and total == sides:
+        consider(straight, tuple(0 for _ in counts))
+    if (three_pairs and total == 6 and sum(1 for c in counts if c == 2) == 3
+            and sum(1 for c in counts if c) == 3):
+        consider(three_pairs, tuple(0 for _ in counts))
+    for f, c in enumerate(counts):
+        face = f + 1
+        if c >= 3 and face in kinds:
+            for n in range(3, c + 1):
+                mult = 1 if n == 3 else more.get(n)
+                if mult:
+                    rest = counts[:f] + (c - n,) + counts[f + 1:]
+                    consider(kinds[face] * mult, rest)
+        if c >= 1 and face in singles:
+            rest = counts[:f] + (c - 1,) + counts[f + 1:]
+            consider(singles[face], rest)
+    _SPLITS[key] = best
+    return best
+
+
+@dataclass(frozen=True)
 class Deck:
     """A deck of ``bad`` bad and ``good`` good items that persists across
     turns and is reshuffled when its last bad item is drawn; see the module
@@ -204,6 +363,8 @@ def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
             for o, p in _order(outs):
                 if o[0] == "bust":
                     row.append((float(p), "bust", see(o[3]), o[1], o[2]))
+                elif o[0] == "choose":
+                    row.append((float(p), "choose", [(g, see(k)) for g, k in o[1]]))
                 else:
                     row.append((float(p), "choose", [(o[1], see(o[2]))]))
             rows.append(row)

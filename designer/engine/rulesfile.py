@@ -33,6 +33,21 @@ Layout::
     good = 42             # good items: each adds 1 point
     reshuffle = "last-bad"  # all items go back when the last bad one is drawn
 
+    [scoring_dice]        # ... or dice scored by combinations (Farkle)
+    count = 6             # dice; the turn state is the number left to throw
+    sides = 6
+    unit = 50             # every number of points is a multiple of it
+    singles = { 1 = 100, 5 = 50 }
+    three_of_a_kind = { 1 = 1000, 2 = 200, 3 = 300, 4 = 400, 5 = 500, 6 = 600 }
+    more_of_a_kind = { 4 = 2, 5 = 4, 6 = 8 }   # times the three of a kind
+    three_pairs = 750     # three different faces, each exactly twice (0: none)
+    straight = 1500       # every face once (0: none)
+    hot_dice = true       # all dice set aside: throw them all again
+
+With ``[scoring_dice]`` the goal, komi and ``min_bank`` are points too,
+multiples of ``unit``; the engine counts in units (Farkle to 10,000 is a
+race to 200).
+
 The parts are enumerated into a :class:`~designer.engine.model.TurnModel`
 (:mod:`designer.engine.parts`); the file is refused if a turn can go on
 forever without scoring or busting, or if no turn can score a point.
@@ -47,7 +62,7 @@ from pathlib import Path
 import numpy as np
 
 from designer.engine.model import CHOOSE, END, TurnModel
-from designer.engine.parts import Deck, Dice, Face, enumerate_turn
+from designer.engine.parts import Deck, Dice, Face, ScoringDice, enumerate_turn
 from designer.errors import DesignError
 
 MAX_DICE = 10
@@ -56,12 +71,16 @@ MAX_BAD = 60
 MAX_GOOD = 400
 MAX_GOAL = 100_000
 
-_TOP = ("name", "goal", "komi", "players", "ending", "turn", "dice", "deck")
+_TOP = ("name", "goal", "komi", "players", "ending", "turn", "dice", "deck", "scoring_dice")
 _TURN = ("forced_first", "min_bank")
 _DICE = ("count", "sides", "other_faces", "face", "aside_bust", "bust_effect")
 _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle")
+_SCORING = ("count", "sides", "unit", "singles", "three_of_a_kind", "more_of_a_kind",
+            "three_pairs", "straight", "hot_dice")
+MAX_SCORING_DICE = 8
+MAX_SCORING_SIDES = 12
 
 
 class RulesError(DesignError):
@@ -76,6 +95,7 @@ class Rules:
     ----------
     name : str
     goal, komi, players : int
+        Goal and komi in units of score (:attr:`unit` points each).
     ending : str
     model : TurnModel
         The enumerated turn process.
@@ -96,6 +116,12 @@ class Rules:
     part: object = field(repr=False)
     keys: list = field(repr=False)
     path: str = ""
+    unit: int = 1
+
+    @property
+    def goal_points(self):
+        """The goal in points."""
+        return self.goal * self.unit
 
 
 def examples():
@@ -277,6 +303,56 @@ class _Reader:
         self.choice(d, "reshuffle", "last-bad", ("last-bad",), "deck.")
         return Deck(bad, good)
 
+    def scoring_dice(self, d):
+        pre = "scoring_dice."
+        self.keys(d, _SCORING, pre)
+        count = self.int(d, "count", 6, 1, MAX_SCORING_DICE, pre)
+        sides = self.int(d, "sides", 6, 2, MAX_SCORING_SIDES, pre)
+        unit = self.int(d, "unit", 1, 1, None, pre)
+
+        def points(v, key):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % unit:
+                self.fail(key, f"{v!r} is not allowed: points, an integer >= 0 and a "
+                          f"multiple of unit = {unit}")
+            return v
+
+        def faces(key):
+            table = self.table(d, key, pre)
+            out = []
+            for face, v in table.items():
+                if not face.isdigit() or not 1 <= int(face) <= sides:
+                    self.fail(f"{pre}{key}.{face}", f"no such face: faces are numbered 1..{sides}")
+                out.append((int(face), points(v, f"{pre}{key}.{face}")))
+            return tuple(sorted(out))
+
+        singles = faces("singles")
+        kinds = faces("three_of_a_kind")
+        more = []
+        for n, v in self.table(d, "more_of_a_kind", pre).items():
+            key = f"{pre}more_of_a_kind.{n}"
+            if not n.isdigit() or not 4 <= int(n) <= MAX_SCORING_DICE:
+                self.fail(key, f"not allowed: 4..{MAX_SCORING_DICE} of a kind")
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                self.fail(key, f"{v!r} is not allowed: an integer >= 1 (times the face's "
+                          "three of a kind)")
+            more.append((int(n), v))
+        pairs = points(d.get("three_pairs", 0), pre + "three_pairs")
+        straight = points(d.get("straight", 0), pre + "straight")
+        if straight and sides > count:
+            self.fail(pre + "straight", f"a straight needs a die per face: {sides} faces, "
+                      f"{count} dice")
+        hot = self.bool(d, "hot_dice", True, pre)
+        if not singles and not kinds and not pairs and not straight:
+            self.fail(pre + "singles", "no combination scores: give singles, "
+                      "three_of_a_kind, three_pairs or straight")
+        return ScoringDice(count, sides, singles, kinds, tuple(sorted(more)), pairs, straight,
+                           hot, unit)
+
+    def in_units(self, value, key, unit):
+        if value % unit:
+            self.fail(key, f"{value} is not allowed: a multiple of scoring_dice.unit = {unit}")
+        return value // unit
+
     def rules(self, data):
         self.keys(data, _TOP, "")
         name = data.get("name", Path(self.where).stem)
@@ -290,23 +366,31 @@ class _Reader:
         self.keys(turn, _TURN, "turn.")
         forced = self.bool(turn, "forced_first", False, "turn.")
         min_bank = self.int(turn, "min_bank", 0, 0, None, "turn.")
-        kinds = [k for k in ("dice", "deck") if k in data]
+        kinds = [k for k in ("dice", "deck", "scoring_dice") if k in data]
         if len(kinds) != 1:
-            self.fail("dice" if not kinds else "deck", "a game has one part: [dice] or [deck]"
-                      + (" (this file has both)" if kinds else " (this file has none)"))
+            self.fail("dice" if not kinds else kinds[-1], "a game has one part: [dice], [deck] "
+                      "or [scoring_dice]" + (f" (this file has {' and '.join(kinds)})" if kinds
+                                             else " (this file has none)"))
         floor = 0
+        unit = 1
         if kinds == ["dice"]:
             part, floor = self.dice(self.table(data, "dice"))
-        else:
+        elif kinds == ["deck"]:
             part = self.deck(self.table(data, "deck"))
+        else:
+            part = self.scoring_dice(self.table(data, "scoring_dice"))
+            unit = part.unit
+            goal = self.in_units(goal, "goal", unit)
+            komi = self.in_units(komi, "komi", unit)
+            min_bank = self.in_units(min_bank, "turn.min_bank", unit)
         model, keys = enumerate_turn(part, forced_first=forced, min_bank=min_bank, floor=floor)
         self.playable(model, kinds[0], goal, min_bank)
-        return Rules(name, goal, komi, players, ending, model, part, keys, self.where)
+        return Rules(name, goal, komi, players, ending, model, part, keys, self.where, unit)
 
     def playable(self, model, part, goal, min_bank):
         """Refuse a turn that can go on forever, a dead end below the
         minimum bank, and a game in which no turn scores."""
-        blame = "dice.face" if part == "dice" else "deck"
+        blame = {"dice": "dice.face", "deck": "deck", "scoring_dice": "scoring_dice"}[part]
         loop = endless_states(model)
         if loop:
             self.fail(blame, f"a turn can go on forever without scoring or busting (from "

@@ -21,7 +21,10 @@ Scores that never fall: layers
 ------------------------------
 A stop with ``t > 0`` raises the mover's score, so it lands in a pair of
 scores ``{(i, j), (j, i)}`` with a larger sum, solved before. Pairs are
-solved in decreasing order of ``i + j`` (pairs of one sum in parallel).
+solved in decreasing order of ``i + j``; on several threads each pair as
+soon as the pairs it reads are solved
+(:func:`designer.engine._kernels.solve_pairs`: no thread waits for a whole
+score sum, nor long for a thread that another process keeps off its core).
 Inside a pair, turns end without scoring only by a bust, a pass or an
 empty end, and the next turn starts at the other side's start value of
 the same pair: those are the only cycles.
@@ -54,6 +57,14 @@ sum, not yet solved. The pairs are then swept in the same order again and
 again (a block Gauss-Seidel iteration over the whole table, each pair
 solved exactly given the others) until no stored value moves by more than
 :data:`~designer._jit.TOL`; that last change is reported as the residual.
+
+Two unknowns
+------------
+With one feedback state (every game that ships) a value is three numbers,
+``c + e_own x_own + e_oth x_oth`` in its side's own coordinates, kept in
+registers by a sweep written for that case
+(:func:`designer.engine._kernels._sweep2`); several feedback states use
+the general sweep over vectors of length ``K + 1``.
 
 Size
 ----
