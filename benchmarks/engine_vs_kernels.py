@@ -125,7 +125,7 @@ def farkle():
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     p = plan(rules.model, rules.goal)
     need = memory_needed(p, numba.config.NUMBA_NUM_THREADS)
-    print(f"\n3. Farkle to {rules.goal * 50:,} points, two players ({_load()}, "
+    print(f"\n3. Farkle to {rules.goal_points:,} points, two players ({_load()}, "
           f"{numba.get_num_threads()} threads)")
     solve_rules(load_rules(example_path("piglet")))  # load the kernels
     got = solve_rules(rules)
