@@ -132,9 +132,11 @@ def _show(card):
     console.print(f"[bold]{g.name}[/bold]  {g.describe()}")
     t = Table(title="best rule of each size (exact, against the optimal player)",
               box=box.SIMPLE_HEAD)
-    for col in ("size", "rule size", "ops", "as first", "as second", "average", "agreement",
-                f"closes of {card.baseline}'s gap"):
+    for col in ("size", "rule size", "ops", "as first", "as second", "average", "agrees",
+                "closes"):
         t.add_column(col, justify="right")
+    t.caption = (f"ops: operations per decision; agrees: share of decisions as optimal play's; "
+                 f"closes: share of {card.baseline}'s gap to optimal play closed")
     for r in card.rows:
         if r is not None:
             t.add_row(str(r.size), str(r.rule_size), str(r.ops), pct(r.win_as_first),

@@ -14,22 +14,12 @@ estimate ``x``; for that fixed policy the unknowns' rows give the linear
 system ``x = u + M x``.
 """
 
-import os
+import numba
+import numpy as np
+from numba import prange
 
-# OpenMP's threads spin for milliseconds after each parallel region before
-# they sleep; beside a busy process that spinning takes the core the solve's
-# own thread needs next (measured: Pig on two threads 0.07-0.09 s against
-# 0.01 s on one). The engine runs one region per solve, so waking a sleeping
-# thread costs it nothing worth measuring. Read once, when numba first starts
-# its threads; a value already set is kept.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-from numba import prange  # noqa: E402
-
-from designer._jit import kernel, parallel_kernel  # noqa: E402
-from designer.engine._sync import cycles, fetch_add, load_acquire, store_release  # noqa: E402
+from designer._jit import kernel, parallel_kernel
+from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # kinds and effects (mirrors of designer.engine.model: kernels take no globals
 # but module-level integer constants are frozen in at compile time)

@@ -8,8 +8,9 @@ whose size fits the budget:
 2. a larger one by optuna's TPE sampler (``trials`` candidates, seeded),
    asked in batches that are scored in parallel;
 3. the three best TPE instances are then polished by coordinate descent over
-   their integer constants (steps of 1 to 4 on one constant at a time)
-   until no step improves them;
+   their integer constants (steps of 1 to 4 on one constant at a time, and
+   when those are stuck, one step on two constants at once) until no move
+   improves them;
 4. rules induced from the optimal policy (deck and dice games,
    :mod:`designer.strategy.induce`: decision lists fitted to the optimal
    decisions, each state weighted by its exact visits and the value at
@@ -18,10 +19,12 @@ whose size fits the budget:
    (each of its constants a slot, :func:`~designer.strategy.templates.template_of`);
 5. Zombie Dice only: the slides' rules (long lists that no template
    reaches) are tuned by the same descent, each constant a slot;
-6. finally every template is polished again from the best constants of the
-   other templates whose slots it shares (templates name a kind of constant
-   by the same letter), which carries a good constant found in one shape to
-   the others.
+6. the arithmetic rules (:mod:`designer.strategy.arith`), a beam over sizes;
+7. finally every template is polished again from the best constants of the
+   other templates, no larger than itself, whose slots cover all of its own
+   but at most one (templates name a kind of constant by the same letter;
+   a missing one starts at the low end of its range), which carries a good
+   constant found in one shape to the others.
 
 The objective is the exact average win rate against the optimal player
 (:class:`~designer.strategy.evaluate.Evaluator`; no simulation). Scoring
@@ -247,19 +250,42 @@ def _tpe(tpl, scorer, trials, batch, seed, phase):
     return out
 
 
-def _polish(tpl, scorer, start, batch, phase, max_rounds=30):
-    """Coordinate descent from ``start = (values, Found)``."""
-    vals, best = start
+def _moves(tpl, vals, pairs):
+    """Descent moves from ``vals``: one constant by -4..4 (``pairs`` False),
+    or two constants by one step each (``pairs`` True: a ridge that single
+    steps cannot climb, e.g. two constants of one threshold)."""
+    ranges = tpl.ranges
     out = []
-    for _ in range(max_rounds):
-        moves = []
-        for s, lo, hi in tpl.ranges:
+    if not pairs:
+        for s, lo, hi in ranges:
             for step in (-4, -3, -2, -1, 1, 2, 3, 4):
                 x = vals[s] + step
                 if lo <= x <= hi:
-                    moves.append({**vals, s: x})
+                    out.append({**vals, s: x})
+        return out
+    for n, (s, lo, hi) in enumerate(ranges):
+        for t, lo2, hi2 in ranges[n + 1:]:
+            for a in (-1, 1):
+                for b in (-1, 1):
+                    x, y = vals[s] + a, vals[t] + b
+                    if lo <= x <= hi and lo2 <= y <= hi2:
+                        out.append({**vals, s: x, t: y})
+    return out
+
+
+def _polish(tpl, scorer, start, batch, phase, max_rounds=30):
+    """Coordinate descent from ``start = (values, Found)``: single-constant
+    moves while they improve, then pair moves; it stops when neither does."""
+    vals, best = start
+    out = []
+    pairs = False
+    for _ in range(max_rounds):
+        moves = _moves(tpl, vals, pairs)
         if not moves:
-            break
+            if pairs:
+                break
+            pairs = True
+            continue
         rules = [tpl.rule(v) for v in moves]
         scored = []
         for n in range(0, len(rules), batch):
@@ -268,8 +294,12 @@ def _polish(tpl, scorer, start, batch, phase, max_rounds=30):
         out += cands
         v, f = max(cands, key=lambda c: c[1].win_average)
         if f.win_average <= best.win_average + 1e-12:
-            break
+            if pairs:
+                break
+            pairs = True  # single steps are stuck: try pairs once
+            continue
         vals, best = v, f
+        pairs = False
     return out
 
 
@@ -396,10 +426,10 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         tally.plan("induced polish", STEPS * (min(max_size, INDUCE_SIZE) + 1))
     if arith:
         tally.plan("arithmetic", arith_search.plan_count(game, max_size, ARITH_BEAM))
-    for t in plan_:  # up to 4 starts from the templates whose constants include t's
+    for t in plan_:  # up to 4 starts from the templates whose constants cover t's
         if t.ranges:
             k = min(4, sum(1 for o in plan_ if o is not t and o.ranges
-                           and set(t.slots) <= set(o.slots)))
+                           and len(set(t.slots) - set(o.slots)) <= 1))
             tally.plan("seeded", k + _polish_plan(t, k))
     tally.announce()
     scorer = _Scorer(ev, jobs, cache, tally)
@@ -459,11 +489,16 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         seeds = sorted((c for c in seeded if c[2] <= tpl.size),
                        key=lambda c: -c[1].win_average)[:4]
         slots = set(tpl.slots)
+        low = {k: lo for k, lo, _ in tpl.ranges}
         tried = set()
         for vals, f, _ in seeds:
-            if f.template == tpl.text or not slots <= set(vals):
+            # a seed gives every constant but at most one (which starts at the
+            # low end of its range: a template that adds one clause to another
+            # starts from the other's best)
+            missing = slots - set(vals)
+            if f.template == tpl.text or len(missing) > 1 or len(slots) - len(missing) < 2:
                 continue
-            start_vals = tpl.clip({k: vals[k] for k in slots})
+            start_vals = tpl.clip({k: vals.get(k, low[k]) for k in slots})
             key = tuple(sorted(start_vals.items()))
             if key in tried:
                 continue

@@ -192,6 +192,25 @@ def templates(game):
         _t("zombie", chase + "p == 1, s == 0 -> reachmax {m} {f}; s == 0 -> roll; "
                              "s == 1, max_ij >= {h} -> reach {r}; s == 1 -> below {a}; below {b}",
            **gr, m=(G - 4, G + 4), f=(0, 12), h=(4, G), r=(G - 3, G + 5), a=(1, 8), b=(0, 4)),
+        # arithmetic on the seat and the shotguns folds the slides' seat-by-seat
+        # lists into one clause each: once the opponent has the goal, roll on to
+        # beat it by a margin that shrinks with the shotguns (more for the
+        # first seat, whose turn opens a tie round); with no shotgun the first
+        # seat rolls to max(m, j + f) and the second (p = 2 doubles it) on; the
+        # end race at one shotgun starts later for the second seat; otherwise
+        # hold at a brains total that falls with the square of the shotguns
+        _t("zombie", "j >= {g} -> while i + b < j + (2 - s) * {t} / p**2; "
+                     "s == 0 -> while i + b < max({m}, j + {f}) * p; "
+                     "s == 1, max_ij >= {h} + {e} * p -> reach {r}; while b * s**2 < {a}",
+           **gr, t=(1, 6), m=(G - 4, G + 4), f=(0, 12), h=(0, G), e=(0, 4),
+           r=(G - 3, G + 5), a=(1, 8)),
+        # the same, and never pass: with no brains yet, roll (holding at 0 hands
+        # the opponent the round)
+        _t("zombie", "b == {z} -> roll; j >= {g} -> while i + b < j + (2 - s) * {t} / p**2; "
+                     "s == 0 -> while i + b < max({m}, j + {f}) * p; "
+                     "s == 1, max_ij >= {h} + {e} * p -> reach {r}; while b * s**2 < {a}",
+           **gr, z=(0, 1), t=(1, 6), m=(G - 4, G + 4), f=(0, 12), h=(0, G), e=(0, 4),
+           r=(G - 3, G + 5), a=(1, 8)),
     ]
 
 
