@@ -215,3 +215,22 @@ def test_division_by_zero_is_infinite_not_an_error():
     block = pol.block(0)
     assert block[0, 1, 1, 1]  # w = 1: one bad left, c_rem = 3: 3 / 0 = inf > 1
     assert not math.isnan(float(pol.table().sum()))
+
+
+@pytest.mark.parametrize("family, text", [("deck", t) for t in DECK_RULES]
+                         + [("dice", t) for t in DICE_RULES]
+                         + [("zombie", t) for t in ZOMBIE_RULES])
+def test_sentence_says_every_constant_and_feature(family, text):
+    """What the sentence reads aloud holds every number of the formula and
+    names every feature it compares (the formula is what the machine plays)."""
+    from designer.policies.rules import _NOUN, _SPECIAL, _SPECIAL_PAIR
+
+    rule = Rule.parse(family, text)
+    sentence = rule.sentence()
+    formula = rule.formula()
+    for number in re.findall(r"(?<![\w.*])\d+(?:\.\d)?", formula):
+        assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", sentence), (number, sentence)
+    specials = set(_SPECIAL) | {k[0] for k in _SPECIAL_PAIR} | {k[2] for k in _SPECIAL_PAIR}
+    for cl in rule.clauses:
+        for f in sorted(cl.action.features):
+            assert _NOUN[f] in sentence or f in specials, (f, sentence)

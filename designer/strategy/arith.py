@@ -69,6 +69,19 @@ def _num(v):
     return str(int(v)) if v.is_integer() else f"{v:.1f}"
 
 
+def _offset(expr, x):
+    """``expr + x`` written with the sign of ``x``."""
+    return f"{expr} {'+' if x > 0 else '-'} {_num(abs(x))}"
+
+
+def _factor(expr, offset):
+    """A race factor with its offset, bracketed for a product (``""``: none)."""
+    body = expr if expr != "1" else ""
+    if offset:
+        return f"({_offset(body or '1', offset)})"
+    return f"({body})" if body else ""
+
+
 @dataclass(frozen=True)
 class Shape:
     """``n * gain * (P + a) > m * risk * (Q + c)``, with ``clauses`` before it.
@@ -100,27 +113,16 @@ class Shape:
     def comparison(self):
         v = self.vals
         gain = _num(v["g"]) if self.gain == "g" else self.gain
-        left = self.P if self.P != "1" else ""
-        if "a" in v and v["a"] != 0:
-            a = v["a"]
-            left = f"({left or '1'} {'+' if a > 0 else '-'} {_num(abs(a))})"
-        elif left:
-            left = f"({left})"
+        left = _factor(self.P, v.get("a", 0))
         left = f"{gain} * {left}" if left else gain
-        if "n" in v and v["n"] != 1:
+        if v.get("n", 1) != 1:
             left = f"{_num(v['n'])} * {left}"
-        right = self.Q if self.Q != "1" else ""
-        if "c" in v and v["c"] != 0:
-            c = v["c"]
-            right = f"({right or '1'} {'+' if c > 0 else '-'} {_num(abs(c))})"
-        elif right:
-            right = f"({right})"
+        right = _factor(self.Q, v.get("c", 0))
         risk = self.risk
-        if "d" in v and v["d"] != 0:
-            d = v["d"]
-            risk = risk.replace("k", f"(k {'+' if d > 0 else '-'} {_num(abs(d))})")
+        if v.get("d", 0) != 0:
+            risk = risk.replace("k", f"({_offset('k', v['d'])})")
         right = f"{risk} * {right}" if right else risk
-        if "m" in v and v["m"] != 1:
+        if v.get("m", 1) != 1:
             right = f"{_num(v['m'])} * {right}"
         return f"{left} > {right}"
 
