@@ -8,7 +8,8 @@ documentation and the refusals say the same thing.
 
 Kinds of game: ``deck`` (Fowl Play, Red Light), ``dice`` (Pig),
 ``zombie`` (all-yellow Zombie Dice), ``zombie-dice`` (the three colours),
-``wager`` (Persian Monarchs). Zombie Dice is always played in rounds (equal
+``wager`` (Persian Monarchs), ``rules`` (a rules file or a shipped
+example solved by the engine, :mod:`designer.engine`). Zombie Dice is always played in rounds (equal
 turns; a tie plays another round): its only ending is ``rounds``. A
 wagering game has neither seats nor an ending to choose.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from designer.errors import DesignError
 
-KINDS = ("deck", "dice", "zombie", "zombie-dice", "wager")
+KINDS = ("deck", "dice", "zombie", "zombie-dice", "wager", "rules")
 PLAYERS = (2, 3, 4)
 ENDINGS = ("race", "rounds")
 #: How a wagering game is described in the table: two sides, no ending.
@@ -54,7 +55,8 @@ WAGER = Reach((2,), (NO_ENDING,))
 #: command -> kind -> what it takes. A kind that is missing is refused.
 SUPPORT = {
     "solve": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
-              "zombie-dice": ALL_ROUNDS},
+              "zombie-dice": ALL_ROUNDS, "rules": TWO_RACE},
+    "rules check": {"rules": TWO_RACE},
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
@@ -68,6 +70,8 @@ SUPPORT = {
 
 #: What to use instead, for a kind a command does not take at all.
 INSTEAD = {"wager": "use `designer simulate` for a wagering game",
+           "rules": "a rules-file game is solved by `designer solve` so far",
+           "rules check": "use `designer solve` for deck, dice and Zombie Dice games",
            "simulate": "use `designer solve` for deck, dice and Zombie Dice games"}
 
 
@@ -87,7 +91,7 @@ def seats_of(game):
 
 def _kinds_words(kinds):
     names = {"deck": "deck", "dice": "dice", "zombie": "all-yellow Zombie Dice",
-             "zombie-dice": "Zombie Dice", "wager": "wagering"}
+             "zombie-dice": "Zombie Dice", "wager": "wagering", "rules": "rules-file"}
     words = [names[k] for k in kinds]
     return (" and ".join(words) if len(words) <= 2
             else ", ".join(words[:-1]) + " and " + words[-1]) + " games"

@@ -424,6 +424,7 @@ def _base(path, root):
     tiny = str(r / "tiny.toml")
     return {
         ("solve",): ["solve", "pig", "--goal", "10"],
+        ("rules", "check"): ["rules", "check", "piglet"],
         ("compare",): ["compare", "pig", "--goal", "10", "--policy", "max-score"],
         ("play",): ["play", "pig", "--goal", "10"],
         ("strategy",): ["strategy", "pig", "--goal", "10", "--max-size", "1"],
@@ -499,7 +500,7 @@ def seat_cases(root):
              "zombie": ["zombie", "--goal", "5", "--cap", "9"],
              "zombie-dice": ["zombie-dice", "--goal", "4", "--green", "3", "--yellow", "1",
                              "--red", "1"],
-             "wager": ["persian-monarchs"]}
+             "wager": ["persian-monarchs"], "rules": ["piglet", "--goal", "6"]}
     cases = []
     for command in SUPPORT:
         if command == "study run":

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cli_runner import cli
+from designer.engine.game import load_rules_game, solve_game
 from designer.games import load_game
 from designer.solve import solve
 from designer.support import ENDINGS, KINDS, PLAYERS, SUPPORT, markdown_table, refusal
@@ -31,10 +32,11 @@ GAMES = {
     "zombie": ("zombie", {"goal": 5, "cap": 9}),
     "zombie-dice": ("zombie-dice", {"goal": 4, "cap": 6, "green": 3, "yellow": 1, "red": 1}),
     "wager": ("wager", {}),
+    "rules": ("piglet", {"goal": 6}),
 }
 #: What `simulate` is given for each kind (it takes no game parameters).
 PRESETS = {"deck": "fowl-play", "dice": "pig", "zombie": "zombie-yellow",
-           "zombie-dice": "zombie-dice", "wager": "persian-monarchs"}
+           "zombie-dice": "zombie-dice", "wager": "persian-monarchs", "rules": "piglet"}
 
 
 def _flags(params):
@@ -67,6 +69,8 @@ def _argv(command, kind, n, e, tmp_path):
     game = [name, *_flags(params), *_seat_flags(kind, n, e)]
     if command == "solve":
         return ["solve", *game, "--json"]
+    if command == "rules check":
+        return ["rules", "check", *game, "--json"]
     if command == "compare":
         return ["compare", *game, "--policy", "optimal", "--json"]
     if command == "play":
@@ -90,10 +94,14 @@ def _game(kind, n, e, cap=True):
         params = {k: v for k, v in params.items() if k != "cap"}
     if kind == "wager":  # two sides, no ending
         return load_game(name, **params)
+    if kind == "rules":  # a rules file, solved by the engine
+        return load_rules_game(name, **params, players=n, ending=e)
     return load_game(name, **params, players=n, ending=e)
 
 
 def _first_seat_win(kind, n, e, cap=True):
+    if kind == "rules":
+        return solve_game(_game(kind, n, e))["first_player_win"]
     return solve(_game(kind, n, e, cap)).summary()["first_player_win"]
 
 
@@ -103,7 +111,8 @@ def _study_file(tmp_path, kind, n, e):
              "zombie": ("brains = 2\nshotguns = 2\nfootprints = 2\ndice = 3\nbust_shotguns = 3\n"
                         "goal = 5\nkomi = [0]"),
              "zombie-dice": "green = 3\nyellow = 1\nred = 1\ngoal = 4\nkomi = [0]",
-             "wager": "max_raise = 2\nante = 1\nstart = 10\nrounds = 2\npack = 52"}[kind]
+             "wager": "max_raise = 2\nante = 1\nstart = 10\nrounds = 2\npack = 52",
+             "rules": "goal = 6\nkomi = [0]"}[kind]
     seats = "" if kind == "wager" and (n, e) == (2, "race") else f'players = {n}\nending = "{e}"'
     path = tmp_path / "s.toml"
     path.write_text(f'[study]\nname = "s"\nfamily = "{kind}"\nmethod = "grid"\nworkers = 1\n\n'
@@ -119,8 +128,9 @@ def _expected_refusal(command, kind, n, e):
     if command == "simulate" and kind != "wager":
         if (n, e) != (2, "race"):
             return "unrecognized arguments"
+        preset = (load_rules_game if kind == "rules" else load_game)(PRESETS[kind])
         return refusal(command, kind, 2, "rounds" if kind.startswith("zombie") else "race",
-                       load_game(PRESETS[kind]).name)
+                       preset.name)
     if command == "study run":
         return refusal(command, kind, n, e, f"{kind} studies", ("players = ", "ending = "))
     if kind.startswith("zombie") and e == "race":
@@ -152,6 +162,8 @@ def test_cell(command, kind, n, e, tmp_path, monkeypatch):
     assert r.returncode == 0, r.stderr
     if command == "solve":
         assert json.loads(r.stdout)["first_player_win"] == _first_seat_win(kind, n, e)
+    elif command == "rules check":  # the state count is the solver's
+        assert json.loads(r.stdout)["states"] == solve_game(_game(kind, n, e))["states"]
     elif command == "compare":
         out = json.loads(r.stdout)
         if n == 2:  # optimal against optimal: the solver's figure
@@ -199,7 +211,7 @@ def _play_cell(kind, n, e, tmp_path):
 
 def test_every_cell_is_generated():
     cells = list(_cells())
-    assert len(cells) == len(SUPPORT) * len(KINDS) * len(PLAYERS) * len(ENDINGS) == 210
+    assert len(cells) == len(SUPPORT) * len(KINDS) * len(PLAYERS) * len(ENDINGS) == 288
 
 
 def test_the_readme_shows_the_table():

@@ -7,4 +7,4 @@ status. Commands parse, call the library, and hand results to
 """
 
 #: Modules registered by ``designer.cli``, in the order ``--help`` lists them.
-COMMANDS = ["solve", "compare", "policy", "study", "report", "simulate", "play", "strategy"]
+COMMANDS = ["solve", "rules", "compare", "policy", "study", "report", "simulate", "play", "strategy"]

@@ -51,24 +51,40 @@ def float_in(lo=None, hi=None, lo_open=False, hi_open=False):
 #: ``--seed``: 0 .. 2**64 - 1.
 seed_arg = int_in(0, SEED_MAX, "an integer")
 
-GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow, zombie-dice) or family (deck, dice, "
-             "zombie); family parameters below override a preset's")
+GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow, zombie-dice), family (deck, dice, "
+             "zombie), a rules file FILE.toml or a shipped rules example (piglet, "
+             "two-dice-pig, farkle); family parameters below override a preset's")
+RULES_HELP = ("a rules file FILE.toml or a shipped example (piglet, pig, two-dice-pig, "
+              "fowl-play, farkle)")
 
 
-def add_game_args(p, optional=False):
+def add_game_args(p, optional=False, rules_only=False):
     """Add the positional game name and every family parameter
-    (``optional``: the name may be left out)."""
+    (``optional``: the name may be left out; ``rules_only``: the command
+    takes rules games only, so the family parameters are parsed, and
+    refused, but not listed in ``--help``)."""
+    what = RULES_HELP if rules_only else GAME_HELP
     if optional:
-        p.add_argument("game", nargs="?", help=GAME_HELP)
+        p.add_argument("game", nargs="?", help=what)
     else:
-        p.add_argument("game", help=GAME_HELP)
-    g = p.add_argument_group("deck parameters")
+        p.add_argument("game", help=what)
+    _family_args(p, hide=rules_only)
+    _common_args(p, rules_only)
+
+
+def _family_args(p, hide=False):
+    if hide:  # parsed (so that they are refused in one line), not listed
+        def group(_title):
+            return _Hidden(p)
+    else:
+        group = p.add_argument_group
+    g = group("deck parameters")
     g.add_argument("--bad", type=int, help="bad items (wolves, red chips), 1..60")
     g.add_argument("--good", type=int, help="good items (chickens, green chips), 1..400")
-    g = p.add_argument_group("dice parameters")
+    g = group("dice parameters")
     g.add_argument("--faces", type=int, help="faces of the die, 2..100")
     g.add_argument("--bust-faces", type=_faces, help="comma-separated faces that bust (default 1)")
-    g = p.add_argument_group("zombie dice parameters")
+    g = group("zombie dice parameters")
     g.add_argument("--brains", type=int, help="brain faces per die, 1..20 (all-yellow 2)")
     g.add_argument("--shotguns", type=int, help="shotgun faces per die, 1..20 (all-yellow 2)")
     g.add_argument("--footprints", type=int, help="footprint faces per die, 0..20 (all-yellow 2)")
@@ -77,12 +93,37 @@ def add_game_args(p, optional=False):
                    help="shotguns in one turn that bust it, 1..20 (default 3)")
     g.add_argument("--cap", type=int,
                    help="largest score represented, goal < cap <= 400 (default goal + 50)")
-    g = p.add_argument_group("full zombie dice parameters (any of these: three colours)")
+    g = group("full zombie dice parameters (any of these: three colours)")
     for colour, n, faces in (("green", 6, "3,1,2"), ("yellow", 4, "2,2,2"), ("red", 3, "1,3,2")):
         g.add_argument(f"--{colour}", type=int,
                        help=f"{colour} dice in the cup, 0..20 (zombie-dice {n}; 0 if left out)")
         g.add_argument(f"--{colour}-faces",
                        help=f"brain,shotgun,footprint faces of a {colour} die (default {faces})")
+
+
+class _Hidden:
+    """An argument group whose options are left out of ``--help``."""
+
+    def __init__(self, parser):
+        self.parser = parser
+
+    def add_argument(self, *flags, **kwargs):
+        import argparse
+
+        return self.parser.add_argument(*flags, **{**kwargs, "help": argparse.SUPPRESS})
+
+
+def _common_args(p, rules_only=False):
+    if rules_only:
+        g = p.add_argument_group("settings (override the rules file's)")
+        g.add_argument("--goal", type=int, help="points needed to win (a multiple of the "
+                                                 "rules' unit: 50 in Farkle)")
+        g.add_argument("--komi", help="start points: one integer (points for seat 2, "
+                                      "negative: for seat 1) or two, seat 1 first (0,50)")
+        g.add_argument("--players", type=int, help="number of seats (rules files: 2 so far)")
+        g.add_argument("--ending", help="race: the first to the goal wins (rules files: the "
+                                        "only ending so far)")
+        return
     g = p.add_argument_group("common parameters")
     g.add_argument("--goal", type=int, help="points needed to win")
     g.add_argument("--komi",
@@ -130,21 +171,71 @@ def game_from_args(args, command=None):
     """Build the game named on the command line (validated) and, for
     ``command``, check that the command takes it (one line otherwise, before
     any work; see :mod:`designer.support`)."""
-    game = _game(args)
-    if command is not None:
-        from designer.support import check
+    from designer.support import check
 
+    game = _game(args, command)
+    if command is not None:
         check(command, game)
+    elif game.family == "rules":  # play's statistics and page take no rules game
+        check("play", game)
     return game
 
 
-def _game(args):
+def is_rules_game(name, command=None):
+    """Whether ``name`` is solved by the engine: a path ending in ``.toml``,
+    or a shipped rules example; for every command but ``rules check`` a
+    preset or family of the same name (pig, fowl-play) keeps today's
+    solvers."""
+    if name is None:
+        return False
+    import os
+
+    from designer.engine.game import is_rules_name
+    from designer.games import preset_names
+
+    if command == "rules check":  # any path is a rules file to check
+        return is_rules_name(name) or os.sep in name or os.path.exists(name)
+    return is_rules_name(name, preset_names())
+
+
+def _game(args, command=None):
     from designer.errors import ParameterNamesError
 
     try:
+        if is_rules_game(args.game, command):
+            return _load_rules(args)
         return _load(args)
     except ParameterNamesError as exc:  # name the flags, as the user types them
         raise DesignError(exc.for_flags()) from None
+    except DesignError as exc:
+        if str(exc).startswith("unknown game "):  # say that rules games exist too
+            from designer.engine.rulesfile import examples
+
+            raise DesignError(f"{exc}; or a rules file FILE.toml or a rules example "
+                              f"({', '.join(examples())})") from None
+        raise
+
+
+#: Family parameters (argparse names), which a rules game does not take.
+FAMILY_PARAMS = ("bad", "good", "faces", "bust_faces", "brains", "shotguns", "footprints", "dice",
+                 "bust_shotguns", "cap", "green", "yellow", "red", "green_faces",
+                 "yellow_faces", "red_faces")
+
+
+def _load_rules(args):
+    """The rules game named on the command line, with its settings; the
+    file is read (and refused if malformed) before the flags are checked."""
+    from designer.engine.game import SETTINGS, load_rules_game
+    from designer.errors import ParameterNamesError
+
+    given = [k for k in FAMILY_PARAMS if getattr(args, k, None) is not None]
+    if given:
+        game = load_rules_game(args.game)  # the file first: its mistakes come first
+        raise ParameterNamesError(f"{game.name} (a rules file)", "does not take", given,
+                                  SETTINGS)
+    return load_rules_game(args.game, goal=args.goal, komi=_komi(args.komi),
+                           players=getattr(args, "players", None),
+                           ending=getattr(args, "ending", None))
 
 
 def _load(args):

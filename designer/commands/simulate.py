@@ -75,8 +75,12 @@ def run(args):
 def _check_kind(name):
     """Refuse a preset or family that is not a wagering game by its name,
     with the support table's words (its own parameters are not asked for)."""
+    from designer.commands._common import is_rules_game
+    from designer.engine.game import load_rules_game
     from designer.games import FAMILIES, PRESETS, WagerGame, load_game
 
+    if is_rules_game(name):
+        check("simulate", load_rules_game(name))
     cls = PRESETS[name][0] if name in PRESETS else FAMILIES.get(name)
     if cls is None or cls is WagerGame:
         return  # unknown names are refused by load_game, wagering games taken

@@ -7,16 +7,21 @@ from designer.errors import DesignError
 def register(sub):
     p = sub.add_parser(
         "solve", help="solve a game exactly under optimal play",
-        description="Solve a deck, dice or Zombie Dice game exactly. Prints the first-player win "
+        description="Solve a deck, dice or Zombie Dice game, or any game written as a rules "
+                    "file, exactly. Prints the first-player win "
                     "probability at the requested komi, the expected game length in actions "
                     "(every draw/roll and every hold), the fair komi (the start points for the "
                     "second player that bring the first player's win closest to 50%), a komi "
                     "table, the number of states and the solve time; --verbose adds the "
-                    "convergence figures.",
+                    "convergence figures. A rules file (FILE.toml) or a shipped rules example "
+                    "(piglet, two-dice-pig, farkle) is solved by the engine, which also "
+                    "prints the residual of its solve and no game length; its komi and "
+                    "--max-komi count points in steps of the rules' unit (50 in Farkle).",
         epilog="examples: designer solve fowl-play | designer solve red-light --json | "
                "designer solve deck --bad 5 --good 30 --goal 40 --komi 2 | "
                "designer solve dice --faces 8 --goal 60 | designer solve zombie-yellow --json | "
-               "designer solve zombie --footprints 1 --goal 15")
+               "designer solve zombie --footprints 1 --goal 15 | designer solve farkle --json | "
+               "designer solve my_game.toml --komi 2")
     add_game_args(p)
     p.add_argument("--max-komi", type=int_in(0, 1000), default=10, help="last komi of the table (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
@@ -32,9 +37,59 @@ def run(args):
     game = game_from_args(args, "solve")
     if args.max_komi < 0:
         raise DesignError(f"invalid --max-komi={args.max_komi}: allowed 0 <= max-komi")
+    if game.family == "rules":
+        return _run_rules(game, args)
     summary = solve_shown(game).summary(max_komi=args.max_komi)
     if args.json:
         print_json(summary)
     else:
         show_solution(summary, verbose=args.verbose)
     return 0
+
+
+def _run_rules(game, args):
+    """A rules game, solved by the engine (:func:`designer.engine.game.solve_game`)."""
+    from designer.engine.game import solve_game
+    from designer.report.terminal import err_console, print_json
+
+    if err_console.is_terminal and not args.json:
+        with err_console.status(f"solving {game.name} exactly..."):
+            summary = solve_game(game, max_komi=args.max_komi)
+    else:
+        summary = solve_game(game, max_komi=args.max_komi)
+    if args.json:
+        print_json(summary)
+    else:
+        show_rules_solution(summary, verbose=args.verbose)
+    return 0
+
+
+def show_rules_solution(summary, verbose=False):
+    """The engine's figures for people: the win at the komi asked, the fair
+    komi, a komi table, the states, the residual and the time."""
+    import pandas as pd
+
+    from designer.report.terminal import console, edge, frame_table, pct, start_points
+
+    g = summary["game"]
+    unit = f", in steps of {g['unit']}" if g["unit"] > 1 else ""
+    console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
+                  f"2 players, race)")
+    p1 = summary["first_player_win"]
+    console.print(f"  komi {g['komi']}: {start_points(g['komi'])}")
+    console.print(f"  first player wins [bold]{pct(p1, 4)}[/bold] (first-player edge {edge(p1)})")
+    console.print(f"  fair komi: {start_points(summary['fair_komi'])} "
+                  f"(first-player edge {edge(summary['fair_komi_first_player_win'])})")
+    rows = pd.DataFrame([{"komi": r["komi"], "first-player win": r["first_player_win"],
+                          "first-player edge": r["first_player_win"]}
+                         for r in summary["komi_table"]])
+    lo, hi = int(rows["komi"].min()), int(rows["komi"].max())
+    console.print(frame_table(rows, title=f"komi {lo}..{hi}{unit}: points for the second player",
+                              formats={"first-player win": lambda v: pct(v, 4),
+                                       "first-player edge": edge}))
+    line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "
+            f"solve time: {summary['seconds']:.3f} s")
+    if verbose:
+        line += (f"   turn states: {summary['turn_states']:,}   passes: {summary['passes']:,}"
+                 f"   sweeps: {summary['sweeps']:,}")
+    console.print(line)

@@ -150,7 +150,15 @@ def load_rules(path):
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except FileNotFoundError:
+        raise RulesError(f"{path}: cannot read it: there is no such file") from None
+    except IsADirectoryError:
+        raise RulesError(f"{path}: cannot read it: it is a directory (give a rules file, "
+                         "TOML)") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{path}: cannot read it: not a UTF-8 text file (byte {exc.start}); "
+                         "rules files are UTF-8 TOML") from None
+    except OSError as exc:
         raise RulesError(f"{path}: cannot read it ({exc.__class__.__name__}: {exc})") from None
     return parse_rules(text, str(path))
 

@@ -362,6 +362,51 @@ def memory_needed(p, nt):
     return table + scratch + pairs
 
 
+#: Seconds per unit of sweep work (a position times the outcomes and options
+#: of its state), measured on the development machine (two cores, busy):
+#: Pig 3.2e-9, Farkle 1.7e-9, Fowl Play 5.5e-9, Two-Dice Pig 1.7e-9 per pass.
+SECONDS_PER_WORK = 2.5e-9
+#: Passes over the table assumed when scores can fall (Two-Dice Pig: 11).
+PASSES_IF_FALLS = 10
+#: Seconds of any solve, however small (calls, allocation).
+SECONDS_FIXED = 0.005
+
+
+def estimate(model, goal, nt=None):
+    """What solving ``model`` to ``goal`` needs, before anything is solved.
+
+    Returns
+    -------
+    dict
+        ``positions`` (the solver's state count, as
+        :attr:`EngineResult.states`), ``start_states``, ``memory`` (bytes,
+        on ``nt`` threads, default :func:`~designer._jit.threads`) and
+        ``seconds``: a rough estimate of the kernels' time, the sweep work
+        (each position times the outcomes and options of its state; ten
+        passes when scores can fall) at :data:`SECONDS_PER_WORK`. It is a
+        guide within a factor of about 3 on the machine it was measured
+        on, not a promise.
+
+    Raises
+    ------
+    DesignError
+        As :func:`solve_model` would, for a model it refuses to solve.
+    """
+    _check_stuck(model)
+    p = plan(model, int(goal))
+    nt = threads() if nt is None else nt
+    scores = np.arange(p["lo"], goal)
+    tcap = np.maximum(goal - scores, model.min_bank)
+    per_state = np.minimum(p["node_len"][None, :], tcap[:, None]).sum(axis=0) * p["n"]
+    outs = np.diff(model.out_start)
+    opts = np.diff(model.opt_start[model.out_start])  # options of each continuation
+    owner = np.repeat(np.arange(model.states), np.diff(model.cont_start))
+    weight = np.bincount(owner, weights=outs + opts, minlength=model.states)
+    work = float((per_state * weight).sum()) * (PASSES_IF_FALLS if model.falls else 1)
+    return dict(positions=p["positions"], start_states=p["H"], memory=memory_needed(p, nt),
+                seconds=SECONDS_FIXED + SECONDS_PER_WORK * work)
+
+
 def _pairs(n):
     """Pairs ``(a, b)``, ``a <= b``, by decreasing ``a + b``, with the group bounds."""
     rows, groups = [], [0]

@@ -462,6 +462,12 @@ def load_study(path):
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{path}: not valid TOML: {exc}") from None
     where = str(path)
+    study = doc.get("study")
+    if isinstance(study, dict) and study.get("family") == "rules":
+        from designer.support import refusal  # a kind of game no study sweeps yet
+
+        raise StudyError(f"{where} [study]: " + refusal(
+            "study run", "rules", 2, "race", "rules studies", ("players = ", "ending = ")))
     try:
         top = _File.model_validate(doc)
     except ValidationError as exc:

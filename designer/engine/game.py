@@ -1,0 +1,208 @@
+"""A rules game as the commands see it: a rules file (or a shipped example)
+with the settings a command line gives it.
+
+>>> game = load_rules_game("piglet", goal=2)
+>>> round(solve_game(game)["first_player_win"], 12) == round(4 / 7, 12)
+True
+
+The commands name a game ``FILE.toml`` or an example's name
+(:func:`~designer.engine.rulesfile.examples`); ``goal`` and ``komi`` are in
+points (multiples of a scoring-dice game's unit, 50 in Farkle). The kind of
+such a game in the support table (:mod:`designer.support`) is ``rules``;
+its ``players`` and ``ending`` are kept as asked, so that the table, not
+this module, refuses what the engine does not take yet.
+"""
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
+from designer.engine.solve import MEMORY_LIMIT, estimate, solve_model
+from designer.errors import DesignError, ParameterError
+
+#: What a rules game takes from the command line besides its file.
+SETTINGS = ("goal", "komi", "players", "ending")
+
+
+def is_rules_name(name, presets=()):
+    """Whether ``name`` names a rules game: a path ending in ``.toml``, or a
+    shipped example that is not one of ``presets`` (names that keep today's
+    solvers)."""
+    return str(name).endswith(".toml") or (name in examples() and name not in presets)
+
+
+@dataclass(frozen=True, eq=False)
+class RulesGame:
+    """A game read from a rules file, with its settings.
+
+    Attributes
+    ----------
+    rules : Rules
+        The file's game; its ``goal`` (in units) is the goal asked for.
+    source : str
+        The example's name or the file's path, as given.
+    start : tuple of int
+        Start points of seat 1 and seat 2, in units.
+    players : int
+    ending : str
+        As asked (the engine takes 2 players and the race ending).
+    komi : int or tuple
+        The komi as given, in points (for display).
+    """
+
+    rules: Rules
+    source: str
+    start: tuple
+    players: int = 2
+    ending: str = "race"
+    komi: object = 0
+    family: ClassVar[str] = "rules"
+
+    @property
+    def name(self):
+        return self.rules.name
+
+    @property
+    def unit(self):
+        return self.rules.unit
+
+    @property
+    def goal(self):
+        """The goal in points."""
+        return self.rules.goal_points
+
+    @property
+    def part(self):
+        return {"Dice": "dice", "Deck": "deck", "ScoringDice": "scoring dice"}.get(
+            type(self.rules.part).__name__, type(self.rules.part).__name__)
+
+    def describe(self):
+        """The game as the JSON output names it."""
+        return {"name": self.name, "family": self.family, "source": self.source,
+                "goal": self.goal, "komi": self.komi, "unit": self.unit}
+
+
+def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
+    """Read the rules game ``name`` (a ``.toml`` path or an example's name)
+    and apply the settings (``None``: the file's).
+
+    Parameters
+    ----------
+    goal : int, optional
+        Points that win, a multiple of the game's unit.
+    komi : int or tuple of two ints, optional
+        One integer: start points of the second seat (negative: of the
+        first); two: start points of each seat, seat 1 first.
+    players : int, optional
+    ending : str, optional
+
+    Raises
+    ------
+    RulesError
+        A file that cannot be read or describes no playable game.
+    ParameterError
+        A goal or komi out of range.
+    """
+    path = load_path(name)
+    rules = load_rules(path)
+    unit = rules.unit
+    if goal is not None:
+        goal = _points("goal", goal, unit, 1, MAX_GOAL, "goal")
+        rules = dataclasses.replace(rules, goal=goal // unit)
+    g = rules.goal * unit
+    lowest = min(rules.model.floor, 0) * unit
+    if komi is None:
+        shown, start = rules.komi * unit, (0, rules.komi)
+    elif isinstance(komi, tuple):
+        if len(komi) != 2:
+            raise ParameterError("komi", list(komi), "one integer, or a list of 2 integers "
+                                 "(one per seat, seat 1 first) for 2 players")
+        for k in komi:
+            _points("komi", k, unit, lowest, g - 1, "each entry", list(komi))
+        shown, start = list(komi), (komi[0] // unit, komi[1] // unit)
+    else:
+        _points("komi", komi, unit, -(g - 1), g - 1, "komi")
+        shown, start = komi, ((-komi) // unit, 0) if komi < 0 else (0, komi // unit)
+    return RulesGame(rules, str(name), start, 2 if players is None else players,
+                     "race" if ending is None else ending, shown)
+
+
+def load_path(name):
+    """The file of the rules game ``name``: the shipped example of that
+    name (unless it ends in ``.toml``), else the path ``name``."""
+    from pathlib import Path
+
+    name = str(name)
+    return example_path(name) if not name.endswith(".toml") and name in examples() else Path(name)
+
+
+def _points(key, v, unit, lo, hi, what, shown=None):
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi or v % unit:
+        multiple = f", a multiple of {unit}" if unit > 1 else ""
+        raise ParameterError(key, v if shown is None else shown,
+                             f"{'an integer' if what == key else what} with {lo} <= {key} "
+                             f"<= {hi}{multiple}")
+    return v
+
+
+def check_game(game):
+    """What solving ``game`` would take, before anything is solved: the
+    figures of ``designer rules check``."""
+    rules = game.rules
+    est = estimate(rules.model, rules.goal)
+    return {"name": game.name, "source": game.source, "part": game.part,
+            "goal": game.goal, "komi": game.komi, "unit": game.unit,
+            "players": game.players, "ending": game.ending,
+            "forced_first": rules.model.forced_first,
+            "min_bank": rules.model.min_bank * game.unit,
+            "scores_can_fall": rules.model.falls,
+            "turn_states": rules.model.states, "start_states": est["start_states"],
+            "states": est["positions"], "memory_bytes": est["memory"],
+            "memory_limit_bytes": MEMORY_LIMIT, "fits": est["memory"] <= MEMORY_LIMIT,
+            "estimated_seconds": est["seconds"]}
+
+
+def solve_game(game, max_komi=10):
+    """Solve ``game`` exactly with the engine.
+
+    Returns
+    -------
+    dict
+        ``game`` (:meth:`RulesGame.describe`), ``players``, ``ending``,
+        ``seat_win``, ``first_player_win`` (at the game's komi),
+        ``fairness`` (its distance from 1/2), ``fair_komi`` (start points
+        of the second seat, negative: of the first, that bring the first
+        player's win closest to 1/2, in points) and its win,
+        ``komi_table`` (komi 0 .. ``max_komi`` steps of the unit),
+        ``states`` (positions solved), ``turn_states``, ``residual``,
+        ``passes``, ``sweeps`` and ``seconds``.
+    """
+    if game.players != 2 or game.ending != "race":
+        raise DesignError(f"the engine solves 2 players and the race ending, not "
+                          f"{game.players} players and the {game.ending} ending")
+    rules, unit = game.rules, game.unit
+    r = solve_model(rules.model, rules.goal, 0)
+    goal, lo = rules.goal, r.floor
+    h0 = int(np.searchsorted(r.start_states, 0))
+    second = r.win[-lo, -lo:, h0]           # komi k >= 0: V(0, k)
+    first = r.win[-lo + 1:, -lo, h0]        # seat 1 starts with m >= 1: V(m, 0)
+    komis = np.concatenate((-np.arange(goal - 1, 0, -1), np.arange(goal)))
+    wins = np.concatenate((first[::-1], second))
+    gap = np.abs(wins - 0.5)
+    best = int(np.lexsort((komis < 0, np.abs(komis), gap))[0])
+    p = r.value(*game.start)
+    table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
+             for k in range(min(max_komi, goal - 1) + 1)]
+    return {"game": game.describe(), "players": 2, "ending": "race",
+            "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
+            "fair_komi": int(komis[best]) * unit,
+            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
+            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
+            "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+
+
+__all__ = ["RulesGame", "SETTINGS", "check_game", "is_rules_name", "load_path",
+           "load_rules_game", "solve_game"]
