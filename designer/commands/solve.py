@@ -72,7 +72,6 @@ def show_rules_solution(summary, verbose=False):
     from designer.report.terminal import console, edge, frame_table, pct, start_points
 
     g = summary["game"]
-    unit = f", in steps of {g['unit']}" if g["unit"] > 1 else ""
     console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
                   f"2 players, race)")
     p1 = summary["first_player_win"]
@@ -84,7 +83,7 @@ def show_rules_solution(summary, verbose=False):
                           "first-player edge": r["first_player_win"]}
                          for r in summary["komi_table"]])
     lo, hi = int(rows["komi"].min()), int(rows["komi"].max())
-    console.print(frame_table(rows, title=f"komi {lo}..{hi}{unit}: points for the second player",
+    console.print(frame_table(rows, title=f"komi {lo}..{hi}: points for the second player",
                               formats={"first-player win": lambda v: pct(v, 4),
                                        "first-player edge": edge}))
     line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "

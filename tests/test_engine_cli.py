@@ -1,0 +1,265 @@
+"""Rules games on the command line: ``designer rules check`` and
+``designer solve FILE.toml`` / an engine example.
+
+The figures must be the engine's (:mod:`designer.engine`) called from
+Python; every malformed file is refused in one line on stderr, exit status
+2, nothing on stdout and nothing written; today's presets keep today's
+solvers.
+"""
+
+import json
+import time
+from fractions import Fraction
+
+import pytest
+
+from cli_runner import cli
+from designer.engine import solve_model
+from designer.engine.rulesfile import example_path, examples, load_rules
+from designer.engine.solve import estimate
+
+PIGLET_LIKE = """\
+name = "Coin race"
+goal = 6
+
+[dice]
+sides = 2
+face.1 = { bust = true }
+face.2 = { points = 1 }
+"""
+
+#: A small game whose scores can fall (two bust faces wipe the score).
+FALLING = """\
+name = "Small two-dice pig"
+goal = 12
+
+[dice]
+count = 2
+sides = 4
+face.1 = { bust = true }
+
+[dice.bust_effect]
+bust_faces = 2
+score = "zero"
+"""
+
+#: Malformed files: (file text, words the one line must hold).
+MALFORMED = {
+    "unknown key": (PIGLET_LIKE + "colour = \"red\"\n", ["dice.colour", "unknown key",
+                                                      "allowed here"]),
+    "probabilities": ("goal = 5\n[dice]\nsides = 2\nface.1 = { bust = true, probability = 0.5 }"
+                      "\nface.2 = { points = 1, probability = 0.6 }\n",
+                      ["dice.face", "sum to 1.1", "must sum to 1"]),
+    "two effects": ("goal = 5\n[dice]\nsides = 2\nface.1 = { bust = true, points = 2 }\n",
+                    ["dice.face.1", "one effect", "points and bust"]),
+    "unreachable goal": ("goal = 5\n[dice]\nsides = 2\nother_faces = 0\n"
+                         "face.1 = { bust = true }\n", ["goal", "no turn can score",
+                                                        "the goal 5"]),
+    "not toml": ("goal = = 5\n[dice\n", ["not valid TOML"]),
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path.parent / f"{tmp_path.name}-data"))
+
+
+def _one_line_refusal(r, *words):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
+
+
+# -- rules check --------------------------------------------------------------
+
+@pytest.mark.parametrize("name", examples())
+def test_rules_check_every_example(name):
+    rules = load_rules(example_path(name))
+    # Farkle's own goal takes seconds to solve: its check at a smaller goal
+    # is compared with the solver's count at that goal
+    goal = ["--goal", "1000"] if name == "farkle" else []
+    t0 = time.perf_counter()
+    r = cli("rules", "check", name, *goal, "--json")
+    assert time.perf_counter() - t0 < 2.0
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    units = 1000 // rules.unit if goal else rules.goal
+    solved = solve_model(rules.model, units, 0)
+    assert out["states"] == solved.states == estimate(rules.model, units)["positions"]
+    assert out["name"] == rules.name and out["turn_states"] == rules.model.states
+    assert out["goal"] == units * rules.unit and out["komi"] == rules.komi * rules.unit
+    text = cli("rules", "check", name, *goal)
+    assert text.returncode == 0 and text.stderr == ""
+    assert f"positions: {solved.states:,}" in text.stdout
+    assert rules.name in text.stdout
+
+
+def test_rules_check_json_fields():
+    r = cli("rules", "check", "farkle", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["name"] == "Farkle" and out["goal"] == 10_000 and out["unit"] == 50
+    assert out["komi"] == 0 and out["players"] == 2 and out["ending"] == "race"
+    assert out["turn_states"] == 6 and out["states"] == 24_120_000
+    assert out["forced_first"] is True and out["scores_can_fall"] is False
+    assert 0 < out["memory_bytes"] <= out["memory_limit_bytes"] and out["fits"] is True
+    assert 1 < out["estimated_seconds"] < 100
+    falls = json.loads(cli("rules", "check", "two-dice-pig", "--json").stdout)
+    assert falls["scores_can_fall"] is True
+
+
+def test_rules_check_a_file_with_settings(tmp_path):
+    (tmp_path / "coin.toml").write_text(PIGLET_LIKE)
+    out = json.loads(cli("rules", "check", "coin.toml", "--goal", "9", "--komi", "2",
+                         "--json").stdout)
+    assert (out["name"], out["goal"], out["komi"], out["source"]) == ("Coin race", 9, 2,
+                                                                      "coin.toml")
+    rules = load_rules(tmp_path / "coin.toml")
+    assert out["states"] == solve_model(rules.model, 9, 2).states
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+@pytest.mark.parametrize("command", [["rules", "check"], ["solve"]])
+def test_a_malformed_file_is_refused_in_one_line(case, command, tmp_path):
+    text, words = MALFORMED[case]
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for flags in ([], ["--json"]):
+        r = cli(*command, "bad.toml", *flags)
+        _one_line_refusal(r, "bad.toml", *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("command", [["rules", "check"], ["solve"]])
+def test_a_missing_file_or_a_directory_is_refused(command, tmp_path):
+    _one_line_refusal(cli(*command, "missing.toml"), "missing.toml", "no such file")
+    (tmp_path / "folder.toml").mkdir()
+    _one_line_refusal(cli(*command, "folder.toml"), "folder.toml", "is a directory")
+    (tmp_path / "plain").mkdir()
+    if command == ["rules", "check"]:  # any path is a rules file to check
+        _one_line_refusal(cli(*command, "plain"), "plain", "is a directory")
+        _one_line_refusal(cli(*command, "sub/missing"), "sub/missing", "no such file")
+    (tmp_path / "latin1.toml").write_bytes(b"name = \"caf\xe9\"\n")
+    _one_line_refusal(cli(*command, "latin1.toml"), "latin1.toml", "UTF-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.toml", "latin1.toml",
+                                                          "plain"]
+
+
+def test_rules_check_refuses_other_games_from_the_table():
+    line = _one_line_refusal(cli("rules", "check", "red-light"), "designer rules check",
+                             "does not take deck games", "rules-file games")
+    assert "Red Light" in line
+    _one_line_refusal(cli("rules", "check", "piglet", "--players", "3"), "--players 3",
+                      "2 players, race ending")
+    _one_line_refusal(cli("rules", "check", "piglet", "--bad", "3"), "--bad",
+                      "--goal, --komi, --players, --ending")
+
+
+def test_rules_check_help_says_how_the_time_is_estimated():
+    r = cli("rules", "check", "--help")
+    words = " ".join(r.stdout.split())
+    assert "sweep work" in words and "rate measured" in words
+    assert "--bad" not in words  # family flags are parsed and refused, not offered
+
+
+# -- solve ---------------------------------------------------------------------
+
+def test_piglet_to_2_is_four_sevenths():
+    r = cli("solve", "piglet", "--goal", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["first_player_win"] == pytest.approx(float(Fraction(4, 7)), abs=1e-12)
+    assert out["game"] == {"name": "Piglet", "family": "rules", "source": "piglet",
+                           "goal": 2, "komi": 0, "unit": 1}
+    assert out["states"] > 0 and out["residual"] < 1e-12 and out["seconds"] >= 0
+    text = cli("solve", "piglet", "--goal", "2")
+    assert text.returncode == 0 and "57.1429%" in text.stdout and "residual" in text.stdout
+
+
+@pytest.mark.parametrize("text", [PIGLET_LIKE, FALLING], ids=["layered", "falling"])
+def test_solve_a_file_equals_the_engine(text, tmp_path):
+    (tmp_path / "game.toml").write_text(text)
+    r = cli("solve", "game.toml", "--json", "--max-komi", "3")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    rules = load_rules(tmp_path / "game.toml")
+    res = solve_model(rules.model, rules.goal, rules.komi)
+    assert out["first_player_win"] == res.first_player_win
+    assert (out["states"], out["residual"]) == (res.states, res.residual)
+    assert out["passes"] == res.passes and out["sweeps"] == res.sweeps
+    assert out["seat_win"] == [res.first_player_win, 1 - res.first_player_win]
+    assert out["game"]["name"] == rules.name and out["game"]["goal"] == rules.goal
+    assert [row["first_player_win"] for row in out["komi_table"]] == [
+        res.value(0, k) for k in range(4)]
+    wins = {k: res.value(0, k) if k >= 0 else res.value(-k, 0)
+            for k in range(-rules.goal + 1, rules.goal)}
+    best = min(abs(w - 0.5) for w in wins.values())
+    assert abs(out["fair_komi_first_player_win"] - 0.5) == best
+    assert wins[out["fair_komi"]] == out["fair_komi_first_player_win"]
+
+
+def test_solve_komi_in_points(tmp_path):
+    (tmp_path / "game.toml").write_text(PIGLET_LIKE)
+    rules = load_rules(tmp_path / "game.toml")
+    res = solve_model(rules.model, rules.goal, 0)
+    for komi, (i, j) in (("2", (0, 2)), ("-3", (3, 0)), ("1,4", (1, 4))):
+        out = json.loads(cli("solve", "game.toml", "--komi", komi, "--json").stdout)
+        assert out["first_player_win"] == res.value(i, j), komi
+    # Farkle counts in units of 50: goal and komi are points, multiples of 50
+    farkle = load_rules(example_path("farkle"))
+    small = solve_model(farkle.model, 20, 0)
+    out = json.loads(cli("solve", "farkle", "--goal", "1000", "--komi", "100", "--json").stdout)
+    assert out["first_player_win"] == small.value(0, 2)
+    assert out["game"]["goal"] == 1000 and out["komi_table"][1]["komi"] == 50
+    _one_line_refusal(cli("solve", "farkle", "--goal", "1020"), "goal=1020", "multiple of 50")
+    _one_line_refusal(cli("solve", "farkle", "--goal", "1000", "--komi", "30"), "komi=30",
+                      "multiple of 50")
+    _one_line_refusal(cli("solve", "game.toml", "--komi", "6"), "komi=6", "-5 <= komi <= 5")
+    _one_line_refusal(cli("solve", "game.toml", "--komi", "0,1,2"), "komi=[0, 1, 2]",
+                      "2 integers")
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--players", "3"], ["designer solve does not take --players 3 for Piglet",
+                          "rules-file games with 2 players, race ending"]),
+    (["--ending", "rounds"], ["--ending rounds", "2 players, race ending"]),
+    (["--faces", "4"], ["Piglet (a rules file) does not take --faces",
+                        "--goal, --komi, --players, --ending"]),
+    (["--goal", "0"], ["goal=0", "1 <= goal <= 100000"]),
+])
+def test_solve_refuses_what_the_engine_does_not_take(flags, words, tmp_path):
+    _one_line_refusal(cli("solve", "piglet", *flags), *words)
+    _one_line_refusal(cli("solve", "piglet", *flags, "--json"), *words)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_presets_keep_todays_solvers():
+    out = json.loads(cli("solve", "pig", "--goal", "20", "--json").stdout)
+    assert out["game"]["family"] == "dice" and "expected_actions" in out
+    engine = json.loads(cli("rules", "check", "pig", "--goal", "20", "--json").stdout)
+    pig = load_rules(example_path("pig"))
+    assert engine["source"] == "pig" and engine["states"] == solve_model(pig.model, 20).states
+
+
+def test_other_commands_refuse_rules_games_from_the_table():
+    from designer.support import sentence
+
+    for argv in (["compare", "piglet", "--policy", "optimal"],
+                 ["strategy", "farkle", "--max-size", "1"],
+                 ["play", "two-dice-pig"], ["play", "piglet", "--stats"],
+                 ["simulate", "piglet"]):
+        command = "play" if argv[0] == "play" else argv[0]
+        line = _one_line_refusal(cli(*argv), f"designer {command} does not take rules-file "
+                                             "games")
+        assert " ".join(sentence(command).split()) in line
+
+
+def test_an_unknown_name_mentions_rules_files():
+    _one_line_refusal(cli("solve", "monopoly"), "unknown game 'monopoly'", "FILE.toml",
+                      "piglet", "farkle")
