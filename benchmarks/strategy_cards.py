@@ -80,7 +80,8 @@ def main():
             v = value(row, kind)
             b = "" if base is None or base.rows[s] is None else f"{value(base.rows[s], kind):.6f}"
             bar = bars.get(s)
-            met = "" if bar is None else ("yes" if v >= bar else "NO")
+            # the bars are published to the digits shown: compare at those digits
+            met = "" if bar is None else ("yes" if round(v, 6) >= bar else "NO")
             print(f"{s:>4} {v:>10.6f} {b:>10} {'' if bar is None else f'{bar:.6f}':>10} "
                   f"{met:>4}  [{row.rule_size}, {row.ops} ops] {row.text}")
         print(f"  after: load average {os.getloadavg()}")
