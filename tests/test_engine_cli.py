@@ -263,3 +263,17 @@ def test_other_commands_refuse_rules_games_from_the_table():
 def test_an_unknown_name_mentions_rules_files():
     _one_line_refusal(cli("solve", "monopoly"), "unknown game 'monopoly'", "FILE.toml",
                       "piglet", "farkle")
+
+
+def test_a_game_far_too_large_is_measured_and_refused_at_once(tmp_path):
+    (tmp_path / "huge.toml").write_text("goal = 100000\n[deck]\nbad = 60\ngood = 400\n")
+    t0 = time.perf_counter()
+    out = json.loads(cli("rules", "check", "huge.toml", "--json").stdout)
+    assert out["fits"] is False and out["states_at_least"] is True
+    assert out["memory_bytes"] > out["memory_limit_bytes"] and out["estimated_seconds"] is None
+    text = cli("rules", "check", "huge.toml")
+    assert text.returncode == 0 and "over the limit" in text.stdout
+    _one_line_refusal(cli("solve", "huge.toml"), "at least 240,600,000,000,000 positions",
+                      "over the limit of 2,048 MB")
+    assert time.perf_counter() - t0 < 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.toml"]

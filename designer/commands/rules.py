@@ -57,11 +57,13 @@ def show_check(f):
     if turn:
         console.print("  " + "; ".join(turn))
     console.print(f"  turn states: {f['turn_states']:,} ({f['start_states']:,} can start a turn)")
-    console.print(f"  positions: {f['states']:,} (the states `designer solve` counts)")
+    least = "at least " if f["states_at_least"] else ""
+    console.print(f"  positions: {least}{f['states']:,} (the states `designer solve` counts)")
     mb = f["memory_bytes"] / 2**20
     limit = f["memory_limit_bytes"] / 2**20
     fits = "" if f["fits"] else "  [bold]over the limit: designer solve refuses it[/bold]"
-    console.print(f"  memory: {mb:,.1f} MB (limit {limit:,.0f} MB){fits}")
-    console.print(f"  estimated solve time: {duration(f['estimated_seconds'])}"
-                  if f["estimated_seconds"] >= 1 else
-                  f"  estimated solve time: under a second ({f['estimated_seconds']:.2g} s)")
+    console.print(f"  memory: {least}{mb:,.1f} MB (limit {limit:,.0f} MB){fits}")
+    seconds = f["estimated_seconds"]
+    if seconds is not None:
+        console.print(f"  estimated solve time: {duration(seconds)}" if seconds >= 1 else
+                      f"  estimated solve time: under a second ({seconds:.2g} s)")

@@ -150,7 +150,10 @@ def _points(key, v, unit, lo, hi, what, shown=None):
 
 def check_game(game):
     """What solving ``game`` would take, before anything is solved: the
-    figures of ``designer rules check``."""
+    figures of ``designer rules check`` (:func:`designer.engine.solve.estimate`;
+    for a game far over the memory limit ``states`` and ``memory_bytes``
+    are lower bounds, ``states_at_least`` is true and
+    ``estimated_seconds`` None)."""
     rules = game.rules
     est = estimate(rules.model, rules.goal)
     return {"name": game.name, "source": game.source, "part": game.part,
@@ -160,9 +163,9 @@ def check_game(game):
             "min_bank": rules.model.min_bank * game.unit,
             "scores_can_fall": rules.model.falls,
             "turn_states": rules.model.states, "start_states": est["start_states"],
-            "states": est["positions"], "memory_bytes": est["memory"],
-            "memory_limit_bytes": MEMORY_LIMIT, "fits": est["memory"] <= MEMORY_LIMIT,
-            "estimated_seconds": est["seconds"]}
+            "states": est["positions"], "states_at_least": est["at_least"],
+            "memory_bytes": est["memory"], "memory_limit_bytes": MEMORY_LIMIT,
+            "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"]}
 
 
 def solve_game(game, max_komi=10):

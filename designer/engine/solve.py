@@ -342,13 +342,41 @@ def plan(model, goal):
     # in-turn positions per mover score: totals t < max(goal - i, min_bank)
     scores = np.arange(lo, goal)
     tcap = np.maximum(goal - scores, model.min_bank)
-    positions = int(np.minimum(node_len[None, :], tcap[:, None]).sum()) * n
+    positions = int(_sum_min(node_len, tcap).sum()) * n
     return dict(lo=lo, n=n, H=len(starts), K=2 * len(fh), nodes=int(node_len.sum()),
                 starts=starts, hidx=hidx, fb=fb, fh=fh, out_h=out_h.astype(np.int64),
                 st=st, oc=oc, oq=np.ascontiguousarray(oc[:, :4]), opt_nb=node_base[model.opt_next].astype(np.int64),
                 hand_h=hidx[model.handover], pass_ok=pass_ok, blk_ptr=blk_ptr, blk_states=blk_states,
                 blk_tmax=blk_tmax, node_base=node_base, node_len=node_len.astype(np.int64),
                 positions=positions)
+
+
+def _sum_min(lengths, caps):
+    """``sum_i min(L, caps[i])`` for each ``L`` of ``lengths``, without the
+    ``len(lengths) x len(caps)`` array (a deck of 24,000 states to a goal of
+    100,000 would need 19 GB for it)."""
+    c = np.sort(np.asarray(caps, dtype=np.int64))
+    prefix = np.concatenate(([0], np.cumsum(c)))
+    k = np.searchsorted(c, lengths, side="left")
+    return prefix[k] + np.asarray(lengths, dtype=np.int64) * (len(c) - k)
+
+
+#: Turn states above which a game whose table alone passes the memory limit
+#: is refused from :func:`table_at_least` instead of its plan (which takes
+#: seconds to minutes for tens of thousands of states); below, the plan
+#: gives the exact figures.
+PLAN_STATES = 1000
+
+
+def table_at_least(model, goal):
+    """``(positions, bytes)`` that solving ``model`` to ``goal`` needs at
+    least, counted without planning it: one turn start per pair of scores
+    and start state, in a float64 table. A game of many turn states
+    (:data:`PLAN_STATES`) too large for the memory limit is refused from
+    these before :func:`plan`, which takes long on such a game."""
+    n = int(goal) - min(model.floor, 0)
+    cells = n * n * len(model.start_states())
+    return cells, cells * 8
 
 
 def memory_needed(p, nt):
@@ -385,7 +413,11 @@ def estimate(model, goal, nt=None):
         (each position times the outcomes and options of its state; ten
         passes when scores can fall) at :data:`SECONDS_PER_WORK`. It is a
         guide within a factor of about 3 on the machine it was measured
-        on, not a promise.
+        on, not a promise. ``at_least``: the game has more than
+        :data:`PLAN_STATES` turn states and its table alone passes
+        :data:`MEMORY_LIMIT`; ``positions`` and
+        ``memory`` are then lower bounds (:func:`table_at_least`) and
+        ``seconds`` is None.
 
     Raises
     ------
@@ -393,18 +425,22 @@ def estimate(model, goal, nt=None):
         As :func:`solve_model` would, for a model it refuses to solve.
     """
     _check_stuck(model)
+    cells, least = table_at_least(model, goal)
+    if least > MEMORY_LIMIT and model.states > PLAN_STATES:
+        return dict(positions=cells, start_states=len(model.start_states()), memory=least,
+                    seconds=None, at_least=True)
     p = plan(model, int(goal))
     nt = threads() if nt is None else nt
     scores = np.arange(p["lo"], goal)
     tcap = np.maximum(goal - scores, model.min_bank)
-    per_state = np.minimum(p["node_len"][None, :], tcap[:, None]).sum(axis=0) * p["n"]
+    per_state = _sum_min(p["node_len"], tcap) * p["n"]
     outs = np.diff(model.out_start)
     opts = np.diff(model.opt_start[model.out_start])  # options of each continuation
     owner = np.repeat(np.arange(model.states), np.diff(model.cont_start))
     weight = np.bincount(owner, weights=outs + opts, minlength=model.states)
     work = float((per_state * weight).sum()) * (PASSES_IF_FALLS if model.falls else 1)
     return dict(positions=p["positions"], start_states=p["H"], memory=memory_needed(p, nt),
-                seconds=SECONDS_FIXED + SECONDS_PER_WORK * work)
+                seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False)
 
 
 def _pairs(n):
@@ -496,6 +532,11 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
     if not 0 <= komi < goal:
         raise DesignError(f"invalid komi={komi}: allowed 0 <= komi < {goal}")
     _check_stuck(model)
+    cells, least = table_at_least(model, goal)
+    if least > memory_limit and model.states > PLAN_STATES:
+        raise TooLargeError(f"this game has at least {cells:,} positions and needs at least "
+                            f"{least / 2**20:,.0f} MB, over the limit of "
+                            f"{memory_limit / 2**20:,.0f} MB")
     p = plan(model, goal)
     nt = threads()
     need = memory_needed(p, nt)
