@@ -3,8 +3,9 @@
 The card of a design (:func:`designer.strategy.card.strategy_card`)
 holds the best rule a person can remember at each size. Given the human's
 recorded decisions (:mod:`designer.play.stats`: the mover's view and the
-action taken), each distinct rule of the card is asked what it would have
-done at every one of those positions; the rule with the largest share of
+action taken), each distinct rule of the card, and each classic rule it
+measures (max-score, hold at 20, ...), is asked what it would have done at
+every one of those positions; the rule with the largest share of
 agreement is the human's closest rule (ties go to the smaller rule). The
 card's scores are cached in the user data directory, so only the first
 ``--stats`` of a design searches.
@@ -39,7 +40,8 @@ def agreement(game, rule, moves):
 
 
 def closest_rule(game, moves, max_size=4, progress=None):
-    """The card rule agreeing with most of ``moves``.
+    """The card rule (or classic rule measured on the card) agreeing with
+    most of ``moves``.
 
     Returns
     -------
@@ -65,7 +67,10 @@ def closest_rule(game, moves, max_size=4, progress=None):
 
     best = None
     seen = set()
-    for row in card.rows:
+    # the card's rules first (smallest first: a tie goes to the smaller), then
+    # the classic rules the card measures (max-score: a card whose best
+    # short rules are arithmetic no longer lists it, and many people play it)
+    for row in [*card.rows, *(r for _, r in card.references)]:
         if row is None or row.text in seen:
             continue
         seen.add(row.text)
