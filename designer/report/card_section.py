@@ -66,6 +66,7 @@ def card_section(spec, fam, best, max_size=DEFAULT_SIZE, progress=None):
     data = pd.DataFrame([r.to_dict() for r in rows])
     shown = pd.DataFrame({
         "Size": [r.rule_size for r in rows],
+        "Operations": [r.ops for r in rows],
         "Rule": [r.rule for r in rows],
         "Wins moving first": [_pct(r.win_as_first) for r in rows],
         "Wins moving second": [_pct(r.win_as_second) for r in rows],
@@ -83,7 +84,8 @@ def card_section(spec, fam, best, max_size=DEFAULT_SIZE, progress=None):
     blocks = [
         Text(f"Rules a player can remember for the recommended design ({game.describe()}), "
              f"each the best found of its size (constants plus conditions, up to "
-             f"{max_size}), with its exact chance of beating a perfect player, seats "
+             f"{max_size}; the operations a player does to decide are counted apart), "
+             f"with its exact chance of beating a perfect player, seats "
              "alternated. A perfect player wins 50% against itself."),
         Text(f"Best rule on the card (size {best_rule.rule_size}): {best_rule.rule} It wins "
              f"{_pct(best_rule.win_average)} against a perfect player, against "
