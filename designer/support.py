@@ -50,13 +50,14 @@ ALL_RACE = Reach(PLAYERS, ("race",))
 TWO_RACE = Reach((2,), ("race",))
 ALL_ROUNDS = Reach(PLAYERS, ("rounds",))
 TWO_ROUNDS = Reach((2,), ("rounds",))
+TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 WAGER = Reach((2,), (NO_ENDING,))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
 SUPPORT = {
     "solve": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
-              "zombie-dice": ALL_ROUNDS, "rules": TWO_RACE},
-    "rules check": {"rules": TWO_RACE},
+              "zombie-dice": ALL_ROUNDS, "rules": TWO_RACE_ROUNDS},
+    "rules check": {"rules": TWO_RACE_ROUNDS},
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,

@@ -342,3 +342,123 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
             return V[(0, komi, proc.start)], V, W
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
 
+
+
+def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False, min_bank=0,
+                     tol=1e-15, max_iter=100_000):
+    """Seat 1's win probability from scores (0, 0) under the rounds ending
+    (SPEC 1.6, 6.2), two seats, by value iteration over the actual scores,
+    written from the rules: seat 1 then seat 2 take a turn; when the round
+    ends with a score at or above the goal, the higher score wins; a tie
+    there is replayed as another round (``replay``) or goes to seat 1
+    (``earlier-seat``). Seat 1's score is capped at ``cap``: a turn that
+    reaches it stops there. Busts keep the banked score.
+
+    Returns
+    -------
+    float, dict
+        The win probability and the round starts ``R[(a, b, h)]`` (seat 1's
+        win probability, seat 1 to move).
+    """
+    cap = goal + 30 if cap is None else cap
+    states = _states(proc)
+    rolls = {s: proc.rolls(s) for s in states}
+    live = [(a, b) for a in range(goal) for b in range(goal)]
+    if ties == "replay":
+        live += [(a, a) for a in range(goal, cap + 1)]
+    R = {(a, b, h): 0.5 for a, b in live for h in states}
+    U1, U2 = {}, {}  # (a, b, s, t): seat 1 in its turn; (b, a, s, t): seat 2 in its turn
+
+    def round_end(a, b, h):
+        """Seat 2's value once the round ends at scores (a, b), next start h."""
+        if max(a, b) >= goal:
+            if b > a:
+                return 1.0
+            if b < a or ties == "earlier-seat":
+                return 0.0
+        return 1.0 - R[(a, b, h)]
+
+    def seat2_limit(b, a):
+        """Totals from which seat 2 stops and wins, or no more matters."""
+        return max(goal - b, a + 1 - b, min_bank)
+
+    def value(table, key, limit, stopf):
+        x, y, s, t = key
+        if t >= limit:
+            return stopf(x, y, s, limit)
+        return table.get(key, 0.5)
+
+    def turn(table, x, y, s, t, limit, stopf):
+        best = None
+        for outs in rolls[s]:
+            v = 0.0
+            for o in outs:
+                p, kind = o[0], o[1]
+                if kind == "bust":
+                    v += p * _end(stopf, x, y, o[2], 0)
+                elif kind == "end":
+                    v += p * _end(stopf, x, y, o[3], min(t + o[2], limit))
+                else:
+                    v += p * max(value(table, (x, y, s2, t + g), limit, stopf) for g, s2 in o[2])
+            best = v if best is None else max(best, v)
+        return best
+
+    def _end(stopf, x, y, nxt, t):
+        # a turn ended by the dice at total t; the next turn starts at nxt
+        return stopf(x, y, _Start(nxt), t)
+
+    def seat2_start(b, a, h):
+        limit = seat2_limit(b, a)
+        key = (b, a, h, 0)
+        if forced_first:
+            return turn(U2, b, a, h, 0, limit, seat2_stop_any)
+        return value(U2, key, limit, seat2_stop_any)
+
+    def seat2_stop_any(b, a, s, t):
+        h = s.h if isinstance(s, _Start) else proc.handover(s)
+        return round_end(a, b + t, h)
+
+    def seat1_stop_any(a, b, s, t):
+        h = s.h if isinstance(s, _Start) else proc.handover(s)
+        return 1.0 - seat2_start(b, min(a + t, cap), h)
+
+    def sweep_turn(table, x, y, limit, stopf):
+        delta = 0.0
+        for t in range(limit - 1, -1, -1):
+            for s in states:
+                key = (x, y, s, t)
+                c = turn(table, x, y, s, t, limit, stopf)
+                options = [c] if c is not None else []
+                if t >= min_bank:
+                    options.append(stopf(x, y, s, t))
+                new = max(options)
+                delta = max(delta, abs(new - table.get(key, 0.5)))
+                table[key] = new
+        return delta
+
+    pairs2 = {(b, a) for a in range(cap + 1) for b in range(goal)}
+    if ties == "replay":  # seat 2 in a tie round: level at b, seat 1 gained a - b
+        pairs2 |= {(b, a) for b in range(goal, cap + 1) for a in range(b, cap + 1)}
+    pairs2 = sorted(pairs2, key=lambda k: -(k[0] + k[1]))
+    pairs1 = sorted(live, key=lambda k: -(k[0] + k[1]))
+    for _ in range(max_iter):
+        delta = 0.0
+        for b, a in pairs2:
+            delta = max(delta, sweep_turn(U2, b, a, seat2_limit(b, a), seat2_stop_any))
+        for a, b in pairs1:
+            delta = max(delta, sweep_turn(U1, a, b, cap - a, seat1_stop_any))
+            for h in states:
+                new = (turn(U1, a, b, h, 0, cap - a, seat1_stop_any) if forced_first
+                       else value(U1, (a, b, h, 0), cap - a, seat1_stop_any))
+                delta = max(delta, abs(new - R[(a, b, h)]))
+                R[(a, b, h)] = new
+        if delta < tol:
+            return R[(0, 0, proc.start)], R
+    raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+
+
+class _Start:
+    """The start state a turn ended by the dice hands over to."""
+
+    def __init__(self, h):
+        self.h = h

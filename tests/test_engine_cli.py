@@ -15,6 +15,7 @@ import pytest
 
 from cli_runner import cli
 from designer.engine import solve_model
+from designer.engine.rounds import rounds_estimate, solve_rounds_model
 from designer.engine.rulesfile import example_path, examples, load_rules
 from designer.engine.solve import estimate
 
@@ -89,8 +90,13 @@ def test_rules_check_every_example(name):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     units = 1000 // rules.unit if goal else rules.goal
-    solved = solve_model(rules.model, units, 0)
-    assert out["states"] == solved.states == estimate(rules.model, units)["positions"]
+    if rules.ending == "rounds":
+        solved = solve_rounds_model(rules.model, units, ties=rules.ties)
+        assert out["states"] == solved.states == rounds_estimate(rules.model, units)["positions"]
+        assert out["ending"] == "rounds" and out["ties"] == rules.ties
+    else:
+        solved = solve_model(rules.model, units, 0)
+        assert out["states"] == solved.states == estimate(rules.model, units)["positions"]
     assert out["name"] == rules.name and out["turn_states"] == rules.model.states
     assert out["goal"] == units * rules.unit and out["komi"] == rules.komi * rules.unit
     text = cli("rules", "check", name, *goal)
@@ -156,7 +162,7 @@ def test_rules_check_refuses_other_games_from_the_table():
                              "does not take deck games", "rules-file games")
     assert "Red Light" in line
     _one_line_refusal(cli("rules", "check", "piglet", "--players", "3"), "--players 3",
-                      "2 players, race ending")
+                      "2 players, race or rounds ending")
     _one_line_refusal(cli("rules", "check", "piglet", "--bad", "3"), "--bad",
                       "--goal, --komi, --players, --ending")
 
@@ -227,8 +233,7 @@ def test_solve_komi_in_points(tmp_path):
 
 @pytest.mark.parametrize("flags, words", [
     (["--players", "3"], ["designer solve does not take --players 3 for Piglet",
-                          "rules-file games with 2 players, race ending"]),
-    (["--ending", "rounds"], ["--ending rounds", "2 players, race ending"]),
+                          "rules-file games with 2 players, race or rounds ending"]),
     (["--faces", "4"], ["Piglet (a rules file) does not take --faces",
                         "--goal, --komi, --players, --ending"]),
     (["--goal", "0"], ["goal=0", "1 <= goal <= 100000"]),
@@ -237,6 +242,22 @@ def test_solve_refuses_what_the_engine_does_not_take(flags, words, tmp_path):
     _one_line_refusal(cli("solve", "piglet", *flags), *words)
     _one_line_refusal(cli("solve", "piglet", *flags, "--json"), *words)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_solve_a_rules_game_in_rounds():
+    """--ending rounds on a race file, and a rounds file (The Great Rolled
+    Ones), solved by the engine's rounds ending."""
+    r = cli("solve", "piglet", "--goal", "5", "--ending", "rounds", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    rules = load_rules(example_path("piglet"))
+    want = solve_rounds_model(rules.model, 5, ties="replay").first_player_win
+    assert out["ending"] == "rounds" and out["ties"] == "replay"
+    assert abs(out["first_player_win"] - want) < 1e-15
+    r = cli("solve", "great-rolled-ones", "--komi", "-3")
+    assert r.returncode == 0, r.stderr
+    assert "2 players, rounds)" in r.stdout and "ties: earlier-seat" in r.stdout
+    assert "49.5505%" in r.stdout
 
 
 def test_presets_keep_todays_solvers():

@@ -46,7 +46,8 @@ def show_check(f):
     unit = f" (counted in units of {f['unit']})" if f["unit"] > 1 else ""
     console.print(f"[bold]{f['name']}[/bold]  (rules: {f['source']}; {f['part']})")
     console.print(f"  goal {f['goal']:,}{unit}, komi {f['komi']}: {start_points(f['komi'])}")
-    console.print(f"  {f['players']} players, {f['ending']} ending")
+    ties = f", ties {f['ties']}" if f.get("ties") else ""
+    console.print(f"  {f['players']} players, {f['ending']} ending{ties}")
     turn = []
     if f["forced_first"]:
         turn.append("the first throw or draw of a turn is forced")

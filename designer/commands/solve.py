@@ -73,7 +73,9 @@ def show_rules_solution(summary, verbose=False):
 
     g = summary["game"]
     console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
-                  f"2 players, race)")
+                  f"2 players, {summary['ending']})")
+    if summary["ending"] == "rounds":
+        console.print(f"  ties: {summary['ties']} (a tie at the end of a round)")
     p1 = summary["first_player_win"]
     console.print(f"  komi {g['komi']}: {start_points(g['komi'])}")
     console.print(f"  first player wins [bold]{pct(p1, 4)}[/bold] (first-player edge {edge(p1)})")

@@ -20,6 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
+from designer.engine.rounds import rounds_estimate
 from designer.engine.solve import MEMORY_LIMIT, estimate, solve_model
 from designer.errors import DesignError, ParameterError
 
@@ -48,7 +49,8 @@ class RulesGame:
         Start points of seat 1 and seat 2, in units.
     players : int
     ending : str
-        As asked (the engine takes 2 players and the race ending).
+        As asked, else the file's (the engine takes 2 players, the race
+        and the rounds ending).
     komi : int or tuple
         The komi as given, in points (for display).
     """
@@ -127,7 +129,7 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
         _points("komi", komi, unit, -(g - 1), g - 1, "komi")
         shown, start = komi, ((-komi) // unit, 0) if komi < 0 else (0, komi // unit)
     return RulesGame(rules, str(name), start, 2 if players is None else players,
-                     "race" if ending is None else ending, shown)
+                     rules.ending if ending is None else ending, shown)
 
 
 def load_path(name):
@@ -155,10 +157,14 @@ def check_game(game):
     are lower bounds, ``states_at_least`` is true and
     ``estimated_seconds`` None)."""
     rules = game.rules
-    est = estimate(rules.model, rules.goal)
+    if game.ending == "rounds":
+        est = rounds_estimate(rules.model, rules.goal)
+    else:
+        est = estimate(rules.model, rules.goal)
     return {"name": game.name, "source": game.source, "part": game.part,
             "goal": game.goal, "komi": game.komi, "unit": game.unit,
             "players": game.players, "ending": game.ending,
+            **({"ties": rules.ties} if game.ending == "rounds" else {}),
             "forced_first": rules.model.forced_first,
             "min_bank": rules.model.min_bank * game.unit,
             "scores_can_fall": rules.model.falls,
@@ -183,9 +189,11 @@ def solve_game(game, max_komi=10):
         ``states`` (positions solved), ``turn_states``, ``residual``,
         ``passes``, ``sweeps`` and ``seconds``.
     """
-    if game.players != 2 or game.ending != "race":
-        raise DesignError(f"the engine solves 2 players and the race ending, not "
+    if game.players != 2 or game.ending not in ("race", "rounds"):
+        raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
+    if game.ending == "rounds":
+        return _solve_rounds_game(game, max_komi)
     rules, unit = game.rules, game.unit
     r = solve_model(rules.model, rules.goal, 0)
     goal, lo = rules.goal, r.floor
@@ -205,6 +213,33 @@ def solve_game(game, max_komi=10):
             "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
             "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
             "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+
+
+def _solve_rounds_game(game, max_komi):
+    """:func:`solve_game` under the rounds ending
+    (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
+    plus ``ties`` and ``cap``."""
+    from designer.engine.rounds import solve_rounds_model
+
+    rules, unit = game.rules, game.unit
+    r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties)
+    goal = rules.goal
+    h0 = int(np.searchsorted(r.start_states, 0))
+    second = r.X[0, :, h0]           # komi k >= 0: seat 2 starts with k
+    first = r.X[1:, 0, h0]           # seat 1 starts with m >= 1
+    komis = np.concatenate((-np.arange(goal - 1, 0, -1), np.arange(goal)))
+    wins = np.concatenate((first[::-1], second))
+    gap = np.abs(wins - 0.5)
+    best = int(np.lexsort((komis < 0, np.abs(komis), gap))[0])
+    p = float(r.X[game.start[0], game.start[1], h0])
+    table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
+             for k in range(min(max_komi, goal - 1) + 1)]
+    return {"game": game.describe(), "players": 2, "ending": "rounds", "ties": rules.ties,
+            "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
+            "fair_komi": int(komis[best]) * unit,
+            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
+            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
+            "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
 
 
 __all__ = ["RulesGame", "SETTINGS", "check_game", "is_rules_name", "load_path",

@@ -10,7 +10,9 @@ Layout::
     goal = 100            # points that win (first to reach them)
     komi = 0              # points the second player starts with
     players = 2           # seats (only 2 for now)
-    ending = "race"       # first to the goal wins (only "race" for now)
+    ending = "race"       # "race": first to the goal wins; "rounds": equal turns
+    ties = "replay"       # rounds only: tied leaders play another round, or
+                          # "earlier-seat": a later seat must strictly beat the leader
 
     [turn]
     forced_first = false  # the first roll or draw of a turn is forced
@@ -71,7 +73,7 @@ MAX_BAD = 60
 MAX_GOOD = 400
 MAX_GOAL = 100_000
 
-_TOP = ("name", "goal", "komi", "players", "ending", "turn", "dice", "deck", "scoring_dice")
+_TOP = ("name", "goal", "komi", "players", "ending", "ties", "turn", "dice", "deck", "scoring_dice")
 _TURN = ("forced_first", "min_bank")
 _DICE = ("count", "sides", "other_faces", "face", "aside_bust", "bust_effect")
 _FACE = ("points", "bust", "aside", "probability")
@@ -97,6 +99,7 @@ class Rules:
     goal, komi, players : int
         Goal and komi in units of score (:attr:`unit` points each).
     ending : str
+        ``"race"`` or ``"rounds"``.
     model : TurnModel
         The enumerated turn process.
     part : Dice or Deck
@@ -105,6 +108,10 @@ class Rules:
         The part's description of each turn state (state 0 first).
     path : str
         The file read (or ``"<string>"``).
+    unit : int
+        Points per unit of score.
+    ties : str
+        The rounds ending's tie rule: ``"replay"`` or ``"earlier-seat"``.
     """
 
     name: str
@@ -117,6 +124,7 @@ class Rules:
     keys: list = field(repr=False)
     path: str = ""
     unit: int = 1
+    ties: str = "replay"
 
     @property
     def goal_points(self):
@@ -369,7 +377,10 @@ class _Reader:
         goal = self.int(data, "goal", None, 1, MAX_GOAL)
         komi = self.int(data, "komi", 0, 0, goal - 1)
         players = self.int(data, "players", 2, 2, 2)
-        ending = self.choice(data, "ending", "race", ("race",))
+        ending = self.choice(data, "ending", "race", ("race", "rounds"))
+        ties = self.choice(data, "ties", "replay", ("replay", "earlier-seat"))
+        if "ties" in data and ending != "rounds":
+            self.fail("ties", "only with ending = \"rounds\" (the race has no ties)")
         turn = self.table(data, "turn")
         self.keys(turn, _TURN, "turn.")
         forced = self.bool(turn, "forced_first", False, "turn.")
@@ -393,7 +404,7 @@ class _Reader:
             min_bank = self.in_units(min_bank, "turn.min_bank", unit)
         model, keys = enumerate_turn(part, forced_first=forced, min_bank=min_bank, floor=floor)
         self.playable(model, kinds[0], goal, min_bank)
-        return Rules(name, goal, komi, players, ending, model, part, keys, self.where, unit)
+        return Rules(name, goal, komi, players, ending, model, part, keys, self.where, unit, ties)
 
     def playable(self, model, part, goal, min_bank):
         """Refuse a turn that can go on forever, a dead end below the
