@@ -46,6 +46,16 @@ def _zombie():
     solve(ZombieDiceGame(2, 1, 1, dice=2, goal=3, cap=5))
 
 
+def _strategy():
+    # the rule interpreter's tables, the exact matches and the induction's
+    # visits and losses (a strategy card or `play --stats` would compile them
+    # inside a test with a time limit)
+    from designer.strategy.card import strategy_card
+
+    strategy_card(_game("deck"), max_size=1, trials=2)
+    strategy_card(_game("dice"), max_size=1, trials=2)
+
+
 #: Two lists of (name, task), about equal in compile time (CPU seconds
 #: from nothing on the 2-core machine in the comments), one per test
 #: process. A task needs only kernels compiled before it in its own list or
@@ -60,7 +70,8 @@ HALVES = (
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 21
-     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds"))],  # 9
+     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 9
+     ("strategy", _strategy)],  # 15: rule tables, matches, visits, induction
 )
 
 
