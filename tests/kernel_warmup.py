@@ -46,6 +46,13 @@ def _zombie():
     solve(ZombieDiceGame(2, 1, 1, dice=2, goal=3, cap=5))
 
 
+def _engine():
+    from designer.engine.game import load_rules_game, solve_game
+
+    solve_game(load_rules_game("piglet", goal=3))
+    solve_game(load_rules_game("great-rolled-ones", goal=4))
+
+
 def _strategy():
     # the rule interpreter's tables, the exact matches and the induction's
     # visits and losses (a strategy card or `play --stats` would compile them
@@ -66,7 +73,8 @@ HALVES = (
     [("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 27
      ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
      ("deck-profile", lambda: _seats_compare("deck")),  # 5
-     ("zombie", _zombie)],  # 10
+     ("zombie", _zombie),  # 10
+     ("engine", _engine)],  # 18: rules games, race and rounds
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 21
