@@ -1,5 +1,5 @@
 """Baseline for benchmarks/seats.py: plain max-n value iteration over every
-state ``(scores, k)`` of an N-player dice race (SPEC 1.2, 1.5), in numba.
+state ``(scores, k)`` of an N-player dice race, in numba.
 
 Gauss-Seidel sweeps over all states from ``1/N`` until no value moves by
 more than ``tol``; no score classes, no affine algebra.

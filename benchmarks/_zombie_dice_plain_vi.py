@@ -1,5 +1,5 @@
 """Baseline for benchmarks/zombie_full.py: plain value iteration over every
-state of full Zombie Dice (SPEC 1.7).
+state of full Zombie Dice.
 
 The capped model of ``designer.solve._zombie_kernel`` over the dice
 configurations ``k`` of :mod:`designer.solve.zombie_dice_states`: forced

@@ -1,4 +1,4 @@
-"""Benchmark: the rounds ending (SPEC 1.6) against the race of the same game.
+"""Benchmark: the rounds ending (equal turns) against the race of the same game.
 
 Run by hand: ``python benchmarks/rounds.py [--repeats N] [--three]
 [--zombie]``. For two-player Fowl Play and Pig (the bar's games), Red

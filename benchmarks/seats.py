@@ -1,4 +1,4 @@
-"""Benchmark: N-player race solves (SPEC 1.5) against their bars.
+"""Benchmark: N-player race solves against their bars.
 
 Run by hand: ``python benchmarks/seats.py [--repeats N] [--quick]``. Prints
 the median warm solve time (every seat, every komi vector and goal: one

@@ -1,4 +1,4 @@
-"""Benchmark: layered solver vs plain value iteration (SPEC section 3).
+"""Benchmark: layered solver vs plain value iteration (score pairs in decreasing sum).
 
 Run by hand: ``python benchmarks/solve.py [--repeats N]``. Prints medians of
 several warm runs for Red Light and Fowl Play, the ratio against plain value

@@ -1,4 +1,4 @@
-"""Benchmark: layered Zombie Dice solver vs plain value iteration (SPEC 3).
+"""Benchmark: layered Zombie Dice solver vs plain value iteration.
 
 Run by hand: ``python benchmarks/zombie.py [--repeats N]``. Prints the
 median of several warm runs of the layered solve of all-yellow Zombie Dice,

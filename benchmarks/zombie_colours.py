@@ -1,12 +1,12 @@
 """What colour costs a colour-blind player, and how the slides' rules fare,
-in full Zombie Dice (SPEC 1.7: 6 green, 4 yellow, 3 red, rounds to 13).
+in full Zombie Dice (6 green, 4 yellow, 3 red, rounds to 13).
 
 Run by hand: ``python benchmarks/zombie_colours.py [--quick]``. Solves the
 full game once, then evaluates exactly, against its optimal player, as
-first and as second: the four human policies of SPEC 1.3 (they read only
+first and as second: the four human policies (they read only
 the brains, the shotguns and the scores), max expected brains, and the
 colour-blind player (the all-yellow optimum played without seeing colours).
-Prints each policy's win rates, its gap ((first + second) - 1, SPEC 1.3),
+Prints each policy's win rates, its gap ((first + second) - 1),
 its agreement with optimal play and the seconds each evaluation took.
 ``--quick`` uses a small dice set (2 green, 2 yellow, 1 red, goal 5).
 """

@@ -1,4 +1,4 @@
-"""Benchmark: the full Zombie Dice solver (SPEC 1.7) on one and on every core.
+"""Benchmark: the full Zombie Dice solver on one and on every core.
 
 Run by hand: ``PYTHONPATH=. python benchmarks/zombie_full.py [--green 6 --yellow 4
 --red 3] [--repeats N]``. Prints the enumeration time of the dice

@@ -1,4 +1,5 @@
-"""The rounds ending (SPEC 1.6, 6.2) over any turn model: two seats.
+"""The rounds ending (equal turns, ties replayed or to the earlier seat) over
+any turn model: two seats.
 
 Play goes in rounds, seat 1 then seat 2. Scores may pass the goal; when a
 round ends with a score at or above the goal the higher score wins. A tie
@@ -43,7 +44,7 @@ the ``H`` start values ``X[a, b, :]``; every in-turn value is carried as an
 affine function of them (``K = H + 1`` coefficients), and policy iteration
 (sweep at the estimate, solve the policy's linear system) settles the pair.
 
-Ties between actions follow SPEC 6.1: stopping wins a tie, except at a turn
+Ties between actions follow the race solver's rule: stopping wins a tie, except at a turn
 total of 0 (a pass), where continuing wins; among continuations and options
 the one listed first wins.
 """

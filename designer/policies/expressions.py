@@ -259,9 +259,13 @@ class Comparison:
         return f"{_words(self.left, nouns)} {verbs[self.op].format(_words(self.right, nouns))}"
 
     # -- what a machine computes -------------------------------------------------
+    def values(self, env):
+        """The two sides' values at the state ``env`` (feature name -> value)."""
+        return _evaluate(self.left, env), _evaluate(self.right, env)
+
     def holds(self, env):
         """Whether it holds at the state ``env`` (feature name -> value)."""
-        a, b = _evaluate(self.left, env), _evaluate(self.right, env)
+        a, b = self.values(env)
         return bool({">=": a >= b, "<=": a <= b, "==": a == b, "<": a < b, ">": a > b,
                      "!=": a != b}[self.op])
 

@@ -143,10 +143,8 @@ def _at_start(expr, G):
 
     if expr == "1":
         return 1.0
-    c = Comparison.parse(f"{expr} > 0", ("need", "opp_need"))
-    from designer.policies.expressions import _evaluate
-
-    return float(_evaluate(c.left, {"need": G, "opp_need": G}))
+    c = Comparison.parse(f"{expr} > 0", RACE)
+    return float(c.values({"need": G, "opp_need": G})[0])
 
 
 def _calibrated(x):
