@@ -260,7 +260,82 @@ def _in_range(name, a, n):
         raise ModelError(f"turn model: {name} holds {bad}: allowed 0..{n - 1}")
 
 
-def build_model(continuations, handover, *, forced_first=False, min_bank=0, floor=0, names=()):
+def fold_self_loops(continuations, handover, names=(), starts=()):
+    """Fold away outcomes that leave the turn exactly where it was.
+
+    An outcome whose only option is ``(0, s)`` at state ``s`` (Zombie
+    Dice's roll of nothing but footprints, a die face worth 0) returns the
+    mover to the same position ``(s, t)``, where an optimal (or any
+    stationary) player decides as before. If continuation ``c`` returns
+    with probability ``q < 1`` and its other outcomes are worth ``r_c``,
+    its value ``C = r_c + q W`` and the position's value
+    ``W = max(stop, max_c C)`` have the same solution as with the
+    continuation replaced by its other outcomes, each with probability
+    ``p_o / (1 - q)``: if ``c`` is chosen, ``W = r_c / (1 - q)``, and
+    otherwise ``r_c + q W <= W`` exactly when ``r_c / (1 - q) <= W``. So
+    the fold is exact and the turn keeps no cycle through that outcome.
+
+    A state listed in ``starts`` (a turn start whose first roll is forced)
+    differs from itself reached again: there the mover may stop. Its
+    returns go to a copy of it, appended after the other states, whose
+    own returns are folded.
+
+    Parameters
+    ----------
+    continuations : list
+        As for :func:`build_model`.
+    handover : list of int
+    names : sequence of str
+    starts : iterable of int
+        Turn starts with a forced first roll.
+
+    Returns
+    -------
+    continuations, handover, names : list
+        Folded, with the copies appended.
+    origin : list of int
+        The state each state (copies included) was made from.
+    """
+    S = len(continuations)
+    keep = set(starts)
+
+    def returns(outs, s):
+        return [k for k, o in enumerate(outs) if o[1] == "choose" and len(o[2]) == 1
+                and o[2][0][0] == 0 and o[2][0][1] == s]
+
+    def fold(conts, s):
+        out = []
+        for outs in conts:
+            back = returns(outs, s)
+            q = sum(outs[k][0] for k in back)
+            if not back or q >= 1.0:  # q = 1: a turn that never ends, refused elsewhere
+                out.append(outs)
+                continue
+            out.append([(o[0] / (1.0 - q),) + tuple(o[1:]) for k, o in enumerate(outs)
+                        if k not in back])
+        return out
+
+    conts_out, origin = [], list(range(S))
+    copies = {}
+    for s, conts in enumerate(continuations):
+        if s not in keep or not any(returns(outs, s) for outs in conts):
+            conts_out.append(fold(conts, s))
+            continue
+        copies[s] = S + len(copies)
+        origin.append(s)
+        conts_out.append([[(o[0], "choose", [(0, copies[s])]) if k in returns(outs, s) else o
+                           for k, o in enumerate(outs)] for outs in conts])
+    for s, c in copies.items():
+        conts_out.append(fold(continuations[s], s))
+    handover = list(handover) + [handover[s] for s in copies]
+    names = list(names)
+    if names:
+        names += [f"{names[s]} (after a roll)" for s in copies]
+    return conts_out, handover, names, origin
+
+
+def build_model(continuations, handover, *, forced_first=False, min_bank=0, floor=0, names=(),
+                fold=True):
     """Build a :class:`TurnModel` from nested Python lists.
 
     Parameters
@@ -274,7 +349,14 @@ def build_model(continuations, handover, *, forced_first=False, min_bank=0, floo
         Start state of the next turn after a stop at each state.
     forced_first, min_bank, floor, names
         As for :class:`TurnModel`.
+    fold : bool
+        Fold outcomes that return the turn to the same state with no points
+        (:func:`fold_self_loops`; exact for optimal and stationary play).
     """
+    if fold:
+        continuations, handover, names, _ = fold_self_loops(
+            continuations, handover, names,
+            start_like(continuations, handover) if forced_first else ())
     effects = {"none": NONE, "zero": ZERO, "penalty": PENALTY}
     cont_start, out_start, opt_start = [0], [0], [0]
     cols = {k: [] for k in ("prob", "kind", "points", "next", "effect", "penalty")}
@@ -306,3 +388,17 @@ def build_model(continuations, handover, *, forced_first=False, min_bank=0, floo
                      i64(cols["kind"]), i64(cols["points"]), i64(cols["next"]),
                      i64(cols["effect"]), i64(cols["penalty"]), i64(opt_start), i64(gains),
                      i64(nexts), i64(handover), forced_first, min_bank, floor, names)
+
+
+def start_like(continuations, handover):
+    """States a turn can start from, read from nested lists (state 0, the
+    hand-overs and every bust's or end's next state)."""
+    starts = {0, *handover}
+    for conts in continuations:
+        for outs in conts:
+            for o in outs:
+                if o[1] == "bust":
+                    starts.add(o[2])
+                elif o[1] == "end":
+                    starts.add(o[3])
+    return starts

@@ -24,7 +24,9 @@ a throw showing a bust face busts the turn (and, when it shows at least
 penalty to a floor); a throw that brings the dice set aside to ``aside_bust``
 busts too; otherwise it adds the points of its scoring faces and sets its
 ``aside`` faces aside. With every die set aside there is nothing to throw
-and the turn must stop. Dice always start a turn afresh.
+and the turn must stop. With ``refill`` the dice set aside are replaced,
+so every roll throws all ``count`` dice and only ``aside_bust`` limits the
+turn. Dice always start a turn afresh.
 
 Scoring dice (Farkle)
 ---------------------
@@ -61,11 +63,11 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
 
-from designer.engine.model import build_model
+from designer.engine.model import build_model, fold_self_loops, start_like
 
 #: Outcome keys used between a part and the enumeration.
 #: ``("bust", effect, penalty, next_key)``, ``("go", gain, next_key)``,
-#: ``("choose", ((gain, next_key), ...))``.
+#: ``("end", points, next_key)``, ``("choose", ((gain, next_key), ...))``.
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,20 @@ class Dice:
         Bust faces in one throw that trigger ``effect``.
     penalty : int
         Points a ``"penalty"`` takes.
+    refill : bool
+        Dice set aside are replaced by fresh ones, so every roll throws
+        ``count`` dice (all-yellow Zombie Dice: the shotguns stay counted,
+        the cup never runs out).
+    choose : tuple of two ints, optional
+        ``(lo, hi)``: the mover chooses how many dice to throw, ``lo`` to
+        ``hi`` of those in hand (one continuation each, fewest first);
+        empty: every die in hand is thrown.
+    one_throw : bool
+        A turn is one throw (Hog): its outcome ends the turn, banking the
+        points thrown.
+    bust_points : int
+        With ``one_throw``: points a busting throw banks (Hog's "any 1
+        scores 1"); 0 loses the turn as any bust does.
     """
 
     count: int
@@ -106,6 +122,10 @@ class Dice:
     effect: str = "none"
     effect_faces: int = 1
     penalty: int = 0
+    refill: bool = False
+    choose: tuple = ()
+    one_throw: bool = False
+    bust_points: int = 0
 
     start = 0
 
@@ -120,10 +140,18 @@ class Dice:
         return f"{key} dice set aside"
 
     def continuations(self, aside):
-        """The rolls possible with ``aside`` dice set aside: ``[{outcome: p}]``."""
-        n = self.count - aside
+        """The rolls possible with ``aside`` dice set aside: ``[{outcome: p}]``,
+        one per number of dice the mover may throw."""
+        n = self.count if self.refill else self.count - aside
         if n == 0:
             return []
+        if not self.choose:
+            return [self.throw(aside, n)]
+        lo, hi = self.choose
+        return [self.throw(aside, k) for k in range(lo, min(hi, n) + 1)]
+
+    def throw(self, aside, n):
+        """One throw of ``n`` dice with ``aside`` set aside: ``{outcome: p}``."""
         out = {}
         for combo in combinations_with_replacement(range(len(self.faces)), n):
             counts = [combo.count(f) for f in range(len(self.faces))]
@@ -144,8 +172,13 @@ class Dice:
                 gain = sum(k * self.faces[f].points for f, k in enumerate(counts)
                            if not self.faces[f].bust and not self.faces[f].aside)
                 key = ("go", gain, aside + asides)
+            if self.one_throw:  # the throw ends the turn, whatever it shows
+                if key[0] == "go":
+                    key = ("end", key[1], 0)
+                elif self.bust_points:
+                    key = ("end", self.bust_points, 0)
             out[key] = out.get(key, 0) + p
-        return [out]
+        return out
 
 
 @dataclass(frozen=True)
@@ -363,13 +396,19 @@ def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
             for o, p in _order(outs):
                 if o[0] == "bust":
                     row.append((float(p), "bust", see(o[3]), o[1], o[2]))
+                elif o[0] == "end":
+                    row.append((float(p), "end", o[1], see(o[2])))
                 elif o[0] == "choose":
                     row.append((float(p), "choose", [(g, see(k)) for g, k in o[1]]))
                 else:
                     row.append((float(p), "choose", [(o[1], see(o[2]))]))
             rows.append(row)
         conts[key] = rows
-    model = build_model([conts[k] for k in keys], [index[part.handover(k)] for k in keys],
-                        forced_first=forced_first, min_bank=min_bank, floor=floor,
-                        names=[part.name(k) for k in keys])
-    return model, keys
+    rows = [conts[k] for k in keys]
+    handover = [index[part.handover(k)] for k in keys]
+    rows, handover, names, origin = fold_self_loops(
+        rows, handover, [part.name(k) for k in keys],
+        start_like(rows, handover) if forced_first else ())
+    model = build_model(rows, handover, forced_first=forced_first, min_bank=min_bank,
+                        floor=floor, names=names, fold=False)
+    return model, [keys[s] for s in origin]

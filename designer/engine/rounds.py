@@ -140,7 +140,9 @@ def _order(model):
         return np.array(list(ts.static_order()), dtype=np.int64)
     except CycleError as exc:
         raise DesignError("the rounds ending does not solve yet turns that can return to a "
-                          "state without scoring (" + model.describe(exc.args[1][0]) + ")") from None
+                          "state without scoring through other states or through a choice (" +
+                          model.describe(exc.args[1][0]) + "); a roll that brings the turn "
+                          "straight back to the same state is solved") from None
 
 
 @kernel

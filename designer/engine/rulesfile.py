@@ -26,6 +26,10 @@ Layout::
                                # points = n, bust = true or aside = true,
                                # and optionally a probability (all faces or none)
     aside_bust = 3        # the turn busts once this many dice are set aside
+    refill = false        # true: dice set aside are replaced, every roll throws `count`
+    one_throw = false     # true: a turn is one throw, which ends it (Hog)
+    bust_points = 0       # one_throw only: points a busting throw banks
+                          # count = [1, 10]: the mover chooses how many dice to throw
     [dice.bust_effect]    # a bust showing `bust_faces` bust faces or more
     bust_faces = 2        #   also changes the banked score:
     score = "zero"        #   "zero", or "penalty" (down by `penalty`, not below `floor`)
@@ -75,7 +79,8 @@ MAX_GOAL = 100_000
 
 _TOP = ("name", "goal", "komi", "players", "ending", "ties", "turn", "dice", "deck", "scoring_dice")
 _TURN = ("forced_first", "min_bank")
-_DICE = ("count", "sides", "other_faces", "face", "aside_bust", "bust_effect")
+_DICE = ("count", "sides", "other_faces", "face", "aside_bust", "refill", "one_throw",
+         "bust_points", "bust_effect")
 _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle")
@@ -238,7 +243,18 @@ class _Reader:
     # -- the parts ----------------------------------------------------------
     def dice(self, d):
         self.keys(d, _DICE, "dice.")
-        count = self.int(d, "count", 1, 1, MAX_DICE, "dice.")
+        choose = ()
+        if isinstance(d.get("count"), list):  # the mover chooses how many to throw
+            span = d["count"]
+            if (len(span) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in span)
+                    or not 1 <= span[0] <= span[1] <= MAX_DICE):
+                self.fail("dice.count", f"{span!r} is not allowed: an integer 1..{MAX_DICE}, or "
+                          f"[lo, hi] with 1 <= lo <= hi <= {MAX_DICE} (the mover chooses how "
+                          "many dice to throw)")
+            choose = tuple(span)
+            count = span[1]
+        else:
+            count = self.int(d, "count", 1, 1, MAX_DICE, "dice.")
         sides = self.int(d, "sides", None, 2, MAX_SIDES, "dice.")
         other = d.get("other_faces", "pips")
         if other != "pips" and (isinstance(other, bool) or not isinstance(other, int) or other < 0):
@@ -292,6 +308,19 @@ class _Reader:
         aside_bust = self.int(d, "aside_bust", 0, 1, None, "dice.") if "aside_bust" in d else 0
         if aside_bust and not any(f.aside for f in faces):
             self.fail("dice.aside_bust", "no face is set aside (give a face { aside = true })")
+        refill = self.bool(d, "refill", False, "dice.")
+        one_throw = self.bool(d, "one_throw", False, "dice.")
+        bust_points = 0
+        if "bust_points" in d:
+            if not one_throw:
+                self.fail("dice.bust_points", "only with one_throw = true (a turn of one throw "
+                          "banks these points when it busts)")
+            bust_points = self.int(d, "bust_points", 0, 0, None, "dice.")
+            if not any(f.bust for f in faces):
+                self.fail("dice.bust_points", "no face busts (give a face { bust = true })")
+        if refill and not aside_bust:
+            self.fail("dice.refill", "true needs dice.aside_bust: with every roll throwing all "
+                      "the dice, only set-aside dice can end a turn that way")
         eff = self.table(d, "bust_effect", "dice.")
         self.keys(eff, _EFFECT, "dice.bust_effect.")
         effect, nfaces, penalty, floor = "none", 1, 0, 0
@@ -310,7 +339,8 @@ class _Reader:
                         self.fail(f"dice.bust_effect.{k}", "only with score = \"penalty\"")
             if not any(f.bust for f in faces):
                 self.fail("dice.bust_effect", "no face busts (give a face { bust = true })")
-        return Dice(count, tuple(faces), aside_bust, effect, nfaces, penalty), floor
+        return Dice(count, tuple(faces), aside_bust, effect, nfaces, penalty, refill, choose,
+                    one_throw, bust_points), floor
 
     def deck(self, d):
         self.keys(d, _DECK, "deck.")
@@ -394,6 +424,11 @@ class _Reader:
         unit = 1
         if kinds == ["dice"]:
             part, floor = self.dice(self.table(data, "dice"))
+            if part.one_throw:
+                if min_bank:
+                    self.fail("turn.min_bank", "not allowed with dice.one_throw = true: a turn "
+                              "of one throw banks whatever it throws")
+                forced = True  # a turn of one throw always throws
         elif kinds == ["deck"]:
             part = self.deck(self.table(data, "deck"))
         else:

@@ -299,7 +299,9 @@ def plan(model, goal):
             order.extend(ts.static_order())
         except CycleError as exc:
             raise DesignError("this engine does not solve yet turns that can return to a state "
-                              "without scoring (" + model.describe(exc.args[1][0]) + ")") from None
+                              "without scoring through other states or through a choice (" +
+                              model.describe(exc.args[1][0]) + "); a roll that brings the turn "
+                              "straight back to the same state is solved") from None
         ptr.append(len(order))
     reach = _reach(model, moves, tmax)
     node_len = np.minimum(reach, tmax) + 1  # turn totals 0 .. reach at each state

@@ -1,0 +1,259 @@
+"""Parts of a rules file beyond one die per roll: a choice of how many dice
+to throw (Hog), turns of one throw, dice set aside and replaced (all-yellow
+Zombie Dice), and rolls that bring the turn back where it was (a face
+worth nothing, footprints), which the engine folds away exactly.
+
+Each game is written again here, or in tests/engine_reference.py, from its
+rules, and solved by the slow reference; the engine must agree to 1e-9.
+"""
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from engine_reference import Die, FromModel, reference_rounds, reference_win
+
+from designer.engine import build_model, solve_model, solve_rules
+from designer.engine.game import load_rules_game, solve_game
+from designer.engine.model import CHOOSE, fold_self_loops
+from designer.engine.rounds import solve_rounds_model
+from designer.engine.rulesfile import RulesError, example_path, load_rules, parse_rules
+from designer.errors import DesignError
+
+
+class Hog:
+    """A turn is one throw of 1..``most`` dice of ``sides`` faces, chosen
+    by the mover; any 1 scores ``ones`` points (0: nothing), else the sum.
+    Every throw is enumerated face by face."""
+
+    start = "throw"
+
+    def __init__(self, most, sides=6, ones=1):
+        self.most, self.sides, self.ones = most, sides, ones
+
+    def handover(self, s):
+        return "throw"
+
+    def rolls(self, s):
+        conts = []
+        for n in range(1, self.most + 1):
+            dist = {}
+            for faces in product(range(1, self.sides + 1), repeat=n):
+                pts = self.ones if 1 in faces else sum(faces)
+                dist[pts] = dist.get(pts, 0) + 1
+            total = self.sides ** n
+            conts.append([(k / total, "end", pts, "throw") for pts, k in sorted(dist.items())])
+        return conts
+
+
+def hog_text(most, goal, ones=1, sides=6):
+    return (f"goal = {goal}\n[dice]\ncount = [1, {most}]\nsides = {sides}\n"
+            f"face.1 = {{ bust = true }}\none_throw = true\n"
+            + (f"bust_points = {ones}\n" if ones else ""))
+
+
+# -- Hog ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("most, goal, ones, sides", [(3, 12, 1, 6), (3, 10, 0, 6),
+                                                      (4, 9, 1, 4), (2, 7, 2, 3)])
+def test_hog_matches_reference(most, goal, ones, sides):
+    rules = parse_rules(hog_text(most, goal, ones, sides))
+    assert rules.model.forced_first  # a turn of one throw always throws
+    assert rules.model.continuations == most
+    got = solve_rules(rules)
+    p, V, _ = reference_win(Hog(most, sides, ones), goal, forced_first=True)
+    assert abs(got.first_player_win - p) < 1e-9
+    for i in range(goal):
+        for j in range(goal):
+            assert abs(got.win[i, j, 0] - V[(i, j, "throw")]) < 1e-9, (i, j)
+
+
+def test_hog_throw_probabilities():
+    """Ten dice show no 1 with probability (5/6)^10; the chance of each sum
+    is exact before it is rounded."""
+    rules = load_rules(example_path("hog"))
+    m = rules.model
+    assert m.continuations == 10
+    c = 9  # ten dice
+    probs = m.out_prob[m.out_start[c]:m.out_start[c + 1]]
+    points = m.out_points[m.out_start[c]:m.out_start[c + 1]]
+    assert abs(probs[points == 1].sum() - (1 - (5 / 6) ** 10)) < 1e-15
+    assert points.max() == 60 and abs(probs[points == 60].sum() - 6.0 ** -10) < 1e-22
+    assert abs(probs[points == 20].sum() - 6.0 ** -10) < 1e-22  # ten 2s
+    one = m.out_points[m.out_start[0]:m.out_start[1]]
+    assert sorted(one) == [1, 2, 3, 4, 5, 6]
+
+
+def test_hog_example_solves_and_favours_the_first_player():
+    game = load_rules_game("hog")
+    r = solve_game(game)
+    assert 0.5 < r["first_player_win"] < 0.6
+    assert r["fair_komi"] > 0
+    assert abs(sum(r["seat_win"]) - 1) < 1e-12
+
+
+# -- rolls that come back where they were -----------------------------------
+
+ZERO_FACE = "goal = {goal}\n{turn}[dice]\nsides = 4\nface.1 = {{ bust = true }}\nface.2 = {{ points = 0 }}\n"
+
+
+@pytest.mark.parametrize("goal, forced", [(6, False), (7, True), (9, False)])
+def test_a_face_worth_nothing_matches_reference(goal, forced):
+    """A 2 scores nothing and leaves the turn as it was: the reference
+    iterates that cycle, the engine folds it (and, when the first roll is
+    forced, sends the start's return to a copy of the start, where the
+    mover may stop)."""
+    turn = "[turn]\nforced_first = true\n" if forced else ""
+    rules = parse_rules(ZERO_FACE.format(goal=goal, turn=turn))
+    got = solve_rules(rules)
+    opts = dict(forced_first=forced)
+    p, V, _ = reference_win(Die(["bust", 0, 3, 4]), goal, **opts)
+    assert abs(got.first_player_win - p) < 1e-9
+    for i in range(goal):
+        for j in range(goal):
+            assert abs(got.win[i, j, 0] - V[(i, j, "roll")]) < 1e-9
+    assert rules.model.states == (2 if forced else 1)
+
+
+def test_folding_keeps_the_other_outcomes_in_proportion():
+    conts = [[[(0.25, "bust", 0, "none", 0), (0.5, "choose", [(0, 0)]),
+               (0.25, "choose", [(2, 0)])]]]
+    folded, handover, names, origin = fold_self_loops(conts, [0], ["s"])
+    assert folded == [[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(2, 0)])]]]
+    assert handover == [0] and origin == [0] and names == ["s"]
+    # a forced start is copied: its return goes to the copy, whose own folds
+    folded, handover, names, origin = fold_self_loops(conts, [0], ["s"], starts=[0])
+    assert folded[0][0][1] == (0.5, "choose", [(0, 1)])
+    assert folded[1] == [[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(2, 0)])]]
+    assert origin == [0, 0] and handover == [0, 0] and names == ["s", "s (after a roll)"]
+    # a return among several options is a choice, not a fold: left alone
+    choice = [[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(0, 0), (1, 0)])]]]
+    assert fold_self_loops(choice, [0])[0] == choice
+
+
+def test_a_return_through_a_choice_is_refused_in_one_line():
+    m = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(0, 0), (1, 0)])]]], [0])
+    with pytest.raises(DesignError, match="straight back to the same state is solved"):
+        solve_model(m, 5)
+    with pytest.raises(DesignError, match="straight back to the same state is solved"):
+        solve_rounds_model(m, 5)
+
+
+def test_the_fold_is_exact_for_the_reference_too():
+    """The reference run on the folded model equals the reference run on
+    the rules with the cycle: the fold changes no value."""
+    rules = parse_rules(ZERO_FACE.format(goal=6, turn=""))
+    a = reference_win(FromModel(rules.model), 6)[0]
+    b = reference_win(Die(["bust", 0, 3, 4]), 6)[0]
+    assert abs(a - b) < 1e-12
+    raw = build_model([[[(0.25, "bust", 0, "none", 0), (0.25, "choose", [(0, 0)]),
+                         (0.25, "choose", [(3, 0)]), (0.25, "choose", [(4, 0)])]]], [0], fold=False)
+    assert raw.outcomes == 4
+    assert abs(reference_win(FromModel(raw), 6)[0] - b) < 1e-12
+
+
+# -- all-yellow Zombie Dice: dice set aside and replaced ----------------------
+
+AYZD = """name = "All-yellow Zombie Dice"
+goal = {goal}
+ending = "rounds"
+[dice]
+count = 3
+sides = 3
+other_faces = 0
+face.1 = {{ points = 1 }}
+face.2 = {{ aside = true }}
+aside_bust = 3
+refill = true
+"""
+
+
+class Yellow:
+    """Three dice per roll, each a brain (1 point), a shotgun or footprints
+    with probability 1/3; shotguns stay counted, three end the turn with
+    nothing; the three dice are always thrown."""
+
+    start = 0
+
+    def handover(self, s):
+        return 0
+
+    def rolls(self, shot):
+        out = {}
+        for faces in product("BSF", repeat=3):
+            s2 = shot + faces.count("S")
+            key = ("bust",) if s2 >= 3 else ("go", faces.count("B"), s2)
+            out[key] = out.get(key, 0) + Fraction(1, 27)
+        return [[(float(p), "bust", 0, lambda i: i) if k[0] == "bust"
+                 else (float(p), "choose", [(k[1], k[2])]) for k, p in sorted(out.items())]]
+
+
+def test_all_yellow_zombie_matches_todays_solver():
+    from designer import load_game
+    from designer.solve import solve
+
+    rules = parse_rules(AYZD.format(goal=13))
+    assert rules.model.states == 3  # shotguns 0, 1, 2
+    got = solve_rounds_model(rules.model, 13)
+    today = solve(load_game("zombie-yellow"))
+    assert abs(got.first_player_win - today.first_player_win()) < 1e-12
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_all_yellow_zombie_rounds_match_reference(ties):
+    # the reference stops seat 1 at its cap, so in tie rounds it needs a
+    # cap high enough that no turn reaches it (45: within 3e-15 of 64)
+    rules = parse_rules(AYZD.format(goal=4))
+    got = solve_rounds_model(rules.model, 4, ties=ties, cap=45)
+    p, R = reference_rounds(Yellow(), 4, ties, cap=45)
+    assert abs(got.first_player_win - p) < 1e-9
+    for a in range(4):
+        for b in range(4):
+            assert abs(got.X[a, b, 0] - R[(a, b, 0)]) < 1e-9
+
+
+def test_all_yellow_zombie_race_matches_reference():
+    rules = parse_rules(AYZD.format(goal=5).replace('ending = "rounds"', 'ending = "race"'))
+    got = solve_rules(rules)
+    p, _, _ = reference_win(Yellow(), 5)
+    assert abs(got.first_player_win - p) < 1e-9
+
+
+def test_refill_folds_all_footprints():
+    """All three dice showing footprints (1/27) leave the turn as it was:
+    folded, the other outcomes of each state sum to 1."""
+    m = parse_rules(AYZD.format(goal=13)).model
+    for c in range(m.continuations):
+        outs = range(m.out_start[c], m.out_start[c + 1])
+        assert not any(m.out_kind[o] == CHOOSE and m.opt_gain[m.opt_start[o]] == 0
+                       and m.opt_next[m.opt_start[o]] == c for o in outs)
+        assert abs(sum(m.out_prob[o] for o in outs) - 1) < 1e-15
+
+
+# -- refusals -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, match", [
+    ("goal = 9\n[dice]\ncount = [0, 3]\nsides = 6\n", r"dice\.count: \[0, 3\] is not allowed"),
+    ("goal = 9\n[dice]\ncount = [3, 2]\nsides = 6\n", r"1 <= lo <= hi <= 10"),
+    ("goal = 9\n[dice]\ncount = [1, 2, 3]\nsides = 6\n", r"dice\.count"),
+    ("goal = 9\n[dice]\ncount = [1, true]\nsides = 6\n", r"dice\.count"),
+    ("goal = 9\n[dice]\ncount = [1, 11]\nsides = 6\n", r"dice\.count"),
+    ("goal = 9\n[dice]\nsides = 6\nface.1 = { bust = true }\nbust_points = 1\n",
+     r"dice\.bust_points: only with one_throw = true"),
+    ("goal = 9\n[dice]\nsides = 6\none_throw = true\nbust_points = 1\n",
+     r"dice\.bust_points: no face busts"),
+    ("goal = 9\n[dice]\nsides = 6\none_throw = true\nbust_points = -1\nface.1 = { bust = true }\n",
+     r"dice\.bust_points: -1 is not allowed"),
+    ("goal = 9\n[dice]\nsides = 6\none_throw = 1\n", r"dice\.one_throw: 1 is not allowed"),
+    ("goal = 9\n[turn]\nmin_bank = 3\n[dice]\nsides = 6\none_throw = true\n",
+     r"turn\.min_bank: not allowed with dice\.one_throw"),
+    ("goal = 9\n[dice]\nsides = 6\nrefill = true\n", r"dice\.refill: true needs dice\.aside_bust"),
+    ("goal = 9\n[dice]\nsides = 6\nrefill = \"yes\"\nface.1 = { aside = true }\naside_bust = 2\n",
+     r"dice\.refill: 'yes' is not allowed"),
+    ("goal = 9\n[dice]\nsides = 2\nother_faces = 0\nrefill = true\nface.1 = { aside = true }\n"
+     "aside_bust = 9\n", r"no turn can score a point"),
+])
+def test_malformed_parts_are_refused_in_one_line(text, match):
+    with pytest.raises(RulesError, match=match) as info:
+        parse_rules(text, "my.toml")
+    assert "\n" not in str(info.value) and str(info.value).startswith("my.toml: ")
