@@ -19,6 +19,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from designer.engine.pyrules import load_module_rules, split_name
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
 from designer.engine.rounds import rounds_estimate
 from designer.engine.solve import MEMORY_LIMIT, estimate, solve_model
@@ -29,10 +30,13 @@ SETTINGS = ("goal", "komi", "players", "ending")
 
 
 def is_rules_name(name, presets=()):
-    """Whether ``name`` names a rules game: a path ending in ``.toml``, or a
-    shipped example that is not one of ``presets`` (names that keep today's
-    solvers)."""
-    return str(name).endswith(".toml") or (name in examples() and name not in presets)
+    """Whether ``name`` names a rules game: ``rules:FILE.py`` (a Python rules
+    module, :mod:`designer.engine.pyrules`), a path ending in ``.toml`` or
+    ``.py``, or a shipped example that is not one of ``presets`` (names
+    that keep today's solvers)."""
+    text = str(name)
+    return (text.startswith("rules:") or text.endswith((".toml", ".py"))
+            or (name in examples() and name not in presets))
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +113,7 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
         A goal or komi out of range.
     """
     path = load_path(name)
-    rules = load_rules(path)
+    rules = load_module_rules(name) if path.suffix == ".py" else load_rules(path)
     unit = rules.unit
     if goal is not None:
         goal = _points("goal", goal, unit, 1, MAX_GOAL, "goal")
@@ -133,11 +137,17 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
 
 
 def load_path(name):
-    """The file of the rules game ``name``: the shipped example of that
-    name (unless it ends in ``.toml``), else the path ``name``."""
+    """The file of the rules game ``name``: the module of ``rules:FILE.py``
+    or ``rules:FILE.py:NAME`` (a Python rules module; ``rules:FILE.toml`` is
+    that file), the shipped example of that name (unless it ends in
+    ``.toml`` or ``.py``), else the path ``name``."""
     from pathlib import Path
 
     name = str(name)
+    if name.startswith("rules:") and name.endswith(".toml"):
+        return Path(name[len("rules:"):])
+    if name.startswith("rules:") or name.endswith(".py"):
+        return split_name(name)[0]
     return example_path(name) if not name.endswith(".toml") and name in examples() else Path(name)
 
 
