@@ -257,3 +257,117 @@ def test_malformed_parts_are_refused_in_one_line(text, match):
     with pytest.raises(RulesError, match=match) as info:
         parse_rules(text, "my.toml")
     assert "\n" not in str(info.value) and str(info.value).startswith("my.toml: ")
+
+
+# -- a cup of coloured dice (Zombie Dice) ------------------------------------
+
+SMALL_CUP = """goal = {goal}
+ending = "{ending}"
+[turn]
+forced_first = true
+[cup]
+[cup.dice]
+green = {{ count = 2, brain = 3, shotgun = 1, footprint = 2 }}
+yellow = {{ count = 2, brain = 2, shotgun = 2, footprint = 2 }}
+red = {{ count = 1, brain = 1, shotgun = 3, footprint = 2 }}
+"""
+
+
+def test_a_small_cup_matches_todays_zombie_dice_solver():
+    """Five dice, brains returned to the cup when it runs short: the
+    enumeration here and today's (written apart) give the same game."""
+    from designer.games import ZombieDiceGame
+    from designer.solve import solve
+
+    rules = parse_rules(SMALL_CUP.format(goal=4, ending="rounds"))
+    got = solve_rounds_model(rules.model, 4, cap=20)
+    today = solve(ZombieDiceGame(green=2, yellow=2, red=1, goal=4, cap=20))
+    assert abs(got.first_player_win - today.first_player_win()) < 1e-12
+
+
+def test_a_cup_of_yellow_dice_is_the_all_yellow_game():
+    """With 13 yellow dice the cup never runs dry for long: brains go back
+    when it does, so every roll is three fresh yellow dice."""
+    cup = parse_rules("goal = 5\nending = \"rounds\"\n[turn]\nforced_first = true\n[cup]\n"
+                      "[cup.dice]\nyellow = { count = 13, brain = 2, shotgun = 2, footprint = 2 }\n")
+    yellow = parse_rules(AYZD.format(goal=5))
+    a = solve_rounds_model(cup.model, 5, cap=30).first_player_win
+    b = solve_rounds_model(yellow.model, 5, cap=30).first_player_win
+    assert abs(a - b) < 1e-12
+
+
+def test_a_small_cup_race_matches_reference():
+    rules = parse_rules(SMALL_CUP.format(goal=3, ending="race"))
+    got = solve_rules(rules)
+    p, _, _ = reference_win(FromModel(rules.model), 3, forced_first=True)
+    assert abs(got.first_player_win - p) < 1e-9
+
+
+def test_the_zombie_dice_example_counts_todays_turn_states():
+    rules = load_rules(example_path("zombie-dice"))
+    assert rules.model.states == 10766  # as today's enumeration counts them
+    assert rules.model.forced_first and rules.ending == "rounds" and rules.goal == 13
+    assert rules.keys[0] == ((0, 0, 0), (0, 0, 0), (0, 0, 0))
+    assert rules.model.names[0] == "all dice in the cup"
+
+
+@pytest.mark.parametrize("body, match", [
+    ("[cup]\n", r"cup\.dice: give at least one colour"),
+    ("[cup]\n[cup.dice]\ngreen = 3\n", r"cup\.dice\.green: must be a table"),
+    ("[cup]\n[cup.dice]\ngreen = { count = 0, brain = 1 }\n",
+     r"cup\.dice\.green\.count: 0 is not allowed: an integer 1\.\.30"),
+    ("[cup]\n[cup.dice]\ngreen = { count = 3 }\n", r"cup\.dice\.green: a die needs at least one face"),
+    ("[cup]\n[cup.dice]\ngreen = { count = 3, brain = 1, eye = 2 }\n",
+     r"cup\.dice\.green\.eye: unknown key"),
+    ("[cup]\nthrow = 4\n[cup.dice]\ngreen = { count = 3, brain = 1, shotgun = 1 }\n",
+     r"cup\.throw: 4 is not allowed: an integer 1\.\.3"),
+    ("[cup]\nbust = 0\n[cup.dice]\ngreen = { count = 3, brain = 1, shotgun = 1 }\n",
+     r"cup\.bust: 0 is not allowed"),
+    ("[cup]\n[cup.dice]\na = { count = 20, brain = 1 }\nb = { count = 20, brain = 1 }\n",
+     r"cup\.dice: 40 dice is not allowed: at most 30"),
+    ("[cup]\nmore = 1\n[cup.dice]\ngreen = { count = 3, brain = 1 }\n", r"cup\.more: unknown key"),
+    ("[cup]\n[cup.dice]\ngreen = { count = 3, shotgun = 1, footprint = 1 }\n",
+     r"no turn can score a point"),
+    ("[cup]\n[cup.dice]\ngreen = { count = 3, brain = 1 }\n[dice]\nsides = 6\n",
+     r"a game has one part"),
+])
+def test_malformed_cups_are_refused_in_one_line(body, match):
+    with pytest.raises(RulesError, match=match) as info:
+        parse_rules("goal = 5\n" + body, "cup.toml")
+    assert "\n" not in str(info.value)
+
+
+def test_the_cup_enumerates_itself_as_the_generic_walk_would():
+    """The cup's bulk enumeration (integer state codes, weights over one
+    denominator) gives the model the generic walk over its continuations
+    gives, state for state (up to the last bit of a folded probability)."""
+    from designer.engine.parts import enumerate_turn
+
+    rules = parse_rules(SMALL_CUP.format(goal=4, ending="rounds"))
+    part = rules.part
+
+    class Walk:  # the same part without its bulk enumeration
+        start, handover, name, continuations = (part.start, part.handover, part.name,
+                                                part.continuations)
+
+    m2, keys2 = enumerate_turn(Walk(), forced_first=True)
+    m, keys = rules.model, rules.keys
+    assert m.states == m2.states and m.outcomes == m2.outcomes
+    assert set(keys) == set(keys2) and keys[0] == keys2[0]
+    where = {k: s for s, k in enumerate(keys2)}
+
+    def outcomes(model, names, s):
+        c0, c1 = model.cont_start[s], model.cont_start[s + 1]
+        got = {}
+        for o in range(model.out_start[c0], model.out_start[c1]):
+            if model.out_kind[o] == CHOOSE:
+                r = model.opt_start[o]
+                got[(int(model.opt_gain[r]), names[model.opt_next[r]])] = model.out_prob[o]
+            else:
+                got["bust"] = model.out_prob[o]
+        return got
+
+    for s, key in enumerate(keys):
+        a, b = outcomes(m, keys, s), outcomes(m2, keys2, where[key])
+        assert a.keys() == b.keys(), key
+        assert all(abs(a[o] - b[o]) < 1e-15 for o in a), key

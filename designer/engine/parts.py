@@ -352,10 +352,28 @@ class Deck:
         return [out]
 
 
+@dataclass(frozen=True)
+class Weights:
+    """A continuation's outcomes as integer weights over a common
+    denominator (exact, and much faster to merge than fractions): outcome
+    ``o`` has probability ``weights[o] / denominator``."""
+
+    weights: dict
+    denominator: int
+
+
 def _order(outs):
     """Busts first, then outcomes by gain: a fixed order, so that ties
     between equal options are broken the same way in every run."""
-    return sorted(outs.items(), key=lambda kv: (kv[0][0] != "bust", repr(kv[0])))
+    return sorted(outs.items(), key=_rank)
+
+
+def _rank(kv):
+    o = kv[0]
+    # the common shapes compare without repr: ("go", gain, key) by gain and key
+    if o[0] == "go" and isinstance(o[2], (int, tuple)):
+        return (1, "'go'", o[1], o[2])
+    return (o[0] != "bust", repr(o), 0, ())
 
 
 def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
@@ -372,6 +390,8 @@ def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
     list
         The part's key of each state.
     """
+    if hasattr(part, "enumerate"):  # a part that enumerates itself in bulk
+        return part.enumerate(forced_first=forced_first, min_bank=min_bank, floor=floor)
     index = {part.start: 0}
     keys = [part.start]
     queue = deque([part.start])
@@ -389,11 +409,18 @@ def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
         see(part.handover(key))
         rows = []
         for outs in part.continuations(key):
-            total = sum(outs.values())
-            if total != 1:  # exact arithmetic: a bug in a part, never rounding
-                raise AssertionError(f"{part.name(key)}: outcomes sum to {total}")
+            if isinstance(outs, Weights):  # integer weights over one denominator
+                if sum(outs.weights.values()) != outs.denominator:
+                    raise AssertionError(f"{part.name(key)}: weights do not sum to "
+                                         f"{outs.denominator}")
+                items = [(o, w / outs.denominator) for o, w in _order(outs.weights)]
+            else:
+                total = sum(outs.values())
+                if total != 1:  # exact arithmetic: a bug in a part, never rounding
+                    raise AssertionError(f"{part.name(key)}: outcomes sum to {total}")
+                items = _order(outs)
             row = []
-            for o, p in _order(outs):
+            for o, p in items:
                 if o[0] == "bust":
                     row.append((float(p), "bust", see(o[3]), o[1], o[2]))
                 elif o[0] == "end":

@@ -39,6 +39,12 @@ Layout::
     good = 42             # good items: each adds 1 point
     reshuffle = "last-bad"  # all items go back when the last bad one is drawn
 
+    [cup]                 # ... or a cup of coloured dice (Zombie Dice)
+    throw = 3             # dice per roll: footprints kept, the rest drawn from the cup
+    bust = 3              # shotguns set aside that end the turn with nothing
+    [cup.dice]            # colours: how many, and their brain/shotgun/footprint faces
+    green = { count = 6, brain = 3, shotgun = 1, footprint = 2 }
+
     [scoring_dice]        # ... or dice scored by combinations (Farkle)
     count = 6             # dice; the turn state is the number left to throw
     sides = 6
@@ -67,6 +73,7 @@ from pathlib import Path
 
 import numpy as np
 
+from designer.engine.cup import Colour, Cup
 from designer.engine.model import CHOOSE, END, TurnModel
 from designer.engine.parts import Deck, Dice, Face, ScoringDice, enumerate_turn
 from designer.errors import DesignError
@@ -77,7 +84,11 @@ MAX_BAD = 60
 MAX_GOOD = 400
 MAX_GOAL = 100_000
 
-_TOP = ("name", "goal", "komi", "players", "ending", "ties", "turn", "dice", "deck", "scoring_dice")
+_TOP = ("name", "goal", "komi", "players", "ending", "ties", "turn", "dice", "deck", "scoring_dice",
+        "cup")
+_CUP = ("throw", "bust", "dice")
+_COLOUR = ("count", "brain", "shotgun", "footprint")
+MAX_CUP = 30
 _TURN = ("forced_first", "min_bank")
 _DICE = ("count", "sides", "other_faces", "face", "aside_bust", "refill", "one_throw",
          "bust_points", "bust_effect")
@@ -394,6 +405,32 @@ class _Reader:
         return ScoringDice(count, sides, singles, kinds, tuple(sorted(more)), pairs, straight,
                            hot, unit)
 
+    def cup(self, d):
+        pre = "cup."
+        self.keys(d, _CUP, pre)
+        dice = self.table(d, "dice", pre)
+        if not dice:
+            self.fail(pre + "dice", "give at least one colour, such as green = { count = 6, "
+                      "brain = 3, shotgun = 1, footprint = 2 }")
+        colours = []
+        for name, spec in dice.items():
+            key = f"{pre}dice.{name}"
+            if not isinstance(spec, dict):
+                self.fail(key, "must be a table such as { count = 6, brain = 3, shotgun = 1, "
+                          "footprint = 2 }")
+            self.keys(spec, _COLOUR, key + ".")
+            count = self.int(spec, "count", None, 1, MAX_CUP, key + ".")
+            faces = [self.int(spec, f, 0, 0, None, key + ".") for f in _COLOUR[1:]]
+            if not sum(faces):
+                self.fail(key, "a die needs at least one face: brain, shotgun or footprint")
+            colours.append(Colour(name, count, *faces))
+        total = sum(c.count for c in colours)
+        if total > MAX_CUP:
+            self.fail(pre + "dice", f"{total} dice is not allowed: at most {MAX_CUP} in the cup")
+        throw = self.int(d, "throw", 3, 1, total, pre)
+        bust = self.int(d, "bust", 3, 1, total, pre)
+        return Cup(tuple(colours), throw, bust)
+
     def in_units(self, value, key, unit):
         if value % unit:
             self.fail(key, f"{value} is not allowed: a multiple of scoring_dice.unit = {unit}")
@@ -415,11 +452,11 @@ class _Reader:
         self.keys(turn, _TURN, "turn.")
         forced = self.bool(turn, "forced_first", False, "turn.")
         min_bank = self.int(turn, "min_bank", 0, 0, None, "turn.")
-        kinds = [k for k in ("dice", "deck", "scoring_dice") if k in data]
+        kinds = [k for k in ("dice", "deck", "scoring_dice", "cup") if k in data]
         if len(kinds) != 1:
-            self.fail("dice" if not kinds else kinds[-1], "a game has one part: [dice], [deck] "
-                      "or [scoring_dice]" + (f" (this file has {' and '.join(kinds)})" if kinds
-                                             else " (this file has none)"))
+            self.fail("dice" if not kinds else kinds[-1], "a game has one part: [dice], [deck], "
+                      "[scoring_dice] or [cup]" + (f" (this file has {' and '.join(kinds)})"
+                                                   if kinds else " (this file has none)"))
         floor = 0
         unit = 1
         if kinds == ["dice"]:
@@ -431,6 +468,8 @@ class _Reader:
                 forced = True  # a turn of one throw always throws
         elif kinds == ["deck"]:
             part = self.deck(self.table(data, "deck"))
+        elif kinds == ["cup"]:
+            part = self.cup(self.table(data, "cup"))
         else:
             part = self.scoring_dice(self.table(data, "scoring_dice"))
             unit = part.unit
@@ -444,7 +483,8 @@ class _Reader:
     def playable(self, model, part, goal, min_bank):
         """Refuse a turn that can go on forever, a dead end below the
         minimum bank, and a game in which no turn scores."""
-        blame = {"dice": "dice.face", "deck": "deck", "scoring_dice": "scoring_dice"}[part]
+        blame = {"dice": "dice.face", "deck": "deck", "scoring_dice": "scoring_dice",
+                 "cup": "cup.dice"}[part]
         loop = endless_states(model)
         if loop:
             self.fail(blame, f"a turn can go on forever without scoring or busting (from "

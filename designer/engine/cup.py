@@ -1,0 +1,286 @@
+"""A cup of coloured dice drawn a few at a time (Zombie Dice), as a part.
+
+The cup holds ``count_c`` dice of each colour ``c``; a die of colour ``c``
+shows a brain, a shotgun or footprints with chances ``brain_c / T_c``,
+``shotgun_c / T_c``, ``footprint_c / T_c`` (``T_c`` its faces). Every roll
+throws ``throw`` dice: the footprint dice kept from the last roll and, to
+make up the number, dice drawn at random from the cup. Brains (1 point
+each) and shotguns are set aside; ``bust`` shotguns set aside end the turn
+with nothing; footprints stay in hand to be thrown again. When the cup
+holds fewer dice than a roll needs, the brain dice set aside go back into
+it (the points they scored are kept; shotguns stay out).
+
+Turn state
+----------
+What the dice on the table tell: per colour the brain dice set aside
+``B_c``, the shotgun dice ``S_c`` and the footprint dice in hand ``F_c``;
+the cup holds ``count_c - B_c - S_c - F_c``. The turn total (brains
+scored) is the engine's own; it can exceed ``sum B`` once brains went
+back to the cup. A roll needing ``n = throw - sum F`` dice from a cup of
+``u_c`` dice per colour draws ``d`` with the multivariate hypergeometric
+chance ``prod_c C(u_c, d_c) / C(sum u, n)``; the ``m_c = F_c + d_c`` dice
+of each colour then show ``(x_c, y_c, z_c)`` brains, shotguns and
+footprints with the multinomial chance ``m_c! / (x_c! y_c! z_c!) *
+(brain_c/T_c)^x_c (shotgun_c/T_c)^y_c (footprint_c/T_c)^z_c``. The next
+state is ``(B + x, S + y, z)`` with ``sum x`` points, or a bust.
+
+A roll of nothing but footprints from a hand of ``throw`` footprint dice
+comes back to the same state; the engine folds that away exactly
+(:func:`designer.engine.model.fold_self_loops`).
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from math import comb, factorial, lcm
+
+import numpy as np
+
+from designer.engine.model import BUST, CHOOSE, TurnModel
+from designer.engine.parts import Weights
+
+
+@dataclass(frozen=True)
+class Colour:
+    """One colour of dice in the cup: how many, and its faces."""
+
+    name: str
+    count: int
+    brain: int
+    shotgun: int
+    footprint: int
+
+
+@dataclass(frozen=True)
+class Cup:
+    """A cup of coloured dice; see the module doc.
+
+    Parameters
+    ----------
+    colours : tuple of Colour
+    throw : int
+        Dice per roll.
+    bust : int
+        Shotguns set aside that end the turn with nothing.
+    """
+
+    colours: tuple
+    throw: int = 3
+    bust: int = 3
+
+    @property
+    def start(self):
+        k = len(self.colours)
+        return ((0,) * k, (0,) * k, (0,) * k)
+
+    def handover(self, key):
+        """Every turn starts with all dice in the cup."""
+        return self.start
+
+    def name(self, key):
+        """A state in words: brains and shotguns set aside, footprints in hand."""
+        B, S, F = key
+        if not any(B) and not any(S) and not any(F):
+            return "all dice in the cup"
+
+        def part(v, what):
+            items = [f"{n} {c.name}" for n, c in zip(v, self.colours) if n]
+            return f"{what}: {', '.join(items)}" if items else ""
+
+        return "; ".join(p for p in (part(B, "brains aside"), part(S, "shotguns"),
+                                     part(F, "footprints in hand")) if p)
+
+    def enumerate(self, *, forced_first=False, min_bank=0, floor=0):
+        """Every turn state reachable from the start, and the turn model:
+        what :func:`designer.engine.parts.enumerate_turn` does for any part,
+        here in bulk (full Zombie Dice has 10,766 states and about 250,000
+        outcomes). A state is coded as one integer, ``sum_c B_c r_c + S_c
+        r'_c + F_c r''_c`` in mixed radix, so that the state after a roll is
+        the code of ``(B, S, 0)`` plus a code that depends on the roll alone.
+        A roll of nothing but footprints from a full hand comes back to the
+        same state and is folded (its chance divided out), as
+        :func:`designer.engine.model.fold_self_loops` would; the start has
+        no hand, so a forced first roll never comes back to it.
+
+        Returns
+        -------
+        TurnModel, list
+            The model and each state's key ``(B, S, F)`` (state 0 first).
+        """
+        k = len(self.colours)
+        radix = []
+        step = 1
+        for _ in range(3):
+            row = []
+            for c in self.colours:
+                row.append(step)
+                step *= c.count + 1
+            radix.append(tuple(row))
+        RB, RS, RF = radix
+
+        def code(B, S, F):
+            return sum(B[i] * RB[i] + S[i] * RS[i] + F[i] * RF[i] for i in range(k))
+
+        start = self.start
+        index = {code(*start): 0}
+        keys = [start]
+        # the turn model's arrays, filled state by state: one continuation
+        # (a roll) per state that can roll, its outcomes busts first
+        cont_start, out_start = [0], [0]
+        weight, denom, gains, nexts = [], [], [], []
+        q = 0
+        while q < len(keys):
+            B, S, F = keys[q]
+            here = code(B, S, F)
+            q += 1
+            cup = [c.count - B[i] - S[i] - F[i] for i, c in enumerate(self.colours)]
+            n = self.throw - sum(F)
+            if sum(cup) < n:  # brains go back into the cup; the points stay scored
+                cup = [cup[i] + B[i] for i in range(k)]
+                B = (0,) * k
+            if sum(cup) < n:
+                cont_start.append(len(out_start) - 1)
+                continue
+            rolls, D = _coded_roll(self.colours, tuple(cup), tuple(F), n, RB, RS, RF)
+            base = code(B, S, (0,) * k)
+            room = self.bust - sum(S)  # shotguns this roll may show without busting
+            busted = back = 0
+            out = {}
+            for off, shots, gain, y, x, z, w in rolls:
+                if shots >= room:
+                    busted += w
+                    continue
+                nxt = base + off
+                if nxt == here and gain == 0:
+                    back += w
+                    continue
+                j = index.get(nxt)
+                if j is None:
+                    j = index[nxt] = len(keys)
+                    keys.append((tuple(B[i] + x[i] for i in range(k)),
+                                 tuple(S[i] + y[i] for i in range(k)), z))
+                out[(gain, j)] = out.get((gain, j), 0) + w
+            total = D - back
+            if busted + sum(out.values()) != total:  # exact: a bug, never rounding
+                raise AssertionError(f"{self.name(keys[q - 1])}: weights do not sum to 1")
+            items = sorted(out.items())
+            if busted:
+                weight.append(busted)
+                gains.append(-1)
+                nexts.append(-1)
+            weight.extend(w for _, w in items)
+            gains.extend(g for (g, _), _ in items)
+            nexts.extend(j for (_, j), _ in items)
+            denom.extend([total] * (len(items) + (busted > 0)))
+            out_start.append(len(weight))
+            cont_start.append(len(out_start) - 1)
+        return self._model(keys, cont_start, out_start, weight, denom, gains, nexts,
+                           forced_first, min_bank, floor), keys
+
+    def _model(self, keys, cont_start, out_start, weight, denom, gains, nexts, forced_first,
+               min_bank, floor):
+        """The turn model from :meth:`enumerate`'s flat lists (gain -1: a bust)."""
+        i64 = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+        g = i64(gains)
+        bust = g < 0
+        if max(denom, default=0) < 2**53:  # both exact in floats: one correctly rounded division
+            prob = np.asarray(weight, dtype=np.float64) / np.asarray(denom, dtype=np.float64)
+        else:
+            prob = np.array([w / d for w, d in zip(weight, denom)], dtype=np.float64)
+        choose = ~bust
+        NO = len(g)
+        opt_start = np.concatenate(([0], np.cumsum(choose))).astype(np.int64)
+        zeros = np.zeros(NO, dtype=np.int64)
+        return TurnModel(i64(cont_start), i64(out_start), prob,
+                         np.where(bust, BUST, CHOOSE).astype(np.int64), zeros,
+                         np.where(bust, 0, -1).astype(np.int64), zeros, zeros, opt_start,
+                         g[choose], i64(nexts)[choose], np.zeros(len(keys), dtype=np.int64),
+                         forced_first, min_bank, floor, [self.name(key) for key in keys])
+
+    def continuations(self, key):
+        """One roll: ``[{outcome: p}]`` (the module doc's chances)."""
+        B, S, F = (list(v) for v in key)
+        k = len(self.colours)
+        cup = [c.count - B[i] - S[i] - F[i] for i, c in enumerate(self.colours)]
+        n = self.throw - sum(F)
+        if sum(cup) < n:  # brains go back into the cup; the points stay scored
+            cup = [cup[i] + B[i] for i in range(k)]
+            B = [0] * k
+        if sum(cup) < n:  # too few dice left to make up a roll: the turn must stop
+            return []
+        out = {}
+        rolls, D = _roll(self.colours, tuple(cup), tuple(F), n)
+        for x, y, z, w in rolls:  # integer weights over D: exact and fast to merge
+            nS = tuple(S[i] + y[i] for i in range(k))
+            if sum(nS) >= self.bust:
+                o = ("bust", "none", 0, self.start)
+            else:
+                o = ("go", sum(x), (tuple(B[i] + x[i] for i in range(k)), nS, z))
+            out[o] = out.get(o, 0) + w
+        return [Weights(out, D)]
+
+
+@cache
+def _roll(colours, cup, F, n):
+    """Draw ``n`` dice from ``cup`` and throw them with the footprint dice
+    ``F``: ``[(brains, shotguns, footprints, w)]``, each a tuple per colour,
+    merged, with integer weights ``w`` over the common denominator ``D``
+    (returned too): ``C(sum cup, n) * L^(n + sum F)``, ``L`` the least
+    common multiple of the colours' numbers of faces. Many states share a
+    cup and a hand (the dice set aside differ only in which were brains
+    and which shotguns), so this is cached."""
+    k = len(colours)
+    L = lcm(*(c.brain + c.shotgun + c.footprint for c in colours))
+    D = comb(sum(cup), n) * L ** (n + sum(F))
+    out = {}
+    for d in product(*(range(min(u, n) + 1) for u in cup)):
+        if sum(d) != n:
+            continue
+        draw = prod_comb(cup, d)
+        rolls = [_faces(colours[i], F[i] + d[i], L) for i in range(k)]
+        for shown in product(*rolls):
+            w = draw
+            for r in shown:
+                w *= r[3]
+            key = tuple(tuple(r[j] for r in shown) for j in range(3))
+            out[key] = out.get(key, 0) + w
+    return [(*key, w) for key, w in out.items()], D
+
+
+@cache
+def _coded_roll(colours, cup, F, n, RB, RS, RF):
+    """:func:`_roll` with each roll's state code (brains and shotguns
+    added, the footprints as the new hand), shotguns and points:
+    ``[(offset, shotguns, points, y, x, z, w)]`` and the denominator."""
+    rolls, D = _roll(colours, cup, F, n)
+    k = len(colours)
+    out = []
+    for x, y, z, w in rolls:
+        off = sum(x[i] * RB[i] + y[i] * RS[i] + z[i] * RF[i] for i in range(k))
+        out.append((off, sum(y), sum(x), y, x, z, w))
+    return out, D
+
+
+def prod_comb(cup, d):
+    """``prod_c C(cup_c, d_c)``: the ways to draw ``d`` from ``cup``."""
+    r = 1
+    for u, x in zip(cup, d):
+        r *= comb(u, x)
+    return r
+
+
+@cache
+def _faces(colour, m, L):
+    """``m`` dice of ``colour`` thrown: ``[(brains, shotguns, footprints, w)]``
+    with ``w / L^m`` the multinomial chance (the module doc), ``L`` a
+    multiple of the colour's number of faces."""
+    T = colour.brain + colour.shotgun + colour.footprint
+    b, s, f = (v * (L // T) for v in (colour.brain, colour.shotgun, colour.footprint))
+    out = []
+    for x in range(m + 1):
+        for y in range(m + 1 - x):
+            z = m - x - y
+            w = factorial(m) // (factorial(x) * factorial(y) * factorial(z)) * b**x * s**y * f**z
+            if w:
+                out.append((x, y, z, w))
+    return out
