@@ -337,3 +337,14 @@ def test_farkle_counts_in_units_of_fifty():
     with pytest.raises(RulesError, match=r"scoring_dice\.three_pairs: 740 is not allowed"):
         parse_rules(example_path("farkle").read_text().replace("three_pairs = 750",
                                                                "three_pairs = 740"), "farkle")
+
+
+def test_red_light_example_matches_todays_solver():
+    """The flagship design as a shipped rules file: its komi of 1 is the
+    second player's start, and the first player's win is the preset's."""
+    from designer.engine.game import load_rules_game, solve_game
+
+    r = solve_game(load_rules_game("red-light"))
+    today = solve(load_game("red-light"))
+    assert abs(r["first_player_win"] - today.first_player_win(komi=1)) < 1e-12
+    assert round(r["first_player_win"], 5) == 0.50001
