@@ -51,6 +51,10 @@ def _engine():
 
     solve_game(load_rules_game("piglet", goal=3))
     solve_game(load_rules_game("great-rolled-ones", goal=4))
+    from designer.engine.match import compare_rules
+
+    compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")
+    compare_rules(load_rules_game("two-dice-pig", goal=3), "hold-at:2", "optimal")
 
 
 def _strategy():
@@ -74,7 +78,7 @@ HALVES = (
      ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
      ("deck-profile", lambda: _seats_compare("deck")),  # 5
      ("zombie", _zombie),  # 10
-     ("engine", _engine)],  # 18: rules games, race and rounds
+     ("engine", _engine)],  # 18 + 15: rules games, race and rounds, matches
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 21

@@ -277,7 +277,7 @@ def test_presets_keep_todays_solvers():
 def test_other_commands_refuse_rules_games_from_the_table():
     from designer.support import sentence
 
-    for argv in (["compare", "piglet", "--policy", "optimal"],
+    for argv in (["compare", "great-rolled-ones", "--policy", "optimal"],
                  ["strategy", "farkle", "--max-size", "1"],
                  ["play", "two-dice-pig"], ["play", "piglet", "--stats"],
                  ["simulate", "piglet"]):

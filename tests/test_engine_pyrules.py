@@ -18,7 +18,8 @@ from engine_reference import Die, FromModel, PenaltyDie, reference_win
 
 from cli_runner import cli
 from designer.engine import solve_model
-from designer.engine.game import check_game, is_rules_name, load_rules_game, solve_game
+from designer.engine.game import (check_game, is_rules_name, load_path, load_rules_game,
+                                  solve_game)
 from designer.engine.pyrules import (MAX_STATES, RulesModuleError, bust, end, go,
                                      load_module_rules, read_rules, split_name)
 from designer.engine.rounds import solve_rounds_model
@@ -422,9 +423,12 @@ def test_names_of_python_rules():
     for name in ("rules:b.py", "b.py", "rules:b.py:Easy", "x.toml", "piglet"):
         assert is_rules_name(name)
     assert not is_rules_name("b.pyc") and not is_rules_name("pig", ("pig",))
-    with pytest.raises(RulesModuleError, match=r"^rules:pig: not a Python rules module: "
-                                               r"allowed rules:FILE.py"):
-        split_name("rules:pig")
+    with pytest.raises(RulesModuleError, match=r"^rules:pigs: not a rules game: "
+                                               r"allowed rules:FILE.py, .*rules:EXAMPLE "
+                                               r"\(.*farkle.*\)"):
+        split_name("rules:pigs")
+    # a shipped example by name, even where a preset of today's solvers has it
+    assert load_path("rules:pig") == example_path("pig")
 
 
 def test_one_file_several_variants():
@@ -631,7 +635,7 @@ def test_a_missing_or_unreadable_file_is_refused(command):
     _one_line_refusal(cli(*command, "rules:folder.py"), "folder.py", "is a directory")
     Path("latin1.py").write_bytes(b"name = 'caf\xe9'\n")
     _one_line_refusal(cli(*command, "rules:latin1.py"), "latin1.py", "UTF-8")
-    _one_line_refusal(cli(*command, "rules:nothing"), "rules:nothing: not a Python rules module")
+    _one_line_refusal(cli(*command, "rules:nothing"), "rules:nothing: not a rules game")
 
 
 def test_a_state_explosion_is_refused_at_the_budget():

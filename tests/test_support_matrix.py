@@ -133,6 +133,11 @@ def _expected_refusal(command, kind, n, e):
                        preset.name)
     if command == "study run":
         return refusal(command, kind, n, e, f"{kind} studies", ("players = ", "ending = "))
+    if command == "rules check" and kind == "zombie-dice":
+        # `rules check` reads rules files only, so the name is the shipped
+        # rules file of Zombie Dice, which has no family parameters
+        return ("Zombie Dice (a rules file) does not take --cap, --green, --yellow, --red: "
+                "its parameters are --goal, --komi, --players, --ending")
     if kind.startswith("zombie") and e == "race":
         return "invalid ending='race': allowed rounds"  # Zombie Dice's only ending
     return refusal(command, kind, n, e, _game(kind, n, e).name)

@@ -16,7 +16,11 @@ def register(sub):
                     "(the game's komi always goes to the second mover), their average, and the "
                     "agreement: the share of decision states (every non-terminal state with a "
                     "choice; forced first draws of deck turns excluded) where A and B choose the "
-                    "same action. With --players 3 or 4 (race ending) policy A is a two-player "
+                    "same action. A rules game (FILE.toml or a shipped rules example: two "
+                    "players, race ending) takes optimal, max-score (the most points banked on "
+                    "average this turn) or hold-at:N (N in points; at a choice of dice to keep, "
+                    "the option that gains most); its agreement is not counted. With --players "
+                    "3 or 4 (race ending) policy A is a two-player "
                     "policy played at each seat in turn, reading its own score and the highest "
                     "opponent score, while every other seat plays the N-player optimum "
                     "(--against must be optimal): each seat's exact win probability against the "
@@ -42,6 +46,15 @@ def run(args):
     from designer.support import kind_of
 
     game = game_from_args(args, "compare")
+    if game.family == "rules":  # a rules game: the engine evaluates the match
+        from designer.engine.match import compare_rules
+
+        result = compare_rules(game, args.policy, args.against)
+        if args.json:
+            print_json(result.to_dict())
+        else:
+            show_comparison(result)
+        return 0
     solution = None
     if kind_of(game) in REPORTS_PROGRESS and "optimal" in (args.policy, args.against):
         # Zombie Dice's optimal solve is long (about a minute for the full

@@ -82,7 +82,8 @@ class RulesGame:
 
     @property
     def part(self):
-        return {"Dice": "dice", "Deck": "deck", "ScoringDice": "scoring dice"}.get(
+        return {"Dice": "dice", "Deck": "deck", "ScoringDice": "scoring dice",
+                "Cup": "a cup of dice"}.get(
             type(self.rules.part).__name__, type(self.rules.part).__name__)
 
     def describe(self):
@@ -139,11 +140,14 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
 def load_path(name):
     """The file of the rules game ``name``: the module of ``rules:FILE.py``
     or ``rules:FILE.py:NAME`` (a Python rules module; ``rules:FILE.toml`` is
-    that file), the shipped example of that name (unless it ends in
-    ``.toml`` or ``.py``), else the path ``name``."""
+    that file, ``rules:NAME`` the shipped example ``NAME``, also where a
+    preset of today's solvers has that name), the shipped example of that
+    name (unless it ends in ``.toml`` or ``.py``), else the path ``name``."""
     from pathlib import Path
 
     name = str(name)
+    if name.startswith("rules:") and name[len("rules:"):] in examples():
+        return example_path(name[len("rules:"):])  # the example, even where a preset has the name
     if name.startswith("rules:") and name.endswith(".toml"):
         return Path(name[len("rules:"):])
     if name.startswith("rules:") or name.endswith(".py"):

@@ -266,8 +266,11 @@ def split_name(name):
     """
     m = _NAME.match(str(name))
     if m is None:
-        raise RulesModuleError(f"{name}: not a Python rules module: allowed rules:FILE.py or "
-                               "rules:FILE.py:NAME (NAME: a class or object in the file)")
+        from designer.engine.rulesfile import examples
+
+        raise RulesModuleError(f"{name}: not a rules game: allowed rules:FILE.py, "
+                               "rules:FILE.py:NAME (NAME: a class or object in the file), "
+                               f"rules:FILE.toml or rules:EXAMPLE ({', '.join(examples())})")
     return Path(m["path"]), m["obj"]
 
 

@@ -475,6 +475,8 @@ def show_comparison(result):
     console.print(f"  expected game length: {r.actions_as_first:.2f} actions (A first), "
                   f"{r.actions_as_second:.2f} (B first)")
     extra = f", agreement {r.agreement_seconds:.3f} s" if r.agreement is not None else ""
+    if getattr(r, "passes", 1) > 1:  # a rules game whose scores can fall: iterated
+        extra += f", {r.passes} passes, last change {r.residual:.1e}"
     console.print(f"  exact evaluation: {r.seconds:.3f} s{extra}")
 
 

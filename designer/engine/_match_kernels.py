@@ -1,0 +1,472 @@
+"""Numba kernels of a match between two fixed policies over any turn model.
+
+Arrays in, preallocated arrays out; the layout (which start values are a
+score pair's unknowns, the order of a sweep) is the solver's plan
+(:func:`designer.engine.solve.plan`), and :mod:`designer.engine.match` has
+the mathematics.
+
+Affine values
+-------------
+With both policies fixed nothing is decided at an estimate: one backward
+sweep over the two sides of a pair gives every value as an affine function
+of the pair's ``K`` unknowns ``x`` (the start values of the feedback states,
+both sides), a vector ``v`` of length ``K + 1`` worth ``v[0] + sum_k v[1 +
+k] x[k]``; the unknowns' own rows ``x = u + M x`` are then solved exactly.
+Win probabilities and expected actions are carried side by side (the same
+rows, other constants).
+"""
+
+import numba
+import numpy as np
+from numba import prange
+
+from designer._jit import kernel, parallel_kernel
+
+# kinds and effects (mirrors of designer.engine.model)
+_BUST = 0
+_CHOOSE = 1
+_END = 2
+_NONE = 0
+_ZERO = 1
+
+#: Policy kinds (designer.engine.match sets them).
+OPTIMAL = 0
+HOLD_AT = 1
+MAX_SCORE = 2
+
+# entries of the packed settings ``cf``
+CF_GOAL = 0
+CF_LO = 1
+CF_MIN_BANK = 2
+CF_FORCED = 3
+CF_TC = 4
+CF_KIND_A = 5
+CF_KIND_B = 6
+CF_HOLD_A = 7
+CF_HOLD_B = 8
+CF_LEN = 9
+
+
+@kernel
+def max_score_table(Tc, min_bank, tie, cont_start, out_start, out_prob, out_kind, out_points,
+                    opt_start, opt_gain, opt_next, pass_ok, blk_ptr, blk_states, E, stop, cont):
+    """The one-turn problem of ``max-score``: ``E[s, t]`` the largest
+    expected points banked from ``(s, t)``, ``t < Tc`` (``E = t`` from
+    ``Tc`` on: stopping is best there), by backward induction; ``stop[s,
+    t]`` whether it stops, ``cont[s, t]`` its best continuation (-1: none).
+    A bust banks 0, an end banks ``t + points``, a stop ``t``. Ties: as the
+    solver's, with the tie scaled by the turn total (values are points)."""
+    for blk in range(blk_ptr.shape[0] - 1):
+        for t in range(Tc - 1, -1, -1):
+            for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                s = blk_states[q]
+                bestv = -np.inf
+                bc = -1
+                for c in range(cont_start[s], cont_start[s + 1]):
+                    v = 0.0
+                    for o in range(out_start[c], out_start[c + 1]):
+                        kind = out_kind[o]
+                        if kind == _CHOOSE:
+                            bv = -np.inf
+                            for r in range(opt_start[o], opt_start[o + 1]):
+                                tt = t + opt_gain[r]
+                                val = E[opt_next[r], tt] if tt < Tc else float(tt)
+                                if val > bv:
+                                    bv = val
+                            v += out_prob[o] * bv
+                        elif kind == _END:
+                            v += out_prob[o] * (t + out_points[o])
+                    if v > bestv:
+                        bestv = v
+                        bc = c
+                cont[s, t] = bc
+                go = bc >= 0
+                if t >= min_bank and (t > 0 or pass_ok[s]) and go:
+                    thr = -tie if t == 0 else tie * max(1.0, float(t))
+                    go = bestv - t > thr
+                stop[s, t] = not go
+                E[s, t] = bestv if go else float(t)
+
+
+@kernel
+def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
+              out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h,
+              pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V, Wo, Do, Co,
+              Pk):
+    """Optimal play of the mover at score indices ``(ma, mb)`` from the
+    solved start table ``V``: in-turn values ``Wo[node]``, decisions
+    ``Do[node]`` (-1 stop, else the continuation), best continuations
+    ``Co[node]`` and the option picked at each choice outcome ``o`` of
+    state ``s`` from ``t``, ``Pk[obase[s] + t * n_s + o - o_s]`` (``n_s``
+    outcomes from ``o_s`` on), with the solver's tie rules."""
+    mi = ma + lo
+    tcap = max(goal - mi, min_bank)
+    for blk in range(blk_ptr.shape[0] - 1):
+        for t in range(blk_tmax[blk], -1, -1):
+            if t >= tcap:
+                continue
+            for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                s = blk_states[q]
+                if t >= node_len[s]:
+                    continue
+                bestv = -np.inf
+                bc = -1
+                o0 = out_start[cont_start[s]]
+                pk0 = obase[s] + t * (out_start[cont_start[s + 1]] - o0) - o0
+                for c in range(cont_start[s], cont_start[s + 1]):
+                    v = 0.0
+                    for o in range(out_start[c], out_start[c + 1]):
+                        p = out_prob[o]
+                        kind = out_kind[o]
+                        if kind == _CHOOSE:
+                            bv = -np.inf
+                            bo = opt_start[o]
+                            for r in range(opt_start[o], opt_start[o + 1]):
+                                tt = t + opt_gain[r]
+                                val = 1.0 if tt >= tcap else Wo[node_base[opt_next[r]] + tt]
+                                if val > bv:
+                                    bv = val
+                                    bo = r
+                            Pk[pk0 + o] = bo
+                            v += p * bv
+                        elif kind == _END:
+                            tot = t + out_points[o]
+                            if mi + tot >= goal:
+                                v += p
+                            else:
+                                v += p * (1.0 - V[mb, ma + tot, out_h[o]])
+                        else:
+                            e = out_effect[o]
+                            if e == _NONE:
+                                ns = mi
+                            elif e == _ZERO:
+                                ns = 0
+                            else:
+                                ns = max(mi - out_penalty[o], lo)
+                            v += p * (1.0 - V[mb, ns - lo, out_h[o]])
+                    if v > bestv:
+                        bestv = v
+                        bc = c
+                nd = node_base[s] + t
+                Co[nd] = bc
+                d = bc
+                val = bestv
+                if t >= min_bank and (t > 0 or pass_ok[s]):
+                    sv = 1.0 - V[mb, ma + t, hand_h[s]]
+                    thr = -tie if t == 0 else tie
+                    if bc < 0 or not bestv - sv > thr:
+                        d = -1
+                        val = sv
+                Do[nd] = d
+                Wo[nd] = val
+
+
+@kernel
+def _other(acc, lacc, p, B, BL, other, h, fb, nF):
+    """``acc += p (1 - start value of the other side at h)`` and ``lacc +=
+    p (its expected actions)``, in affine form."""
+    f = fb[h]
+    acc[0] += p
+    if f >= 0:  # a feedback state: its values are unknowns
+        acc[1 + other * nF + f] -= p
+        lacc[1 + other * nF + f] += p
+    else:
+        for k in range(acc.shape[0]):
+            acc[k] -= p * B[other, h, k]
+            lacc[k] += p * BL[other, h, k]
+
+
+@kernel
+def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+           out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
+           nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X, L,
+           obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc):
+    """One backward sweep over both sides of pair ``(a, b)`` (score indices;
+    side 0 is the mover at ``(a, b)`` playing policy ``pol0``, side 1 the
+    mover at ``(b, a)`` playing the other), affine in the pair's unknowns:
+    in-turn values into ``Y``/``LY`` (win, actions), turn starts into
+    ``B``/``BL``. ``X[p]``, ``L[p]``: the solved turn starts of larger (or,
+    where scores fall, other) pairs when the mover plays policy ``p``."""
+    goal = cf[CF_GOAL]
+    lo = cf[CF_LO]
+    min_bank = cf[CF_MIN_BANK]
+    forced = cf[CF_FORCED] != 0
+    Tc = cf[CF_TC]
+    K1 = acc.shape[0]
+    for blk in range(blk_ptr.shape[0] - 1):
+        for t in range(blk_tmax[blk], -1, -1):
+            for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                s = blk_states[q]
+                if t >= node_len[s]:
+                    continue
+                nd = node_base[s] + t
+                c0 = cont_start[s]
+                has = cont_start[s + 1] > c0
+                allowed = t >= min_bank and (t > 0 or pass_ok[s])
+                start = t == 0 and hidx[s] >= 0
+                for side in range(2):
+                    ma = a if side == 0 else b
+                    mb = b if side == 0 else a
+                    other = 1 - side
+                    pol = pol0 if side == 0 else 1 - pol0
+                    opp = 1 - pol
+                    kind = cf[CF_KIND_A + pol]
+                    mi = ma + lo
+                    tcap = max(goal - mi, min_bank)
+                    if t >= tcap:
+                        continue
+                    # the policy's decision: -1 stop, else a continuation;
+                    # cc: its continuation where it must continue
+                    if kind == OPTIMAL:
+                        d = Do[side, nd]
+                        cc = Co[side, nd]
+                    elif kind == HOLD_AT:
+                        cc = c0 if has else -1
+                        d = -1 if allowed and (t >= cf[CF_HOLD_A + pol] or not has) else cc
+                    else:
+                        cc = mcont[s, t]
+                        d = -1 if mstop[s, t] else cc
+                    need_cont = cc >= 0 and (d >= 0 or (start and forced))
+                    if need_cont:
+                        for k in range(K1):
+                            cacc[k] = 0.0
+                            clacc[k] = 0.0
+                        clacc[0] = 1.0  # the throw or draw
+                        for o in range(out_start[cc], out_start[cc + 1]):
+                            p = out_prob[o]
+                            ok = out_kind[o]
+                            if ok == _CHOOSE:
+                                if kind == OPTIMAL:  # as _opt_side picked it
+                                    o0 = out_start[c0]
+                                    no = out_start[cont_start[s + 1]] - o0
+                                    r = Pk[side, obase[s] + t * no + o - o0]
+                                else:
+                                    r = _option(o, t, kind, opt_start, opt_gain, opt_next, E,
+                                                Tc, pick)
+                                tt = t + opt_gain[r]
+                                if tt >= tcap:  # a winning hold follows
+                                    cacc[0] += p
+                                    clacc[0] += p
+                                else:
+                                    n2 = node_base[opt_next[r]] + tt
+                                    if K1 == 3:  # one feedback state (every shipped game)
+                                        cacc[0] += p * Y[side, n2, 0]
+                                        cacc[1] += p * Y[side, n2, 1]
+                                        cacc[2] += p * Y[side, n2, 2]
+                                        clacc[0] += p * LY[side, n2, 0]
+                                        clacc[1] += p * LY[side, n2, 1]
+                                        clacc[2] += p * LY[side, n2, 2]
+                                    else:
+                                        for k in range(K1):
+                                            cacc[k] += p * Y[side, n2, k]
+                                            clacc[k] += p * LY[side, n2, k]
+                            elif ok == _END:
+                                tot = t + out_points[o]
+                                if mi + tot >= goal:
+                                    cacc[0] += p
+                                elif tot == 0:
+                                    _other(cacc, clacc, p, B, BL, other, out_h[o], fb, nF)
+                                else:
+                                    cacc[0] += p * (1.0 - X[opp, mb, ma + tot, out_h[o]])
+                                    clacc[0] += p * L[opp, mb, ma + tot, out_h[o]]
+                            else:
+                                e = out_effect[o]
+                                if e == _NONE:
+                                    ns = mi
+                                elif e == _ZERO:
+                                    ns = 0
+                                else:
+                                    ns = max(mi - out_penalty[o], lo)
+                                if ns == mi:
+                                    _other(cacc, clacc, p, B, BL, other, out_h[o], fb, nF)
+                                else:
+                                    cacc[0] += p * (1.0 - X[opp, mb, ns - lo, out_h[o]])
+                                    clacc[0] += p * L[opp, mb, ns - lo, out_h[o]]
+                    if d >= 0:
+                        for k in range(K1):
+                            Y[side, nd, k] = cacc[k]
+                            LY[side, nd, k] = clacc[k]
+                    else:
+                        for k in range(K1):
+                            acc[k] = 0.0
+                            lacc[k] = 0.0
+                        if t == 0:  # a pass: the opponent starts from the hand-over
+                            _other(acc, lacc, 1.0, B, BL, other, hand_h[s], fb, nF)
+                        else:
+                            acc[0] = 1.0 - X[opp, mb, ma + t, hand_h[s]]
+                            lacc[0] = L[opp, mb, ma + t, hand_h[s]]
+                        lacc[0] += 1.0  # the stop
+                        for k in range(K1):
+                            Y[side, nd, k] = acc[k]
+                            LY[side, nd, k] = lacc[k]
+                    if start:
+                        h = hidx[s]
+                        if forced:
+                            for k in range(K1):
+                                B[side, h, k] = cacc[k]
+                                BL[side, h, k] = clacc[k]
+                        else:
+                            for k in range(K1):
+                                B[side, h, k] = Y[side, nd, k]
+                                BL[side, h, k] = LY[side, nd, k]
+
+
+@kernel
+def _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc, pick):
+    """The option ``hold-at`` (the largest gain, ``pick``) or ``max-score``
+    (the best expected points banked) picks at choice outcome ``o`` from
+    turn total ``t``; ties to the option listed first."""
+    if kind == HOLD_AT:
+        return pick[o]
+    best = opt_start[o]
+    bv = -np.inf
+    for r in range(opt_start[o], opt_start[o + 1]):
+        tt = t + opt_gain[r]
+        val = E[opt_next[r], tt] if tt < Tc else float(tt)
+        if val > bv:
+            bv = val
+            best = r
+    return best
+
+
+@kernel
+def _solve_rows(B, fh, nF, M, y):
+    """The fixed point of the unknowns' rows ``x = u + M x`` read from the
+    turn starts ``B`` at the feedback states (Gaussian elimination with
+    partial pivoting) into ``y``; False when singular (a pair whose turns
+    never end under these policies)."""
+    K = y.shape[0]
+    for k in range(K):
+        sd = k // nF
+        h = fh[k % nF]
+        for m in range(K):
+            M[k, m] = -B[sd, h, 1 + m]
+        M[k, k] += 1.0
+        M[k, K] = B[sd, h, 0]
+    for col in range(K):
+        piv = col
+        for r in range(col + 1, K):
+            if abs(M[r, col]) > abs(M[piv, col]):
+                piv = r
+        if abs(M[piv, col]) < 1e-14:
+            return False
+        if piv != col:
+            for m in range(K + 1):
+                tmp = M[col, m]
+                M[col, m] = M[piv, m]
+                M[piv, m] = tmp
+        for r in range(K):
+            if r != col:
+                f = M[r, col] / M[col, col]
+                if f != 0.0:
+                    for m in range(col, K + 1):
+                        M[r, m] -= f * M[col, m]
+    for k in range(K):
+        y[k] = M[k, K] / M[k, k]
+    return True
+
+
+@kernel
+def _store(a, b, pol0, B, BL, x, lx, X, L):
+    """Write the pair's turn starts at the solved unknowns; returns the
+    largest change of a win probability and of an expected action count
+    (relative)."""
+    H = B.shape[1]
+    K = x.shape[0]
+    dw = 0.0
+    dl = 0.0
+    for side in range(2):
+        ma = a if side == 0 else b
+        mb = b if side == 0 else a
+        pol = pol0 if side == 0 else 1 - pol0
+        for h in range(H):
+            w = B[side, h, 0]
+            la = BL[side, h, 0]
+            for k in range(K):
+                w += B[side, h, 1 + k] * x[k]
+                la += BL[side, h, 1 + k] * lx[k]
+            dw = max(dw, abs(w - X[pol, ma, mb, h]))
+            dl = max(dl, abs(la - L[pol, ma, mb, h]) / max(1.0, abs(la)))
+            X[pol, ma, mb, h] = w
+            L[pol, ma, mb, h] = la
+    return dw, dl
+
+
+@kernel
+def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, out_kind, out_points,
+          out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
+          fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
+          mcont, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx, out):
+    """Evaluate pair ``{a, b}``: both seatings (A at ``(a, b)`` against B at
+    ``(b, a)``, and B at ``(a, b)`` against A at ``(b, a)``; one when ``a ==
+    b``). ``out``: largest win change, largest relative actions change,
+    status (0 ok, 1 a pair whose turns never end)."""
+    goal = cf[CF_GOAL]
+    lo = cf[CF_LO]
+    min_bank = cf[CF_MIN_BANK]
+    nF = fh.shape[0]
+    if need_opt:
+        for side in range(2):
+            ma = a if side == 0 else b
+            mb = b if side == 0 else a
+            _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob,
+                      out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
+                      opt_next, hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base,
+                      node_len, obase, V, Wo[side], Do[side], Co[side], Pk[side])
+    dw = 0.0
+    dl = 0.0
+    for pol0 in range(2):
+        if pol0 == 1 and a == b:
+            break
+        _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+               out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
+               nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X,
+               L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc)
+        if not _solve_rows(B, fh, nF, M, x) or not _solve_rows(BL, fh, nF, M, lx):
+            out[2] = 1.0
+            return
+        r1, r2 = _store(a, b, pol0, B, BL, x, lx, X, L)
+        dw = max(dw, r1)
+        dl = max(dl, r2)
+    out[0] = dw
+    out[1] = dl
+
+
+@parallel_kernel
+def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob,
+                out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
+                opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
+                node_base, node_len, obase, onodes, pick, E, mstop, mcont, V, X, L, nodes, out):
+    """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
+    decreasing score sum; ``groups`` bound the sums). The pairs of one sum
+    read only pairs of larger sums (scores that never fall), so they run
+    side by side on ``nt`` threads; where scores can fall (``falls``) the
+    caller runs one thread, and the pairs go in order."""
+    nF = fh.shape[0]
+    K1 = 2 * nF + 1
+    H = X.shape[3]
+    Wo = np.zeros((nt, 2, nodes))
+    Pk = np.zeros((nt, 2, onodes), dtype=np.int64)
+    Do = np.zeros((nt, 2, nodes), dtype=np.int64)
+    Co = np.zeros((nt, 2, nodes), dtype=np.int64)
+    Y = np.zeros((nt, 2, nodes, K1))
+    LY = np.zeros((nt, 2, nodes, K1))
+    B = np.zeros((nt, 2, H, K1))
+    BL = np.zeros((nt, 2, H, K1))
+    acc = np.zeros((nt, K1))
+    lacc = np.zeros((nt, K1))
+    cacc = np.zeros((nt, K1))
+    clacc = np.zeros((nt, K1))
+    M = np.zeros((nt, K1 - 1, K1))
+    x = np.zeros((nt, K1 - 1))
+    lx = np.zeros((nt, K1 - 1))
+    for g in range(groups.shape[0] - 1):
+        for m in prange(groups[g], groups[g + 1]):
+            t = numba.get_thread_id()
+            _pair(pairs[m, 0], pairs[m, 1], need_opt, cf, tie, cont_start, out_start, out_prob,
+                  out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
+                  opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
+                  node_base, node_len, obase, pick, E, mstop, mcont, V, X, L, Pk[t], Wo[t],
+                  Do[t], Co[t], Y[t],
+                  LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
+                  out[m])

@@ -1,0 +1,417 @@
+"""Two fixed policies head to head over any turn model, exactly.
+
+Policies
+--------
+``optimal``
+    The engine's optimal play: the start table of
+    :func:`~designer.engine.solve.solve_model`, and inside a turn the
+    argmax of the turn equations (:mod:`designer.engine.model`) over it,
+    with the solver's ties (stopping wins a tie except at a turn total of
+    0, where continuing wins it; the continuation, and the option of a
+    choice, listed first wins a tie).
+``hold-at:N``
+    Stop once the turn total is at least ``N`` points (a multiple of the
+    game's unit, ``N >= unit``) where stopping is allowed; at a turn total
+    of 0 the turn goes on. At a choice it takes the option of the largest
+    gain (ties: the one listed first); among several continuations, the
+    first listed.
+``max-score``
+    Maximise the expected points banked this turn, whatever the scores
+    and the goal: the one-turn problem over ``(s, t)`` solved once by
+    backward induction, ``E(s, t) = max(t if stopping is allowed, max_c
+    sum_o p_o e_o)`` with ``e_o = 0`` for a bust, ``t + points`` for an end
+    and the best option's ``E(s', t + g)`` for a choice. Ties as the
+    solver's (the tie scaled by the turn total, these values being points).
+    When every continuation that gains can also bust, stopping is best at
+    every ``t >= T* = max_c G_c / P_c`` (``G_c`` the expected gain of
+    continuation ``c`` with its best options, ``P_c`` its chance to bust):
+    there ``-P_c t + G_c <= 0``, so ``E = t`` is a fixed point, and the
+    smallest one. The table stops at ``T*`` and is exact. A continuation
+    that gains and can never bust has no such bound; ``max-score`` is then
+    refused.
+
+Every policy banks a winning turn total: a position with ``i + t >= goal``
+where stopping is allowed counts as won (the solver's rule).
+
+Evaluation
+----------
+With both policies fixed the match is a Markov chain on positions
+``(i, j, p, s, t)`` (``p``: the policy of the mover). ``X_p(i, j, h)``, the
+mover's win probability at a turn start, and ``Y_p(i, j, s, t)`` inside a
+turn satisfy the turn equations with every max replaced by the policy's
+decision, the opponent's values read from ``X_{1-p}``::
+
+    stop      = 1 - X_{1-p}(j, i + t, handover[s])
+    bust      = 1 - X_{1-p}(j, effect(i), out_next[o])
+    end       = 1 if i + t + points >= goal else 1 - X_{1-p}(j, i + t + points, out_next[o])
+    choose    = Y_p(i, j, s', t + g) of the option the policy picks
+
+Where scores never fall a turn that scores moves the pair of scores
+``{i, j}`` to a larger sum, so pairs are evaluated in decreasing order of
+``i + j``. Inside a pair the only cycles are busts, passes and empty ends
+between the two sides' turn starts; with the solver's plan
+(:func:`~designer.engine.solve.plan`) one backward sweep gives every value
+as an affine function of the start values at the feedback states, and
+that ``2 |F|``-unknown linear system is solved exactly, twice per pair (A
+against B, then B against A; once when ``i == j``). Expected actions (each
+throw or draw, each stop, the winning stop included) follow the same
+equations with ``1 +`` per action.
+
+Where scores can fall, the pairs are swept again and again in the same
+order (each pair exact given the others) until no win probability moves
+by more than 1e-12 and no action count by more than 1e-12 of itself; the
+last change is reported as the residual.
+"""
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designer._jit import TIE, TOL, compiled, threads
+from designer.analysis.compare import Comparison
+from designer.engine import _match_kernels as K
+from designer.engine.model import BUST, CHOOSE, END
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan, solve_model
+from designer.errors import ConvergenceError, DesignError
+
+#: Passes over the table allowed when scores can fall.
+MAX_PASSES = 100_000
+
+#: The policy forms a rules game takes (for help and refusals).
+FORMS = "optimal, max-score or hold-at:N"
+
+
+@dataclass(frozen=True)
+class RulesPolicy:
+    """A policy for a rules game: ``kind`` (optimal, hold-at, max-score),
+    ``n`` the hold-at threshold in units, ``name`` as the user wrote it."""
+
+    kind: int
+    name: str
+    n: int = 0
+
+
+def parse_rules_policy(spec, game):
+    """The policy ``spec`` names for the rules game ``game``.
+
+    Raises
+    ------
+    DesignError
+        A form a rules game does not take, or a bad ``N`` (one line naming
+        the value and what is allowed).
+    """
+    if not isinstance(spec, str):
+        raise DesignError(f"a policy string is needed, not {type(spec).__name__}")
+    text = spec.strip().lower()
+    unit = game.unit
+    if text == "optimal":
+        return RulesPolicy(K.OPTIMAL, "optimal")
+    if text in ("max-score", "maxscore", "max_score"):
+        return RulesPolicy(K.MAX_SCORE, "max-score")
+    head, sep, rest = text.partition(":")
+    multiple = f", a multiple of {unit}" if unit > 1 else ""
+    if sep and head == "hold-at":
+        try:
+            n = int(rest)
+        except ValueError:
+            n = None
+        if n is None or n < unit or n > 10**9 or n % unit:
+            raise DesignError(f"invalid policy {spec!r} for {game.name}: hold-at:N needs an "
+                              f"integer turn total in points, {unit} <= N <= 1000000000"
+                              f"{multiple}")
+        return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
+    raise DesignError(f"invalid policy {spec!r} for {game.name} (a rules game): allowed "
+                      f"{FORMS} (N in points{multiple}); rule: and py: policies play the "
+                      f"deck and dice families only")
+
+
+@dataclass(frozen=True, eq=False)
+class RulesMatch:
+    """Exact values of a match between policies A and B over a turn model.
+
+    Attributes
+    ----------
+    win, actions : ndarray, shape (2, n, n, H)
+        ``win[p, i - lo, j - lo, h]``: the mover's win probability at a turn
+        start from ``start_states[h]`` with ``i`` banked against ``j`` when
+        the mover plays A (``p = 0``) or B (``p = 1``); ``actions``: the
+        expected actions left in the game.
+    start_states : ndarray
+    lo : int
+        Lowest score held.
+    residual : float
+        0 where scores never fall; else the last pass's largest change.
+    passes : int
+    seconds : float
+        Wall time of the evaluation kernels.
+    """
+
+    win: np.ndarray = field(repr=False)
+    actions: np.ndarray = field(repr=False)
+    start_states: np.ndarray = field(repr=False)
+    lo: int
+    residual: float
+    passes: int
+    seconds: float
+
+    def _at(self, arr, p, start):
+        h = int(np.searchsorted(self.start_states, 0))
+        return float(arr[p, start[0] - self.lo, start[1] - self.lo, h])
+
+    def win_as_first(self, start=(0, 0)):
+        """A's win when A moves first; ``start``: the seats' start points (units)."""
+        return self._at(self.win, 0, start)
+
+    def win_as_second(self, start=(0, 0)):
+        """A's win when B moves first (and takes the first seat's start)."""
+        return 1.0 - self._at(self.win, 1, start)
+
+    def actions_as_first(self, start=(0, 0)):
+        return self._at(self.actions, 0, start)
+
+    def actions_as_second(self, start=(0, 0)):
+        return self._at(self.actions, 1, start)
+
+
+def _pairs(n):
+    """Pairs ``(a, b)``, ``a <= b``, by decreasing ``a + b``, with the group bounds."""
+    rows, groups = [], [0]
+    for total in range(2 * (n - 1), -1, -1):
+        for a in range(max(0, total - (n - 1)), total // 2 + 1):
+            rows.append((a, total - a))
+        groups.append(len(rows))
+    return np.array(rows, dtype=np.int64).reshape(-1, 2), np.array(groups, dtype=np.int64)
+
+
+def hold_pick(model):
+    """For each choice outcome, the option of the largest gain (ties: the
+    first listed); 0 for the other outcomes."""
+    pick = np.zeros(model.outcomes, dtype=np.int64)
+    for o in np.flatnonzero(model.out_kind == CHOOSE):
+        a, b = model.opt_start[o], model.opt_start[o + 1]
+        pick[o] = a + int(np.argmax(model.opt_gain[a:b]))  # argmax: the first of the largest
+    return pick
+
+
+def max_score_horizon(model):
+    """``T*`` of the module docstring: from this turn total on, stopping
+    banks the most. None when a continuation that gains can never bust."""
+    owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
+    p = model.out_prob
+    bust = np.bincount(owner, weights=np.where(model.out_kind == BUST, p, 0.0),
+                       minlength=model.continuations)
+    best = np.zeros(model.outcomes)
+    for o in np.flatnonzero(model.out_kind == CHOOSE):
+        best[o] = model.opt_gain[model.opt_start[o]:model.opt_start[o + 1]].max()
+    best[model.out_kind == END] = model.out_points[model.out_kind == END]
+    gain = np.bincount(owner, weights=p * best, minlength=model.continuations)
+    never = (bust <= 0.0) & (gain > 0.0)
+    if np.any(never):
+        return None, int(np.searchsorted(model.cont_start, int(np.flatnonzero(never)[0]),
+                                         side="right") - 1)
+    ok = bust > 0.0
+    top = float(np.max(gain[ok] / bust[ok])) if np.any(ok) else 0.0
+    return int(math.ceil(top)) + 1, None
+
+
+def max_score_table(model, p, horizon):
+    """``max-score``'s one-turn table over ``t < horizon``: ``(E, stop, cont)``
+    (:func:`designer.engine._match_kernels.max_score_table`)."""
+    S = model.states
+    E = np.zeros((S, horizon))
+    stop = np.zeros((S, horizon), dtype=np.bool_)
+    cont = np.zeros((S, horizon), dtype=np.int64)
+    K.max_score_table(horizon, model.min_bank, TIE, model.cont_start, model.out_start,
+                      model.out_prob, model.out_kind, model.out_points, model.opt_start,
+                      model.opt_gain, model.opt_next, p["pass_ok"], p["blk_ptr"],
+                      p["blk_states"], E, stop, cont)
+    return E, stop, cont
+
+
+def _warm():
+    """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
+    if not (compiled(K.match_pairs) and compiled(K.max_score_table)):
+        from designer.engine.model import build_model
+
+        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+        match_model(tiny, 2, RulesPolicy(K.MAX_SCORE, "max-score"),
+                    RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False)
+
+
+def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, name="this game",
+                _timed=True):
+    """Evaluate policy ``a`` against policy ``b`` over ``model`` to ``goal`` exactly.
+
+    Parameters
+    ----------
+    model : TurnModel
+    goal : int
+        Goal in units.
+    a, b : RulesPolicy
+    solution : EngineResult, optional
+        The engine's solve of ``(model, goal)`` for ``optimal`` (solved
+        otherwise).
+    name : str
+        The game, for error messages.
+
+    Returns
+    -------
+    RulesMatch
+
+    Raises
+    ------
+    DesignError
+        ``max-score`` on a game where it is not defined (a continuation
+        that gains and never busts), or a match whose turns can go on
+        forever (both policies pass at 0, say).
+    TooLargeError
+        Tables over ``memory_limit``.
+    """
+    goal = int(goal)
+    kinds = (a.kind, b.kind)
+    need_opt = K.OPTIMAL in kinds
+    if need_opt and solution is None:
+        solution = solve_model(model, goal, 0, memory_limit=memory_limit)
+    p = plan(model, goal)
+    n, H, nodes = p["n"], p["H"], p["nodes"]
+    nt = threads()
+    outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
+    picks = int((p["node_len"] * outs).sum()) if need_opt else 0
+    # the two tables and the optimal one, and per thread both sides' in-turn
+    # values (affine, wins and actions), decisions and option picks
+    need = (5 * n * n * H + nt * 2 * (nodes * (2 * p["K"] + 5) + picks)) * 8
+    if need > memory_limit:
+        raise TooLargeError(f"comparing policies on {name} needs {need / 2**20:,.0f} MB, over "
+                            f"the limit of {memory_limit / 2**20:,.0f} MB")
+    tmax = max(goal - p["lo"], model.min_bank)
+    if K.MAX_SCORE in kinds:
+        horizon, bad = max_score_horizon(model)
+        if horizon is None:
+            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
+                              f"throw or draw gains and can never bust, so a turn that "
+                              f"maximises its points never stops; use {FORMS} with N")
+        horizon = max(horizon, tmax + 1)
+        E, mstop, mcont = max_score_table(model, p, horizon)
+    else:
+        horizon = 1
+        E = np.zeros((1, 1))
+        mstop = np.zeros((1, 1), dtype=np.bool_)
+        mcont = np.zeros((1, 1), dtype=np.int64)
+    V = solution.win if need_opt else np.zeros((1, 1, 1))
+    if need_opt and solution.floor != p["lo"]:
+        raise DesignError("the optimal solve does not match the plan's scores")
+    cf = np.zeros(K.CF_LEN, dtype=np.int64)
+    cf[K.CF_GOAL], cf[K.CF_LO], cf[K.CF_MIN_BANK] = goal, p["lo"], model.min_bank
+    cf[K.CF_FORCED], cf[K.CF_TC] = int(model.forced_first), horizon
+    cf[K.CF_KIND_A], cf[K.CF_KIND_B] = kinds
+    cf[K.CF_HOLD_A], cf[K.CF_HOLD_B] = a.n, b.n
+    pick = hold_pick(model)
+    # where optimal play records its option at each choice outcome of a node
+    outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
+    size = p["node_len"] * outs
+    obase = np.concatenate(([0], np.cumsum(size)[:-1])).astype(np.int64)
+    onodes = max(int(size.sum()), 1) if need_opt else 1
+    pairs, groups = _pairs(n)
+    X = np.full((2, n, n, H), 0.5 if model.falls else 0.0)
+    L = np.zeros((2, n, n, H))
+    out = np.zeros((len(pairs), 3))
+    if _timed:
+        _warm()
+    t0 = time.perf_counter()
+    passes, residual = 0, 0.0
+    while True:
+        out[:] = 0.0
+        _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, V,
+             X, L, out)
+        passes += 1
+        if np.any(out[:, 2]):
+            bad = pairs[int(np.flatnonzero(out[:, 2])[0])] + p["lo"]
+            raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
+                                   f"{tuple(int(v) for v in bad)} can go on forever (no turn "
+                                   f"there ever ends with a score or a win)")
+        if not model.falls:
+            break
+        residual = float(out[:, 0].max())
+        if residual <= TOL and float(out[:, 1].max()) <= TOL:
+            break
+        if passes >= MAX_PASSES:
+            raise ConvergenceError(f"the match table still moves by {residual:.1e} after "
+                                   f"{passes} passes")
+    seconds = time.perf_counter() - t0
+    return RulesMatch(X, L, p["starts"], p["lo"], residual, passes, seconds)
+
+
+def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, V,
+             X, L, out):
+    import numba
+
+    args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
+            model.out_prob, model.out_kind, model.out_points, p["out_h"], model.out_effect,
+            model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
+            p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
+            p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont, V,
+            X, L,
+            p["nodes"], out)
+    if not model.falls:
+        K.match_pairs(*args)
+        return
+    # where scores fall a pair reads smaller pairs of this pass: in order, one thread
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        K.match_pairs(*args)
+    finally:
+        numba.set_num_threads(before)
+
+
+@dataclass(frozen=True)
+class RulesComparison(Comparison):
+    """A :class:`~designer.analysis.compare.Comparison` of a rules game, with
+    ``residual`` and ``passes`` (0 and 1 where scores never fall).
+    ``agreement`` is None: the share of positions where the two policies
+    act alike is not counted for rules games yet."""
+
+    residual: float = 0.0
+    passes: int = 1
+
+
+def compare_rules(game, policy, against, *, solution=None):
+    """Policy ``policy`` (A) against ``against`` (B) on the rules game
+    ``game`` (two seats, race), exactly.
+
+    Parameters
+    ----------
+    game : RulesGame
+    policy, against : str
+        ``optimal``, ``max-score`` or ``hold-at:N`` (N in points).
+    solution : EngineResult, optional
+        The engine's solve, for ``optimal``.
+
+    Returns
+    -------
+    RulesComparison
+        A's win moving first (seat 1, with seat 1's start points), moving
+        second, their average, the gap, the expected actions of each
+        seating and the evaluation's seconds (the optimal solve and the
+        kernels' loading left out); ``agreement`` None.
+    """
+    if game.players != 2 or game.ending != "race":
+        raise DesignError(f"designer compare takes rules games with 2 players and the race "
+                          f"ending, not {game.players} players and the {game.ending} ending")
+    a = parse_rules_policy(policy, game)
+    b = parse_rules_policy(against, game)
+    rules = game.rules
+    if solution is None and K.OPTIMAL in (a.kind, b.kind):
+        solution = solve_model(rules.model, rules.goal, 0)
+    m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name)
+    start = game.start
+    w1, w2 = m.win_as_first(start), m.win_as_second(start)
+    return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,
+                           (w1 + w2) / 2, w1 + w2 - 1.0, None, 0, m.actions_as_first(start),
+                           m.actions_as_second(start), m.seconds, 0.0, m.residual, m.passes)
+
+
+__all__ = ["FORMS", "RulesComparison", "RulesMatch", "RulesPolicy", "compare_rules",
+           "match_model", "max_score_horizon", "parse_rules_policy"]
