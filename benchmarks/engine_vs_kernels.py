@@ -18,6 +18,9 @@ solvers meet the same machine:
    not take more than 1.2 times its one-thread time beside a busy process.
 3. **Farkle to 10,000**, two players, exact: time, first-player win,
    positions and the memory its tables need.
+4. **``designer rules check``** of every shipped example, as a user runs
+   it (a new process each time, start-up included): the median of three
+   against the bar of 2 s.
 
 The load average is printed first: the machine is shared, and other
 processes move every figure here.
@@ -35,6 +38,8 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import median_time  # noqa: E402
 
 from designer import load_game  # noqa: E402
 from designer.engine import solve_rules  # noqa: E402
@@ -135,11 +140,27 @@ def farkle():
           f"residual {got.residual:.1e}")
 
 
+def rules_check(repeats=3):
+    from designer.engine.rulesfile import examples
+
+    print(f"\n4. designer rules check, a new process each time ({_load()}; bar: 2 s)")
+    for name in examples():
+        cmd = [sys.executable, "-m", "designer", "rules", "check", f"rules:{name}", "--json"]
+
+        def run():
+            subprocess.run(cmd, check=True, capture_output=True)
+
+        run()  # numba's cache and the file system warm
+        secs, _ = median_time(run, repeats)
+        print(f"  {name:<18} {secs:5.2f} s  {'ok' if secs < 2.0 else 'OVER THE BAR'}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7, help="runs of each solver")
     ap.add_argument("--no-busy", action="store_true", help="skip the busy-machine rounds")
     ap.add_argument("--no-farkle", action="store_true", help="skip Farkle")
+    ap.add_argument("--no-check", action="store_true", help="skip the rules checks")
     args = ap.parse_args()
     print(f"numba threads: {numba.config.NUMBA_NUM_THREADS}, {_load()}")
     one_thread(args.repeats)
@@ -148,6 +169,8 @@ def main():
         threads(args.repeats, busy=True)
     if not args.no_farkle:
         farkle()
+    if not args.no_check:
+        rules_check()
 
 
 if __name__ == "__main__":
