@@ -371,3 +371,94 @@ def test_the_cup_enumerates_itself_as_the_generic_walk_would():
         a, b = outcomes(m, keys, s), outcomes(m2, keys2, where[key])
         assert a.keys() == b.keys(), key
         assert all(abs(a[o] - b[o]) < 1e-15 for o in a), key
+
+
+# -- Farkle's farkle penalty: a count each player carries across turns --------
+
+class FarklePenalty:
+    """Farkle (the reference's turn) where each player counts their
+    farkles in a row: the ``farkles``-th costs ``penalty`` units of the
+    banked score (not below the floor) and starts the count again; a turn
+    that banks clears it. A turn state is (dice to throw, the mover's count,
+    the opponent's count); the next turn is the opponent's, so it starts
+    from (all dice, the opponent's count, the mover's)."""
+
+    def __init__(self, count, farkles, penalty, floor):
+        from engine_reference import Farkle
+
+        self.turn = Farkle(count)
+        self.count, self.farkles, self.penalty, self.floor = count, farkles, penalty, floor
+        self.start = (count, 0, 0)
+
+    def handover(self, s):
+        return (self.count, s[2], 0)
+
+    def rolls(self, s):
+        n, mine, theirs = s
+        out = []
+        for outs in self.turn.rolls(n):
+            row = []
+            for o in outs:
+                if o[1] == "bust":
+                    if mine + 1 >= self.farkles:
+                        row.append((o[0], "bust", (self.count, theirs, 0),
+                                    lambda i: max(i - self.penalty, self.floor)))
+                    else:
+                        row.append((o[0], "bust", (self.count, theirs, mine + 1), lambda i: i))
+                else:
+                    row.append((o[0], "choose", [(g, (k, mine, theirs)) for g, k in o[2]]))
+            out.append(row)
+        return out
+
+
+def _farkle_penalty(goal, count, farkles, points, floor):
+    text = example_path("farkle").read_text().replace("goal = 10000", f"goal = {goal}")
+    text = text.replace("count = 6", f"count = {count}")
+    if count < 6:
+        text = text.replace("straight = 1500", "straight = 0")
+    text += (f"farkle_penalty = {{ farkles = {farkles}, points = {points}, "
+             f"floor = {floor} }}\n")
+    return parse_rules(text, "farkle")
+
+
+@pytest.mark.parametrize("goal, count, farkles, points, floor", [
+    (200, 2, 3, 100, -100), (150, 3, 2, 50, -100), (150, 2, 1, 50, 0)])
+def test_farkle_penalty_matches_reference(goal, count, farkles, points, floor):
+    rules = _farkle_penalty(goal, count, farkles, points, floor)
+    assert rules.model.falls and rules.model.floor == floor // 50
+    got = solve_rules(rules)
+    proc = FarklePenalty(count, farkles, points // 50, floor // 50)
+    p, V, _ = reference_win(proc, rules.goal, forced_first=True, floor=floor // 50)
+    assert abs(got.first_player_win - p) < 1e-9
+    lo = got.floor
+    for h, state in enumerate(got.start_states):
+        key = rules.keys[state]
+        for i in range(lo, rules.goal):
+            for j in range(lo, rules.goal):
+                assert abs(got.win[i - lo, j - lo, h] - V[(i, j, key)]) < 1e-9, (i, j, key)
+    assert got.residual <= 1e-12
+
+
+@pytest.mark.parametrize("table, match", [
+    ("{ farkles = 3 }", r"farkle_penalty\.points: is required"),
+    ("{ points = 75 }", r"farkle_penalty\.points: 75 is not allowed: .*multiple of unit = 50"),
+    ("{ points = 500, floor = 100 }", r"farkle_penalty\.floor: 100 is not allowed"),
+    ("{ points = 500, floor = -2510 }", r"farkle_penalty\.floor: -2510 is not allowed"),
+    ("{ points = 500, farkles = 0 }", r"farkle_penalty\.farkles: 0 is not allowed"),
+    ("{ points = 500, turns = 3 }", r"farkle_penalty\.turns: unknown key"),
+    ("3", r"farkle_penalty: must be a table"),
+])
+def test_a_malformed_farkle_penalty_is_refused_in_one_line(table, match):
+    text = example_path("farkle").read_text() + f"farkle_penalty = {table}\n"
+    with pytest.raises(RulesError, match=match) as info:
+        parse_rules(text, "farkle.toml")
+    assert "\n" not in str(info.value)
+
+
+def test_the_farkle_penalty_counts_each_players_farkles():
+    """Nine turn starts (each player's count 0..2 of the third farkle that
+    costs 500 points), and a floor of -2500 points in units."""
+    rules = _farkle_penalty(1000, 6, 3, 500, -2500)
+    starts = {rules.keys[s] for s in rules.model.start_states()}
+    assert starts == {(6, a, b) for a in range(3) for b in range(3)}
+    assert rules.model.floor == -50

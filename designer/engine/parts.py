@@ -202,6 +202,16 @@ class ScoringDice:
         Setting every die aside gives all ``count`` back.
     unit : int
         Points of one unit of score.
+    farkles : int
+        Farkles in a row (turns of one player that bust) that cost the
+        banked score ``farkle_penalty`` units (0: no penalty). The count is
+        each player's own, kept across the opponent's turns and cleared by
+        a turn that banks and by the penalty; so the turn state is
+        ``(dice to throw, the mover's farkles in a row, the opponent's)``
+        and a turn hands over ``(count, the opponent's, the mover's)``.
+    farkle_penalty : int
+        Units the ``farkles``-th farkle in a row takes from the banked
+        score (down to the model's floor).
     """
 
     count: int
@@ -213,18 +223,25 @@ class ScoringDice:
     straight: int = 0
     hot_dice: bool = True
     unit: int = 1
+    farkles: int = 0
+    farkle_penalty: int = 0
 
     @property
     def start(self):
-        return self.count
+        return (self.count, 0, 0) if self.farkles else self.count
 
     def handover(self, key):
-        """Dice start every turn afresh."""
-        return self.count
+        """Dice start every turn afresh; with a farkle penalty the next
+        mover's count comes first and a turn that banks clears the mover's."""
+        return (self.count, key[2], 0) if self.farkles else self.count
 
     def name(self, key):
         """A state in words."""
-        return f"{key} {'die' if key == 1 else 'dice'} to throw"
+        n = key[0] if self.farkles else key
+        text = f"{n} {'die' if n == 1 else 'dice'} to throw"
+        if self.farkles:
+            text += f"; farkles in a row: {key[1]} (opponent {key[2]})"
+        return text
 
     def best(self, counts):
         """Best points of the dice ``counts`` (one count per face, faces
@@ -245,10 +262,17 @@ class ScoringDice:
                 best[k] = pts
         return best
 
-    def continuations(self, n):
-        """One throw of the ``n`` dice left: ``[{outcome: p}]``."""
+    def continuations(self, key):
+        """One throw of the dice left: ``[{outcome: p}]``."""
+        n, mine, theirs = key if self.farkles else (key, 0, 0)
         if n == 0:
             return []
+        if not self.farkles:
+            bust = ("bust", "none", 0, self.count)
+        elif mine + 1 >= self.farkles:  # the penalty, and the count starts again
+            bust = ("bust", "penalty", self.farkle_penalty, (self.count, theirs, 0))
+        else:
+            bust = ("bust", "none", 0, (self.count, theirs, mine + 1))
         out = {}
         p_face = Fraction(1, self.sides)
         for combo in combinations_with_replacement(range(self.sides), n):
@@ -259,16 +283,17 @@ class ScoringDice:
             p *= p_face ** n
             opts = self.options(counts)
             if not opts:
-                key = ("bust", "none", 0, self.count)
+                o = bust
             else:
                 choices = []
                 for k, pts in sorted(opts.items()):
                     left = n - k
                     if left == 0 and self.hot_dice:
                         left = self.count
-                    choices.append((pts // self.unit, left))
-                key = ("choose", tuple(choices))
-            out[key] = out.get(key, 0) + p
+                    choices.append((pts // self.unit,
+                                    (left, mine, theirs) if self.farkles else left))
+                o = ("choose", tuple(choices))
+            out[o] = out.get(o, 0) + p
         return [out]
 
 

@@ -55,6 +55,9 @@ Layout::
     three_pairs = 750     # three different faces, each exactly twice (0: none)
     straight = 1500       # every face once (0: none)
     hot_dice = true       # all dice set aside: throw them all again
+    farkle_penalty = { farkles = 3, points = 500, floor = -2500 }
+                          # optional: the third farkle in a row of a player costs
+                          # 500 banked points, not below -2500
 
 With ``[scoring_dice]`` the goal, komi and ``min_bank`` are points too,
 multiples of ``unit``; the engine counts in units (Farkle to 10,000 is a
@@ -96,7 +99,8 @@ _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle")
 _SCORING = ("count", "sides", "unit", "singles", "three_of_a_kind", "more_of_a_kind",
-            "three_pairs", "straight", "hot_dice")
+            "three_pairs", "straight", "hot_dice", "farkle_penalty")
+_FARKLE = ("farkles", "points", "floor")
 MAX_SCORING_DICE = 8
 MAX_SCORING_SIDES = 12
 
@@ -402,8 +406,19 @@ class _Reader:
         if not singles and not kinds and not pairs and not straight:
             self.fail(pre + "singles", "no combination scores: give singles, "
                       "three_of_a_kind, three_pairs or straight")
+        farkles, penalty, floor = 0, 0, 0
+        if "farkle_penalty" in d:
+            fp = self.table(d, "farkle_penalty", pre)
+            key = pre + "farkle_penalty."
+            self.keys(fp, _FARKLE, key)
+            farkles = self.int(fp, "farkles", 3, 1, 10, key)
+            penalty = points(self.int(fp, "points", None, 1, None, key), key + "points")
+            floor = fp.get("floor", 0)
+            if isinstance(floor, bool) or not isinstance(floor, int) or floor > 0 or floor % unit:
+                self.fail(key + "floor", f"{floor!r} is not allowed: an integer <= 0 (the "
+                          f"lowest banked score), a multiple of unit = {unit}")
         return ScoringDice(count, sides, singles, kinds, tuple(sorted(more)), pairs, straight,
-                           hot, unit)
+                           hot, unit, farkles, penalty // unit), floor // unit
 
     def cup(self, d):
         pre = "cup."
@@ -471,7 +486,7 @@ class _Reader:
         elif kinds == ["cup"]:
             part = self.cup(self.table(data, "cup"))
         else:
-            part = self.scoring_dice(self.table(data, "scoring_dice"))
+            part, floor = self.scoring_dice(self.table(data, "scoring_dice"))
             unit = part.unit
             goal = self.in_units(goal, "goal", unit)
             komi = self.in_units(komi, "komi", unit)
