@@ -115,8 +115,9 @@ def _study_file(tmp_path, kind, n, e):
              "rules": "goal = 6\nkomi = [0]"}[kind]
     seats = "" if kind == "wager" and (n, e) == (2, "race") else f'players = {n}\nending = "{e}"'
     path = tmp_path / "s.toml"
-    path.write_text(f'[study]\nname = "s"\nfamily = "{kind}"\nmethod = "grid"\nworkers = 1\n\n'
-                    f"[space]\n{space}\n{seats}\n")
+    rules = 'rules = "piglet"\n' if kind == "rules" else ""
+    path.write_text(f'[study]\nname = "s"\nfamily = "{kind}"\nmethod = "grid"\nworkers = 1\n'
+                    f"{rules}\n[space]\n{space}\n{seats}\n")
     return path
 
 

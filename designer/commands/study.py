@@ -192,7 +192,7 @@ def _print_top(spec, rows, n):
 def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     from designer.report.terminal import unit_progress
     from designer.search.eta import run_estimate, work_of
-    from designer.search.families import family, unit_key
+    from designer.search.families import family_of, unit_key
     from designer.search.grid import plan, run_grid
 
     p = plan(spec, store, args.retry_failed)
@@ -203,21 +203,21 @@ def _run_grid(spec, store, args, ctrl_c, client=None, started=None):
     prior = run_estimate(spec, store, workers, retry_failed=args.retry_failed, started=started,
                          measure=args.backend != "dask")
     with unit_progress(spec.name, p.total, p.total - len(p.pending), workers, args.backend,
-                       noun=family(spec.family).units_word,
+                       noun=family_of(spec).units_word,
                        work={k: w for k, w in work.items() if k in pending},
                        work_done=sum(w for k, w in work.items() if k not in pending),
                        seconds_per_work=prior.seconds_per_work,
                        startup_seconds=prior.startup_seconds) as advance:
         out = run_grid(spec, store, workers=workers, backend=args.backend, client=client,
                        on_result=ctrl_c.checked(advance), retry_failed=args.retry_failed, started=started)
-    return (f"computed {out['computed']} {family(spec.family).units_word}"
+    return (f"computed {out['computed']} {family_of(spec).units_word}"
             + (f", {out['failed']} failed" if out["failed"] else "")), bool(p.pending)
 
 
 def _run_optuna(spec, store, args, ctrl_c):
     from designer.report.terminal import unit_progress
     from designer.search import optuna_search
-    from designer.search.families import family
+    from designer.search.families import family_of
 
     study = optuna_search.load(spec)
     done = optuna_search.counted(study)
@@ -227,7 +227,7 @@ def _run_optuna(spec, store, args, ctrl_c):
         out = optuna_search.run_optuna(spec, store, workers=args.workers, local=local,
                                        on_trial=ctrl_c.checked(advance))
     return (f"ran {out['trials']} trials, solved {out['computed']} new "
-            f"{family(spec.family).units_word}"
+            f"{family_of(spec).units_word}"
             + (f", retried {out['recovered']} orphaned trials" if out["recovered"] else ""))
 
 

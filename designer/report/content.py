@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from designer.report import figures
-from designer.search.families import family as family_of
+from designer.search.families import family_of
 from designer.search.ranking import apply_constraints, rank
 
 
@@ -93,7 +93,8 @@ FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)",
 #: What one unit of work is called in each family (a design for the
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
-                     "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice"}
+                     "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice",
+                     "rules": "variants of the rules"}
 
 
 def _words(fam, metric):
@@ -162,7 +163,7 @@ def table_columns(ranked, spec):
     column beyond the basic ones (metrics added by later features) is shown
     too.
     """
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     out = [("rank", "rank", "int", None)]
     if "tied" in ranked.columns:
         out.append(("tied", "tied", "tied", None))
@@ -210,7 +211,7 @@ def table_columns(ranked, spec):
 def ranked_table(ranked, spec, n=10):
     """The top ``n`` ranked rows, formatted for people (see :func:`table_columns`)."""
     cols = table_columns(ranked, spec)
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     keep = list(dict.fromkeys(
         [c for _, c, _, _ in cols] + [s for *_, s in cols if s]
         + [c for c in fam.design_columns + fam.plane + ("fairness",) if c in ranked.columns]))
@@ -250,7 +251,7 @@ def _progress(fam, status, n_rows):
 
 
 def _constraint_words(spec):
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     edge = "first_player_win" in fam.stored
 
     def name(k):
@@ -295,7 +296,7 @@ def build(spec, rows, status, unit_stats=None, policies=3, card=None, card_progr
     """
     from designer.report import interactive
 
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     sections = []
     feasible = apply_constraints(rows, spec)
     ranked = rank(rows, spec)
@@ -407,13 +408,13 @@ def build(spec, rows, status, unit_stats=None, policies=3, card=None, card_progr
 
 def appendix(spec, rows, status, unit_stats):
     """Technical details (how the numbers were computed) and the glossary."""
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     tech = []
     if fam.plane:
-        tech.append(Text(
+        tech.append(Text(getattr(fam, "exact_words", None) or (
             "Every number is exact (no simulation): each composition is solved once by value "
             "iteration over every position of the game, and every goal and komi of the study "
-            "is read off that solve."))
+            "is read off that solve.")))
     else:
         tech.append(Text(
             f"Every number is estimated by simulating {spec.games:,} games per design; "
@@ -449,7 +450,8 @@ def glossary(fam):
              + {"deck": "how many bad and good items the deck holds.",
                 "dice": "the die (its faces and which faces bust).",
                 "zombie": "the dice and their faces.",
-                "zombie-dice": "how many green, yellow and red dice the cup holds."
+                "zombie-dice": "how many green, yellow and red dice the cup holds.",
+                "rules": "the values the study gives the rules file's keys."
                 }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
         ]
@@ -477,8 +479,11 @@ def glossary(fam):
             ("first-player edge", "first-player win minus 50%, in percentage points. "
              "Positive: the first player wins more often; negative: the second player does; "
              "0: a perfectly fair game. The report ranks by its size, ignoring the sign."),
-            ("expected length", "the average number of actions (draws, rolls, holds) in a game "
-             "between two optimal players."),
+        ]
+        if "expected_actions" in fam.stored:
+            words.append(("expected length", "the average number of actions (draws, rolls, "
+                          "holds) in a game between two optimal players."))
+        words += [
             ("optimal policy", "the play that maximises the chance of winning, found exactly."),
         ]
         if "skill_gap" in fam.stored:

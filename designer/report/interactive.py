@@ -26,7 +26,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from designer.search.families import family as family_of
+from designer.search.families import family_of
 
 #: Most thresholds a slider steps through (quantiles of the metric's values).
 SLIDER_STEPS = 200
@@ -75,7 +75,7 @@ def _thresholds(values, bounds):
 
 
 def _filters(spec, rows):
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     metrics = list(spec.constraints)
     for m in ("expected_actions", "skill_gap", "skill_vs_noncounting", "components"):
         if m in fam.stored and m not in metrics:
@@ -124,7 +124,7 @@ def explorer(spec, rows, ranked, columns, pictures):
     """
     from designer.report.content import (COMPOSITION_WORDS, Explorer, _words)
 
-    fam = family_of(spec.family)
+    fam = family_of(spec)
     rows = rows.reset_index(drop=True)
     design_cols = list(fam.design_columns)
     codes, uniques = pd.factorize(pd.MultiIndex.from_frame(rows[design_cols]))
@@ -155,7 +155,9 @@ def explorer(spec, rows, ranked, columns, pictures):
         "study_file": str(spec.path),
         "composition_words": COMPOSITION_WORDS.get(fam.name, "designs"),
     }
-    if "komi" not in fam.plane:  # simulated and seats families: their own sentences
+    if "komi" not in fam.plane or "expected_actions" not in fam.stored:
+        # simulated, seats and rules families: their own sentences (the page
+        # writes the others' from the komi and the expected length)
         data["sentences"] = [fam.sentence(r) for _, r in rows.iterrows()]
     if fam.heatmap:
         x, y, xl, yl = fam.heatmap

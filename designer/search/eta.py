@@ -65,7 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.search.families import family, unit_key, units
+from designer.search.families import family_of, unit_key, units
 
 #: Store notes written by each grid run (see :func:`note_run`, :func:`note_end`).
 RUN_STARTED = "run_started"
@@ -193,7 +193,7 @@ def startup(started, finished, seconds, predicted):
 
 def work_of(spec):
     """Predicted work of every design of ``spec``, by unit key."""
-    fam = family(spec.family)
+    fam = family_of(spec)
     args = fam.unit_args(spec)
     return {unit_key(u): fam.work(u, args) for u in units(spec)}
 
@@ -226,7 +226,7 @@ def trial(spec, workers=None, started=None, in_run=False, budget=TRIAL_SECONDS):
     from designer.search.families import evaluate_unit
 
     began = time.perf_counter()
-    fam = family(spec.family)
+    fam = family_of(spec)
     args = fam.unit_args(spec)
     # largest first; a unit refused before any work (work 0) tells no speed
     todo = [u for u in units(spec) if fam.work(u, args) > 0]

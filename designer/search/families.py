@@ -513,7 +513,7 @@ class WagerFamily(Family):
 
 
 #: Every family a study file can name.
-PLAIN_FAMILIES = ("deck", "dice", "zombie", "zombie-dice", "wager")
+PLAIN_FAMILIES = ("deck", "dice", "zombie", "zombie-dice", "wager", "rules")
 #: Every family a study can sweep: the plain ones and the players x ending
 #: variants of deck and dice (:mod:`designer.search.seat_families`), which
 #: a study file selects by giving ``players`` or ``ending`` in its space.
@@ -523,6 +523,19 @@ FAMILIES = {f.name: f for f in (DeckFamily(), DiceFamily(), ZombieFamily(), Zomb
 from designer.search.seat_families import SEAT_VARIANTS  # noqa: E402 - needs the classes above
 
 FAMILIES.update({f.name: f for f in SEAT_VARIANTS.values()})
+
+from designer.search.rules_family import RulesFamily  # noqa: E402 - needs Family
+
+#: A rules file's integer keys (:mod:`designer.search.rules_family`); a
+#: study's own family, with its columns, travels as its spec's ``family``.
+FAMILIES["rules"] = RulesFamily()
+
+
+def family_of(spec):
+    """The :class:`Family` of a study: a rules study's own
+    :class:`~designer.search.rules_family.RulesFamily` (its columns are the
+    study's swept keys), else the family the study names."""
+    return spec.bound if getattr(spec, "bound", None) is not None else family_of(spec)
 
 
 def family(name):
@@ -535,7 +548,7 @@ def family(name):
 
 def units(spec):
     """The units of a study (see :meth:`Family.units`)."""
-    return family(spec.family).units(spec)
+    return family_of(spec).units(spec)
 
 
 def evaluate_unit(family_name, unit, args):

@@ -22,7 +22,7 @@ from joblib import Parallel, delayed, parallel_config
 
 from designer.search.eta import note_run
 from designer.search.failures import evaluate_safely, failed_result
-from designer.search.families import family, unit_key, units, warm
+from designer.search.families import family_of, unit_key, units, warm
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def run_grid(spec, store, *, workers=None, backend="loky", client=None, on_resul
         ``computed``, ``failed`` counts for this run.
     """
     p = plan(spec, store, retry_failed)
-    args = family(spec.family).unit_args(spec)
+    args = family_of(spec).unit_args(spec)
     counts = {"computed": 0, "failed": 0}
     if not p.pending:
         return counts

@@ -22,7 +22,7 @@ import time
 
 from designer.errors import DesignError
 from designer.search.failures import evaluate_safely, injected
-from designer.search.families import family, unit_key, warm, within
+from designer.search.families import family_of, unit_key, warm, within
 
 #: Default seconds without a heartbeat before a trial counts as dead (a
 #: study file may set ``[optuna] grace``); heartbeats come every grace / 4 s.
@@ -155,7 +155,7 @@ def make_objective(spec, store, solved_here):
     # which machine and process ran each trial (a user attribute), so that
     # a shared study shows who ran what, and whose trials a dead machine left
     machine = f"{socket.gethostname()}:{os.getpid()}"
-    fam = family(spec.family)
+    fam = family_of(spec)
     args = fam.unit_args(spec)
     comp = spec.constraints.get("components", {})
 

@@ -12,7 +12,7 @@ within the noise share a rank and ``tied`` says so.
 import numpy as np
 import pandas as pd
 
-from designer.search.families import family
+from designer.search.families import family, family_of
 
 #: Standard errors that make a difference significant (two-sided 95%).
 Z = 1.96
@@ -48,7 +48,7 @@ def rank(df, spec):
     has a standard error, rows within the uncertainty of each other share a
     rank and the boolean column ``tied`` marks them.
     """
-    fam = family(spec.family)
+    fam = family_of(spec)
     df = apply_constraints(df, spec)
     by = [o.metric for o in spec.objectives]
     asc = [o.direction == "min" for o in spec.objectives]
@@ -73,7 +73,7 @@ def rank(df, spec):
 
 def top(df, spec, n=10):
     """The ``n`` best designs with the columns a person reads first."""
-    fam = family(spec.family)
+    fam = family_of(spec)
     ranked = rank(df, spec).head(n)
     if fam.plane:
         # the two-player plane's headline figures, where the rows have them

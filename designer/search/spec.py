@@ -5,7 +5,9 @@ A study file has these tables (unknown keys are errors)::
     [study]
     name = "red_light"            # identifies the results store
     description = "..."           # the question, for reports
-    family = "deck"               # deck | dice | zombie | wager
+    family = "deck"               # deck | dice | zombie | zombie-dice | wager | rules
+    rules = "hog"                 # family "rules" only: a shipped example's name,
+                                  # or FILE.toml relative to this file
     method = "grid"               # grid | optuna
     workers = 2                   # parallel processes (grid and optuna)
     results = "red_light.results" # folder for the store, relative to this file
@@ -43,6 +45,11 @@ A study file has these tables (unknown keys are errors)::
 ``|non-dealer advantage per hand|`` for wagering games. The parameters of
 each family, and the metrics it can rank by, are those of
 :mod:`designer.search.families`.
+
+A study of family ``rules`` sweeps integer keys of its rules file, dotted
+as in the file (quoted, ``"dice.sides" = {min = 4, max = 8}``, or as TOML's
+own dotted keys), besides ``goal`` and ``komi`` (in points) and optionally
+``ending``; see :mod:`designer.search.rules_family`.
 """
 
 import hashlib
@@ -166,6 +173,7 @@ class _Study(_Table):
     name: Annotated[str, AfterValidator(_plain_name)] | None = None
     description: str = ""
     family: Literal[PLAIN_FAMILIES]
+    rules: str | None = None
     method: Literal["grid", "optuna"] = "grid"
     workers: int = Field(2, ge=1, le=256)
     results: Annotated[str, AfterValidator(_inside)] | None = None
@@ -296,11 +304,17 @@ def _family_models(fam):
     # every family takes players and ending; the support table says which
     # values (for deck and dice they select the seats variant)
     space.update(players=(SpaceValue, None), ending=(EndingValue, None))
+    config = ConfigDict(extra="forbid", strict=True)
+    return (create_model(f"{fam.name}_space", __config__=config, **space),
+            _constraints_model(fam))
+
+
+def _constraints_model(fam):
+    """The [constraints] model of a family: bounds on its metrics."""
     metrics = dict.fromkeys(("components",) + tuple(fam.metrics))
     cons = {m: (BoundsValue, None) for m in metrics}
     config = ConfigDict(extra="forbid", strict=True)
-    return (create_model(f"{fam.name}_space", __config__=config, **space),
-            create_model(f"{fam.name}_constraints", __config__=config, **cons))
+    return create_model(f"{fam.name}_constraints", __config__=config, **cons)
 
 
 #: What is allowed, for errors pydantic describes in its own words.
@@ -310,6 +324,7 @@ ALLOWED = {
     ("study", "workers"): "an integer from 1 to 256",
     ("study", "name"): "a plain word of 1 to 64 letters, digits, - and _",
     ("study", "description"): "a string",
+    ("study", "rules"): "a shipped example's name or FILE.toml (relative to the study file)",
     ("study", "results"): "a folder path relative to the study file",
     ("objectives", "rank"): "a non-empty list of metric names",
     ("optuna", "trials"): "an integer from 1 to 1000000",
@@ -405,6 +420,12 @@ class StudySpec:
     optuna_grace: int = 20
     games: int = 0
     sim_seed: int = 0
+    #: The rules file of a rules study
+    #: (:class:`~designer.search.rules_family.RulesSource`), else None.
+    rules: Any = None
+    #: A rules study's own family (its design columns are its swept keys),
+    #: else None: :func:`designer.search.families.family_of` reads it.
+    bound: Any = field(default=None, repr=False, compare=False)
 
     @property
     def store_path(self):
@@ -423,11 +444,15 @@ class StudySpec:
                "components": self.constraints.get("components", {})}
         if self.games:  # simulated results depend on the sample
             doc["simulation"] = [self.games, self.sim_seed]
+        if self.rules is not None:  # the game is the rules file's content
+            doc["rules"] = self.rules.sha
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def describe_space(self):
-        """The space in one line, e.g. ``bad 1..10, good 1..48, goal 50``."""
-        return ", ".join(f"{k} {v.describe()}" for k, v in self.space.items())
+        """The space in one line, e.g. ``bad 1..10, good 1..48, goal 50``
+        (a rules study: ``rules hog: dice.sides 4..8, goal 50, 100, ...``)."""
+        text = ", ".join(f"{k} {v.describe()}" for k, v in self.space.items())
+        return f"rules {self.rules.label}: {text}" if self.rules is not None else text
 
 
 def load_study(path):
@@ -462,12 +487,6 @@ def load_study(path):
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"{path}: not valid TOML: {exc}") from None
     where = str(path)
-    study = doc.get("study")
-    if isinstance(study, dict) and study.get("family") == "rules":
-        from designer.support import refusal  # a kind of game no study sweeps yet
-
-        raise StudyError(f"{where} [study]: " + refusal(
-            "study run", "rules", 2, "race", "rules studies", ("players = ", "ending = ")))
     try:
         top = _File.model_validate(doc)
     except ValidationError as exc:
@@ -475,18 +494,36 @@ def load_study(path):
     st = top.study
     fam = FAMILIES[st.family]
     family = st.family
-    space_model, cons_model = _family_models(fam)
-    try:
-        sp = space_model.model_validate(top.space).model_dump()
-    except ValidationError as exc:
-        raise _study_error(where, exc, space_model, ("space",)) from None
+    source = None
+    if st.family == "rules":
+        from designer.search.rules_spec import rules_space
+
+        source, fam, sp = rules_space(where, path, st, top.space)
+        cons_model = _constraints_model(fam)
+    else:
+        if st.rules is not None:
+            raise _err(f"{where} [study]", "rules", st.rules,
+                       'only with family = "rules" (a rules file\'s keys as the space)')
+        space_model, cons_model = _family_models(fam)
+        try:
+            sp = space_model.model_validate(top.space).model_dump()
+        except ValidationError as exc:
+            raise _study_error(where, exc, space_model, ("space",)) from None
+    for metric in top.constraints:
+        if metric in getattr(fam, "missing", {}):
+            raise _err(f"{where} [constraints]", metric, top.constraints[metric],
+                       f"bounds on {', '.join(dict.fromkeys(['components', *fam.metrics]))} "
+                       f"({fam.missing[metric]})")
     try:
         cons = cons_model.model_validate(top.constraints).model_dump(exclude_none=True)
     except ValidationError as exc:
         raise _study_error(where, exc, cons_model, ("constraints",)) from None
 
-    seats = {"players": sp.pop("players"), "ending": sp.pop("ending")}
-    _check_seats(where, fam, seats)
+    seats = {"players": sp.pop("players", None), "ending": sp.pop("ending", None)}
+    if source is None:
+        _check_seats(where, fam, seats)
+    elif seats["ending"] is not None:  # a rules study sweeps the file's ending
+        sp["ending"] = seats["ending"]
     if fam.name in SEAT_VARIANTS:
         if (seats["players"] not in (None, ("list", (2,)))
                 or seats["ending"] not in (None, ("list", ("race",)))):
@@ -521,6 +558,13 @@ def load_study(path):
     fixed = {p: sp[p] if sp[p] is not None else
              (tuple(d) if isinstance(d, (list, tuple)) else (d,))
              for p, d in fam.optional.items()}
+    if source is not None:
+        if st.method != "grid" and "ending" in space:
+            raise _err(f"{where} [study]", "method", st.method,
+                       "grid for a study over endings")
+        from designer.search.rules_spec import check_rules_space
+
+        check_rules_space(where, fam, source, space)
     try:
         fam.check_space(space, fixed)
     except ParameterError as exc:
@@ -532,6 +576,9 @@ def load_study(path):
     objectives = []
     for item in (top.objectives.rank if top.objectives else list(fam.default_rank)):
         direction, _, metric = item.rpartition(":")
+        if metric in getattr(fam, "missing", {}):
+            raise _err(f"{where} [objectives]", "rank", item,
+                       f"one of {', '.join(fam.metrics)} ({fam.missing[metric]})")
         if metric not in fam.metrics or direction not in ("", "min", "max"):
             raise _err(f"{where} [objectives]", "rank", item,
                        f"one of {', '.join(fam.metrics)}, optionally prefixed by min: or max:")
@@ -550,4 +597,4 @@ def load_study(path):
                      fixed=fixed, constraints=cons, objectives=tuple(objectives),
                      trials=op.trials, seed=op.seed, optuna_storage=op.storage,
                      optuna_grace=op.grace, games=games,
-                     sim_seed=sim_seed)
+                     sim_seed=sim_seed, rules=source, bound=fam if source is not None else None)

@@ -25,7 +25,7 @@ import time
 
 import pandas as pd
 
-from designer.search.families import family
+from designer.search.families import family_of
 from designer.search.spec import StudyError
 
 
@@ -192,7 +192,7 @@ class SQLiteStore(ResultStore):
     @_guarded
     def _open(self, spec):
         con = self._connect()
-        fam = family(spec.family)
+        fam = family_of(spec)
         self.family = fam
         keys = fam.design_columns + fam.plane
         cols = keys + fam.stored

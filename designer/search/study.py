@@ -47,10 +47,10 @@ def status(spec, store, prior=None):
     total = len(units(spec))
     done = store.done() if store is not None else set()
     failed = store.failed() if store is not None else {}
-    from designer.search.families import family
+    from designer.search.families import family_of
 
     out = {"name": spec.name, "method": spec.method, "units": total, "done": len(done),
-           "units_word": family(spec.family).units_word,
+           "units_word": family_of(spec).units_word,
            "failed": len(failed), "pending": max(0, total - len(done) - len(failed)),
            "rows": int(len(store.rows())) if store is not None else 0,
            "running": is_running(spec),
