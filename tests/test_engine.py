@@ -198,8 +198,8 @@ BAD_FILES = [
     ("goal = 5\nkomi = 5\n" + DIE, r"komi: 5 is not allowed: an integer 0\.\.4"),
     ("goal = 5\nplayers = 3\n" + DIE, r"players: 3 is not allowed: an integer 2\.\.2"),
     ("goal = 5\nending = \"sudden\"\n" + DIE, r"ending: 'sudden' is not allowed: 'race' or 'rounds'"),
-    ("goal = 5\n", r"dice: a game has one part: \[dice\], \[deck\] or \[scoring_dice\] "
-     r"\(this file has none\)"),
+    ("goal = 5\n", r"dice: a game has one part: \[dice\], \[deck\], \[scoring_dice\] or "
+     r"\[cup\] \(this file has none\)"),
     ("goal = 5\n" + DIE + "[deck]\nbad = 1\ngood = 2\n",
      r"deck: a game has one part: .*\(this file has dice and deck\)"),
     ("goal = 5\n[dice]\nsides = 2\nface.3 = { bust = true }\n",
