@@ -105,8 +105,11 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
 
     Parameters
     ----------
-    game : DeckGame, DiceGame or ZombieGame
-        The design; its komi goes to the second mover in both seatings.
+    game : DeckGame, DiceGame, ZombieGame or RulesGame
+        The design; its komi goes to the second mover in both seatings. A
+        rules-file game is evaluated by the engine
+        (:func:`designer.engine.match.compare_rules`: ``optimal``,
+        ``hold-at:N`` and ``max-score``, no agreement).
     policy, against : str or Policy
         Policy strings as on the command line (``"optimal"``,
         ``"max-score"``, ``"hold-at:5"``, ``"nn:FILE"``,
@@ -133,6 +136,10 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         (:func:`designer.analysis.seat_compare.compare_seats`); ``against``
         must be ``"optimal"``.
     """
+    if game.family == "rules":  # a rules-file game: the engine evaluates the match
+        from designer.engine.match import compare_rules
+
+        return compare_rules(game, policy, against, solution=solution)
     if game.family in ("deck", "dice") and game.ending != "race":
         # a deck or dice game's policies are evaluated under the race only;
         # Zombie Dice's own rounds are its rules (its only ending)

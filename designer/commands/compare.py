@@ -46,15 +46,6 @@ def run(args):
     from designer.support import kind_of
 
     game = game_from_args(args, "compare")
-    if game.family == "rules":  # a rules game: the engine evaluates the match
-        from designer.engine.match import compare_rules
-
-        result = compare_rules(game, args.policy, args.against)
-        if args.json:
-            print_json(result.to_dict())
-        else:
-            show_comparison(result)
-        return 0
     solution = None
     if kind_of(game) in REPORTS_PROGRESS and "optimal" in (args.policy, args.against):
         # Zombie Dice's optimal solve is long (about a minute for the full

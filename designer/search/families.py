@@ -535,7 +535,7 @@ def family_of(spec):
     """The :class:`Family` of a study: a rules study's own
     :class:`~designer.search.rules_family.RulesFamily` (its columns are the
     study's swept keys), else the family the study names."""
-    return spec.bound if getattr(spec, "bound", None) is not None else family_of(spec)
+    return spec.bound if getattr(spec, "bound", None) is not None else family(spec.family)
 
 
 def family(name):
