@@ -61,7 +61,7 @@ SUPPORT = {
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
-             "zombie-dice": TWO_ROUNDS},
+             "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE},
     "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},

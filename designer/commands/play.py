@@ -16,13 +16,22 @@ from designer.errors import DesignError
 def register(sub):
     p = sub.add_parser(
         "play", help="play a design against the computer in the terminal, or write it as one web page (--page)",
-        description="Play a deck, dice or Zombie Dice game against the computer: easy (holds "
+        description="Play a deck, dice, Zombie Dice or rules game against the computer: easy (holds "
                     "at a turn total of 2; dice: half the max-score threshold; Zombie Dice: the "
                     "slides' fixed_hold_at), medium (max-score; Zombie Dice: neller) or hard "
                     "(the exact optimal policy; the full zombie-dice game takes up to a minute "
                     "to solve first). Keys: d or space draws (rolls), h holds, q quits. "
                     "At the end the program shows your costliest decision against optimal play "
-                    "(deck and dice games). "
+                    "(deck, dice and rules games). "
+                    "A rules game (a rules file FILE.toml or a shipped example: piglet, hog, "
+                    "farkle, rules:fowl-play, ...; 2 players, race ending) is played with "
+                    "keys shown on the board: h stops and banks the turn total, a number "
+                    "picks a way to go on (hog: how many dice to throw; 10 is typed 1 then "
+                    "0, 1 then Enter is 1) and, after a throw that offers a choice "
+                    "(farkle), what to keep; easy stops at a turn total of 20% of the "
+                    "goal, medium at 35% or earlier once going on is expected to lose "
+                    "points (both go on the way of most expected points and keep the "
+                    "most points), hard plays the exact optimal policy. "
                     "With --players 3 or 4 (deck and dice games, race ending) the computer "
                     "plays every other seat: hard plays the N-player (max-n) optimal policy, "
                     "easy and medium the same two-player rules as above (read at your own "
@@ -34,7 +43,7 @@ def register(sub):
         epilog="examples: designer play red-light --level hard | designer play pig --players 3 | "
                "designer play deck --bad 5 --good 30 --goal 40 --level medium | "
                "designer play fowl-play --test-mode | designer play pig | designer play "
-               "zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
+               "farkle --goal 2000 | designer play hog | designer play zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
     add_game_args(p, optional=True)
     p.add_argument("--level", default="medium", metavar="LEVEL",
                    help="the computer's strength: easy, medium (default) or hard; or "
@@ -69,6 +78,7 @@ def register(sub):
 def run(args):
     from designer.play import make_player, stats
     from designer.play.players import check_level
+    from designer.play.rules_engine import solver_for
     from designer.play.session import (HANGUP_STATUS, PAUSE, Session, check_playable,
                                        needs_solution)
     from designer.report import play_view
@@ -94,7 +104,11 @@ def run(args):
         raise DesignError("designer play is interactive: stdin is not a terminal "
                           "(run it in a terminal; `designer solve` gives the figures)")
     solution = None
-    if needs_solution(game, args.level) and kind_of(game) in REPORTS_PROGRESS:
+    own_solve = solver_for(game)  # a rules game: the engine's solve, for every level
+    if own_solve is not None:
+        with console.status(f"solving {game.name} exactly..."):
+            solution = own_solve(game)
+    elif needs_solution(game, args.level) and kind_of(game) in REPORTS_PROGRESS:
         solution = solve_shown(game)  # up to a minute: a bar over score positions
     elif needs_solution(game, args.level):
         with console.status(f"solving {game.name} exactly..."):

@@ -28,6 +28,15 @@ Three or four seats
     (the two-player abstraction; easy and medium ignore the scores
     anyway). ``--nn`` plays two-player games only.
 
+Rules games (a rules file or a shipped example, two seats, the race)
+    Easy stops once the turn total reaches :data:`RULES_HOLD_AT` ``["easy"]``
+    (20%) of the goal; medium at 35%, or earlier once even the best
+    continuation is expected to lose points (its expected gain, a bust
+    costing the turn total, is negative). Both take the continuation of
+    largest expected gain and, after a throw with a choice, the option of
+    most points. Hard plays the exact optimal policy
+    (:mod:`designer.play.rules_engine`).
+
 Zombie Dice plays the slides' rules: easy is
 ``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
 brains and the shotguns of the turn), hard the exact optimal policy.
@@ -94,6 +103,46 @@ class OptimalPlayer:
 
     def decide(self, state):
         return self.solution.decision(*state.mover_view())
+
+
+#: Share of the goal at which the simple rules-game players stop.
+RULES_HOLD_AT = {"easy": 0.20, "medium": 0.35}
+
+
+class RulesSimplePlayer:
+    """Easy and medium for a rules game (see the module doc)."""
+
+    def __init__(self, level, game):
+        import math
+
+        self.level = level
+        self.target = max(1, math.ceil(RULES_HOLD_AT[level] * game.rules.goal - 1e-9))
+
+    def decide(self, state):
+        from designer.play.rules_engine import STOP, best_gain, expected_gain, most_points
+
+        if state.pending is not None:
+            return most_points(state)
+        go = best_gain(state)
+        if go is None or not state.can_stop():
+            return go or STOP
+        if state.t >= self.target:
+            return STOP
+        if self.level == "medium" and state.t > 0 and expected_gain(state, go[1]) < 0:
+            return STOP
+        return go
+
+
+class RulesOptimalPlayer:
+    """Hard for a rules game: the action of largest exact value."""
+
+    level = "hard"
+
+    def __init__(self, solution):
+        self.solution = solution
+
+    def decide(self, state):
+        return self.solution.best(state)
 
 
 #: The human policies that play Zombie Dice at each level.
@@ -170,6 +219,9 @@ def check_level(level, game, nn=None):
     if nn is not None and getattr(game, "players", 2) != 2:
         raise DesignError(f"--nn plays two-player games: with {game.players} players the hard "
                           "level plays the N-player optimal policy")
+    if nn is not None and game.family == "rules":
+        raise DesignError(f"--nn plays deck games: {game.name} (a rules game) is played at "
+                          "hard by its exact optimal policy")
     if not rule:
         return None
     if game.family not in ("deck", "dice"):
@@ -193,6 +245,8 @@ def make_player(level, solution, nn=None, game=None):
     rule = check_level(level, game, nn)
     if rule is not None:
         return PolicyPlayer(level, rule)
+    if game.family == "rules":
+        return RulesOptimalPlayer(solution) if level == "hard" else RulesSimplePlayer(level, game)
     if game.family == "zombie":
         if nn is not None:
             raise DesignError("--nn plays deck games: Zombie Dice has no network player")

@@ -7,6 +7,11 @@ The rules come from :mod:`designer.play.engine`, the computer's moves from
 :mod:`designer.play.analysis`, the record from :mod:`designer.play.stats` and
 the keys from :mod:`designer.play.keys`; a view object given by the caller
 draws (``designer play`` gives :mod:`designer.report.play_view`).
+
+A rules game (a rules file or a shipped example) takes its positions,
+actions, chance and exact values from :mod:`designer.play.rules_engine`:
+its human picks a way to go on or an option by number
+(:meth:`Session.ask_rules_action`).
 """
 
 import errno
@@ -32,15 +37,16 @@ HANGUP_STATUS = 129
 
 
 
-#: Families whose in-turn values :mod:`designer.play.analysis` computes (the
-#: costliest decision at the end of a game).
-ANALYSED = ("deck", "dice")
+#: Families whose in-turn values :mod:`designer.play.analysis` (rules games:
+#: :mod:`designer.play.rules_engine`) computes (the costliest decision at the
+#: end of a game).
+ANALYSED = ("deck", "dice", "rules")
 
 
 def needs_solution(game, level):
     """Whether playing ``game`` at ``level`` needs its exact solve: the hard
     player plays it, and the end-of-game analysis values decisions with it
-    (deck and dice games). Zombie Dice at easy and medium needs none."""
+    (deck, dice and rules games). Zombie Dice at easy and medium needs none."""
     return level == "hard" or game.family in ANALYSED
 
 
@@ -58,6 +64,10 @@ def check_playable(game, test_mode=False):
     from designer.support import check
 
     check("play", game)  # the kinds, seats and endings play takes
+    if test_mode and game.family == "rules":
+        raise DesignError(f"--test-mode types one item or face per action: it plays deck and "
+                          f"dice games, not {game.name} (a rules game, whose throws the "
+                          "program makes)")
     if test_mode and game.family == "zombie":
         raise DesignError("--test-mode types one item or face per action: it plays deck and "
                           "dice games, not Zombie Dice (several dice per roll)")
@@ -257,7 +267,12 @@ class Session:
             raise HangUp
 
     def _run(self):
-        state = new_game(self.game)
+        if self.game.family == "rules":
+            from designer.play import rules_engine
+
+            state = rules_engine.new_game(self.game)
+        else:
+            state = new_game(self.game)
         quit = False
         try:
             try:
@@ -300,6 +315,8 @@ class Session:
 
     def _turn(self, state, keys):
         """One action (the human's or the computer's); the state after it."""
+        if state.family == "rules":
+            return self._rules_turn(state, keys)
         human = state.mover == self.human
         if human:
             action = self.ask_action(state, keys)
@@ -320,3 +337,83 @@ class Session:
         state, event = step(state, action, outcome)
         self.note(state, event)
         return state
+
+    def _rules_turn(self, state, keys):
+        """One action of a rules game: a stop, a continuation (its outcome
+        drawn with the model's probabilities) or an option of the throw just
+        made; every human decision between two or more actions is valued."""
+        from designer.play import rules_engine as R
+
+        if state.mover == self.human:
+            hint = self._typed_meanwhile(keys) if self.pause else None
+            action = self.ask_rules_action(state, keys, hint)
+            self.acted = True
+            if len(state.legal()) > 1:
+                self.decisions.append(R.evaluate(self.solution, state, action))
+        else:
+            action = self.computer.decide(state)
+            self.board(state, f"[bold]{self.names[state.mover]}: "
+                              f"{R.action_words(state, action)}[/bold]...")
+            time.sleep(self.pause)
+        outcome = R.random_outcome(state, action, self.rng) if action[0] == "go" else None
+        state, event = R.step(state, action, outcome)
+        self.note(state, event)
+        return state
+
+    def ask_rules_action(self, state, keys, hint=None):
+        """The human's action in a rules game: h stops (banks), a number
+        picks a continuation or, after a throw with a choice, an option (d
+        or space: the only continuation). With more than 9 numbered
+        choices a number of two digits is typed digit by digit (Enter ends
+        one that could go on: 1 then Enter is 1, 1 then 0 is 10)."""
+        from designer.play.rules_engine import STOP, action_words, why_no_stop
+
+        legal = state.legal()
+        choices = [a for a in legal if a != STOP]
+        can_stop = STOP in legal
+        words = [action_words(state, a) for a in choices]
+        numbered = ", ".join(f"{n} = {w}" for n, w in enumerate(words, 1))
+        if len(words) > 4 and state.pending is None:  # Hog's 1..10 dice: the ends only
+            numbered = f"1 = {words[0]} ... {len(words)} = {words[-1]}"
+        if state.pending is not None:
+            keys_text = numbered
+            prompt = f"[bold]Your choice[/bold] (turn total {state.k}): {numbered}, q = quit"
+        else:
+            one = len(choices) == 1
+            keys_text = (f"d or space = {words[0]}" if one else numbered) + (
+                (", h = pass" if state.t == 0 else f", h = stop and bank {state.k}")
+                if can_stop else "")
+            prompt = f"[bold]Your move[/bold] (turn total {state.k}): {keys_text}, q = quit"
+        typed = ""
+        while True:
+            self.board(state, prompt, hint)
+            key = keys.read()
+            if key in QUIT_KEYS:
+                raise Quit
+            if key in DRAW_KEYS and len(choices) == 1 and state.pending is None:
+                return choices[0]
+            if key in HOLD_KEYS and state.pending is None:
+                if can_stop:
+                    return STOP
+                hint = f"You cannot stop now: {why_no_stop(state)}."
+                continue
+            if len(key) == 1 and key in "0123456789":
+                typed += key
+                n = int(typed)
+                if n == 0 or len(choices) <= 9 or n * 10 > len(choices):
+                    typed = ""
+                    if 1 <= n <= len(choices):
+                        return choices[n - 1]
+                    hint = f"There is no choice {n}: type 1..{len(choices)}."
+                else:
+                    hint = (f"Typed {n}: Enter = {words[n - 1]}, or type the second digit "
+                            "(Backspace clears).")
+                continue
+            if key in ("\r", "\n") and typed:
+                n, typed = int(typed), ""
+                return choices[n - 1]
+            if key in ("\x7f", "\b"):
+                typed, hint = "", "Cleared: type the number again."
+                continue
+            typed = ""
+            hint = f"Key {key!r} does nothing here: {keys_text}, q = quit."

@@ -20,7 +20,7 @@ human quit after making a move is recorded as a loss and also counted in
 ``quits``. ``decisions`` counts the human's draw-or-hold decisions that the
 end-of-game analysis valued (deck and dice games), ``loss`` sums the exact
 win probability they lost against the optimal player, and ``moves`` keeps
-the last :data:`MAX_MOVES` of them as the mover's view (``i, j, k, w, c``
+(deck and dice games) the last :data:`MAX_MOVES` of them as the mover's view (``i, j, k, w, c``
 for decks, ``i, j, k`` for dice) and the action taken, to find the
 strategy-card rule that plays most like the human. Files written before
 these keys existed read as zero decisions.
@@ -33,6 +33,11 @@ their old form and older files read unchanged. Its ``moves`` hold the
 N-seat view (the scores from the human on, then ``k, w, c`` or ``k``), and
 :func:`rows` gives each row's ``players``. Writes go to a temporary file in the same directory, flushed and
 renamed over the old file, so a crash never leaves half a file.
+
+Rules games (a rules file or a shipped example) are keyed by the file or
+example as named on the command line, the goal and the komi in points
+(``"rules:rules=farkle,goal=2000,komi=0"``); their decisions are valued
+and counted, and no ``moves`` are kept (no strategy card is made for them).
 """
 
 import json
@@ -68,9 +73,18 @@ def stats_path():
     return data_dir() / FILENAME
 
 
+def params_of(game):
+    """A design's parameters: ``game.params``; for a rules game its file or
+    example as named (``rules``), goal and komi in points."""
+    if game.family == "rules":
+        komi = game.komi if isinstance(game.komi, int) else list(game.komi)
+        return {"family": "rules", "rules": game.source, "goal": game.goal, "komi": komi}
+    return dict(game.params)
+
+
 def design_key(game):
     """A stable key naming a design by its parameters."""
-    p = dict(game.params)
+    p = params_of(game)
     family = p.pop("family")
     parts = ",".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}"
                      for k, v in p.items())
@@ -164,6 +178,8 @@ def _is_move(m):
 def _game(params):
     from designer.play.closest import game_of
 
+    if params.get("family") == "rules":  # a rules game: its file may have moved since
+        return params if isinstance(params.get("rules"), str) else None
     return game_of(params)
 
 
@@ -225,7 +241,7 @@ def record(game, level, won, quit=False, path=None, decisions=()):
     try:
         data = load(path)
         entry = data["designs"].setdefault(design_key(game), {
-            "name": game.name, "params": dict(game.params), "levels": {}})
+            "name": game.name, "params": params_of(game), "levels": {}})
         counts = entry["levels"].setdefault(level, {"games": 0, "wins": 0, "quits": 0})
         counts["games"] += 1
         counts["wins"] += int(bool(won))
@@ -233,9 +249,10 @@ def record(game, level, won, quit=False, path=None, decisions=()):
         if decisions:
             counts["decisions"] = int(counts.get("decisions", 0)) + len(decisions)
             counts["loss"] = float(counts.get("loss", 0.0)) + sum(d.cost for d in decisions)
-            moves = list(counts.get("moves", []))
-            moves += [[*map(int, d.state.mover_view()), d.chosen] for d in decisions]
-            counts["moves"] = moves[-MAX_MOVES:]
+            if game.family != "rules":  # the closest strategy-card rule: deck and dice
+                moves = list(counts.get("moves", []))
+                moves += [[*map(int, d.state.mover_view()), d.chosen] for d in decisions]
+                counts["moves"] = moves[-MAX_MOVES:]
         save(data, path)
     finally:
         lock.__exit__()

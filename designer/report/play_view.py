@@ -2,6 +2,10 @@
 and the statistics table. Pure output: the loop lives in
 :mod:`designer.commands.play`."""
 
+from dataclasses import replace
+
+import numpy as np
+
 from rich.control import Control
 from rich.panel import Panel
 from rich.table import Table
@@ -65,9 +69,66 @@ def _zombie_event(event, state, names):
     return f"{line} (turn total {state.b}, shotguns {state.s})"
 
 
+def _outcome_words(state, event):
+    """What a rules game's throw or draw did, as markup; ``state`` is the
+    position after it (the model's outcome: a bust, points that end the
+    turn, points and the state the turn goes on from, or a choice)."""
+    from designer.engine.model import BUST, END, PENALTY, ZERO
+    from designer.play.rules_engine import option_words
+
+    m, unit, o = state.model, state.game.unit, event.outcome
+    kind = int(m.out_kind[o])
+    if kind == BUST:
+        text = "[red]bust[/red]: the turn total is lost"
+        if m.out_effect[o] == ZERO:
+            text += " and the score falls to 0"
+        elif m.out_effect[o] == PENALTY:
+            text += f" and the score loses {int(m.out_penalty[o]) * unit} points"
+        return text
+    if kind == END:
+        return f"[green]+{int(m.out_points[o]) * unit}[/green], the turn ends"
+    lo, hi = int(m.opt_start[o]), int(m.opt_start[o + 1])
+    if hi - lo == 1:  # the state it goes on from, where that changes
+        c = int(np.searchsorted(m.out_start, o, side="right") - 1)
+        same = int(m.opt_next[lo]) == _state_of(state, c)
+        return f"[green]{option_words(state.game, lo, points=True, state=not same)}[/green]"
+    return "a choice: " + ", ".join(f"{n} = {option_words(state.game, r)}"
+                                    for n, r in enumerate(range(lo, hi), 1))
+
+
+def _rules_event(event, state, names):
+    from designer.play.rules_engine import action_words, option_words
+
+    who = names[event.seat]
+    score = state.scores[event.seat]
+    if event.action == "hold":
+        return (f"{who} passed" if not event.gained else
+                f"{who} stopped: +{event.gained}, score {score}")
+    if event.action == "pick":
+        line = f"{who} took {option_words(state.game, event.index)}"
+    else:
+        before = replace(state, s=_state_of(state, event.index))
+        line = f"{who}: {action_words(before, ('go', event.index))}: {_outcome_words(state, event)}"
+    if event.won:
+        return f"{line}; {who} reached {score}: {who} win{'' if who == 'You' else 's'}"
+    if event.gained:
+        return f"{line}; banked {event.gained}, score {score}"
+    if not event.bust and not event.choice:
+        line += f" (turn total {state.k})"
+    return line
+
+
+def _state_of(state, c):
+    """The turn state continuation ``c`` belongs to."""
+    return int(np.searchsorted(state.model.cont_start, c, side="right") - 1)
+
+
 def describe_event(event, state, names):
-    """One log line for an :class:`~designer.play.engine.Event`;
-    ``state`` is the position after it."""
+    """One log line for an :class:`~designer.play.engine.Event` (a rules
+    game: :class:`~designer.play.rules_engine.RulesEvent`); ``state`` is the
+    position after it."""
+    if state.family == "rules":
+        return _rules_event(event, state, names)
     who = names[event.seat]
     score = state.scores[event.seat]
     if event.action == "hold":
@@ -90,9 +151,17 @@ def describe_event(event, state, names):
     return f"{who} rolled [green]{event.outcome}[/green] (turn total {state.k})"
 
 
-def _last(event):
+def _last(event, state=None):
     if event is None:
         return Text("none yet", style="dim")
+    if state is not None and state.family == "rules":
+        if event.action == "hold":
+            return Text(f"stopped +{event.gained}" if event.gained else "passed")
+        if event.action == "pick":
+            from designer.play.rules_engine import option_words
+
+            return Text(f"took {option_words(state.game, event.index)}")
+        return Text.from_markup(_outcome_words(state, event))
     if event.action == "hold":
         return Text(f"held +{event.gained}")
     if isinstance(event.outcome, tuple):  # Zombie Dice: every die thrown
@@ -129,7 +198,11 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    if state.family == "deck":
+    if state.family == "rules":
+        grid.add_row("game", Text(f"{g.part}, first to {g.goal}"
+                                  + ("; the first throw or draw of a turn is forced"
+                                     if state.model.forced_first else "")))
+    elif state.family == "deck":
         grid.add_row("bad", _items(state.bad_left, g.bad, "red", "●"))
         grid.add_row("good", _items(state.good_left, g.good, "green", "●"))
     elif state.family == "zombie":
@@ -148,7 +221,9 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
             f"; tie round (tied at {state.tie})" if state.tie is not None else "")))
     if not state.over:
         grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"))
-    grid.add_row("last", _last(last))
+    if state.family == "rules" and not state.over:
+        grid.add_row("now", Text(state.model.describe(state.s)))
+    grid.add_row("last", _last(last, state))
     body = Table.grid()
     body.add_row(grid)
     if log:
@@ -214,6 +289,10 @@ def show_message(text):
 
 def _position(decision, names):
     st = decision.state
+    if st.family == "rules":
+        me, opp = st.scores[st.mover], st.scores[1 - st.mover]
+        return (f"with {me} (you) to {opp} (computer), a turn total of {st.k} and "
+                f"{st.model.describe(st.s)}")
     if len(st.scores) == 2:
         me, opp = st.mover_view()[:2]
         pos = f"with {me} (you) to {opp} (computer) and a turn total of {st.k}"
@@ -253,10 +332,17 @@ def show_result(state, names, human_seat, worst, decisions, counts, level, quit=
         console.print(f"No mistake: all {len(decisions)} of your decisions matched the optimal "
                       "player (or tied with it).")
     else:
-        values = ", ".join(f"{a} {pct(v, 2)}" for a, v in worst.values.items())
+        word = str
+        if worst.state.family == "rules":
+            from designer.play.rules_engine import action_words
+
+            def word(a):  # an option is taken: "take +300: 3 dice to throw"
+                return ("take " if a[0] == "pick" else "") + action_words(worst.state, a)
+        values = ", ".join(f"{word(a)} {pct(v, 2)}" for a, v in worst.values.items())
         console.print(
             f"Your costliest decision: {_position(worst, names)} you chose to "
-            f"[bold]{worst.chosen}[/bold]; the optimal player would [bold]{worst.best}[/bold]. "
+            f"[bold]{word(worst.chosen)}[/bold]; the optimal player would "
+            f"[bold]{word(worst.best)}[/bold]. "
             f"Win probability after each action: {values}. It cost "
             f"[bold]{100 * worst.cost:.2f}[/bold] percentage points of win probability.")
     if counts is not None:
@@ -294,7 +380,7 @@ def show_stats(rows, path):
     # fits the terminal, never cutting a value (a wide table is split in two)
     console.print(frame_table(frame, title=f"designer play: your results ({path})", formats={}))
     console.print("Loss: the exact win probability your decisions gave away against the "
-                  "optimal player, in percentage points (deck and dice games).")
+                  "optimal player, in percentage points (deck, dice and rules games).")
     for r in rows:
         closest = r.get("closest")
         if closest:
