@@ -204,7 +204,7 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                                 elif tot == 0:
                                     _add_other(acc, p, B, other, out_h[o], fb, nF)
                                 else:
-                                    acc[0] += p * (1.0 - V[mb, ma + tot, out_h[o]])
+                                    acc[0] += p * (1.0 - V[mb, out_h[o], ma + tot])
                             else:
                                 e = out_effect[o]
                                 if e == _NONE:
@@ -216,7 +216,7 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                                 if ns == mi:
                                     _add_other(acc, p, B, other, out_h[o], fb, nF)
                                 else:
-                                    acc[0] += p * (1.0 - V[mb, ns - lo, out_h[o]])
+                                    acc[0] += p * (1.0 - V[mb, out_h[o], ns - lo])
                         val = _at(acc, x)
                         if c > cont_start[s]:  # a later continuation must beat the best
                             rad = _decision(rad, acc, cb, 0.0, x, mg, mgs, cnt)
@@ -232,7 +232,7 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                         if t == 0:  # a pass: the opponent starts from the hand-over
                             _add_other(acc, 1.0, B, other, hand_h[s], fb, nF)
                         else:
-                            acc[0] = 1.0 - V[mb, ma + t, hand_h[s]]
+                            acc[0] = 1.0 - V[mb, hand_h[s], ma + t]
                         sv = _at(acc, x)
                         # ties go to stopping, except at a turn total of 0,
                         # where stopping passes: passes answered by passes
@@ -294,21 +294,21 @@ def _fixed_point(B, fh, nF, x, M, y):
 
 @kernel
 def _guess(V, a, b, h, n):
-    """Warm start for ``V[a, b, h]`` from the pairs of larger sum, solved:
+    """Warm start for ``V[a, h, b]`` from the pairs of larger sum, solved:
     the least-squares quadratic through the neighbours (1,0), (0,1),
     (1,1), (2,0), (0,2), (2,1), (1,2) (weights 3/2, 3/2, -2, -1/2, -1/2,
     1/2, 1/2), bilinear or linear near the goal; so close (about 1e-5)
     that the first sweep's policy is usually the optimal one."""
     if a + 2 < n and b + 2 < n:
-        g = (1.5 * (V[a + 1, b, h] + V[a, b + 1, h]) - 2.0 * V[a + 1, b + 1, h]
-             - 0.5 * (V[a + 2, b, h] + V[a, b + 2, h])
-             + 0.5 * (V[a + 2, b + 1, h] + V[a + 1, b + 2, h]))
+        g = (1.5 * (V[a + 1, h, b] + V[a, h, b + 1]) - 2.0 * V[a + 1, h, b + 1]
+             - 0.5 * (V[a + 2, h, b] + V[a, h, b + 2])
+             + 0.5 * (V[a + 2, h, b + 1] + V[a + 1, h, b + 2]))
     elif a + 1 < n and b + 1 < n:
-        g = V[a + 1, b, h] + V[a, b + 1, h] - V[a + 1, b + 1, h]
+        g = V[a + 1, h, b] + V[a, h, b + 1] - V[a + 1, h, b + 1]
     elif a + 1 < n:
-        g = V[a + 1, b, h]
+        g = V[a + 1, h, b]
     elif b + 1 < n:
-        g = V[a, b + 1, h]
+        g = V[a, h, b + 1]
     else:
         g = 1.0
     return min(1.0, max(0.0, g))
@@ -334,7 +334,7 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
         ma = a if side == 0 else b
         mb = b if side == 0 else a
         h = fh[k % nF]
-        x[k] = V[ma, mb, h] if warm else _guess(V, ma, mb, h, n)
+        x[k] = V[ma, h, mb] if warm else _guess(V, ma, mb, h, n)
     sweeps = 0
     res = np.inf
     gap = np.inf
@@ -388,12 +388,12 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
             for k in range(K):
                 x[k] = y[k]
     change = 0.0
-    for h in range(V.shape[2]):
+    for h in range(V.shape[1]):
         v0 = _at3(B, 0, h, x)
         v1 = _at3(B, 1, h, x)
-        change = max(change, abs(v0 - V[a, b, h]), abs(v1 - V[b, a, h]))
-        V[a, b, h] = v0
-        V[b, a, h] = v1
+        change = max(change, abs(v0 - V[a, h, b]), abs(v1 - V[b, h, a]))
+        V[a, h, b] = v0
+        V[b, h, a] = v1
     out[0] = res
     out[1] = sweeps
     out[3] = change
@@ -573,7 +573,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                         aA += p
                                         continue
                                     if tot > 0:  # the opponent moves at (j, i + tot)
-                                        aA += p * (1.0 - V[mb, ma + tot, h])
+                                        aA += p * (1.0 - V[mb, h, ma + tot])
                                         continue
                                 else:  # a bust that may change the banked score
                                     e = oc[o, OC_EFFECT]
@@ -582,7 +582,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                     elif e != _NONE:
                                         ns = max(mi - oc[o, OC_PENALTY], lo)
                             if ns != mi:
-                                aA += p * (1.0 - V[mb, ns - lo, h])
+                                aA += p * (1.0 - V[mb, h, ns - lo])
                             elif h == fbh:
                                 aA += p
                                 aT -= p
@@ -605,7 +605,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                     sA, sO, sT = 0.0, 0.0, 0.0
                     if t >= min_bank and (t > 0 or pass_s):  # stopping is allowed
                         if t > 0:
-                            sA = 1.0 - V[mb, ma + t, hand_s]
+                            sA = 1.0 - V[mb, hand_s, ma + t]
                             thr = tie
                         else:  # a pass: the opponent starts from the hand-over
                             thr = -tie
@@ -657,10 +657,10 @@ def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, 
                  V, W, B, mg, cnt, out):
     """:func:`_solve_pair` with two unknowns in scalars (the same rule)."""
     n = V.shape[0]
-    H = V.shape[2]
+    H = V.shape[1]
     if warm:
-        x0 = V[a, b, fbh]
-        x1 = V[b, a, fbh]
+        x0 = V[a, fbh, b]
+        x1 = V[b, fbh, a]
     else:
         x0 = _guess(V, a, b, fbh, n)
         x1 = _guess(V, b, a, fbh, n)
@@ -709,12 +709,12 @@ def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, 
             x0 = 0.5 * (x0 + g0)
             x1 = 0.5 * (x1 + g1)
     change = 0.0
-    for h in range(V.shape[2]):
+    for h in range(V.shape[1]):
         w0 = B[h, 0] + B[h, 1] * x0 + B[h, 2] * x1
         w1 = B[H + h, 0] + B[H + h, 1] * x1 + B[H + h, 2] * x0
-        change = max(change, abs(w0 - V[a, b, h]), abs(w1 - V[b, a, h]))
-        V[a, b, h] = w0
-        V[b, a, h] = w1
+        change = max(change, abs(w0 - V[a, h, b]), abs(w1 - V[b, h, a]))
+        V[a, h, b] = w0
+        V[b, h, a] = w1
     out[0] = res
     out[1] = sweeps
     out[3] = change
@@ -806,7 +806,7 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     ``opt_nb``: the packed tables of :func:`designer.engine.solve.plan`)."""
     nF = fh.shape[0]
     K1 = 2 * nF + 1
-    H = V.shape[2]
+    H = V.shape[1]
     W = np.zeros((nt, 2, nodes, K1))
     B = np.zeros((nt, 2, H, K1))
     # the two-unknown kernels take each thread's tables with the sides stacked

@@ -384,7 +384,7 @@ def table_at_least(model, goal):
 def memory_needed(p, nt):
     """Bytes the solve of plan ``p`` allocates on ``nt`` threads."""
     k1 = p["K"] + 1
-    table = p["n"] * p["n"] * p["H"] * 8
+    table = 2 * p["n"] * p["n"] * p["H"] * 8  # the kernels' layout and the result's
     # in-turn values and turn starts of both sides, the decisions kept
     # near a tie, and a few vectors, per thread
     scratch = nt * ((2 * (p["nodes"] + p["H"]) + 2 * p["nodes"] + 16) * k1 + 6 * k1 + k1 * k1) * 8
@@ -554,7 +554,9 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
     work = np.zeros((nt, 2), dtype=np.int64)
     # where scores can fall a pair reads smaller pairs before they are
     # solved: an even chance is the least misleading guess for them
-    V = np.full((n, n, p["H"]), 0.5 if model.falls else 0.0)
+    # held as V[i, h, j] in the kernels: a turn's stops at t = 0, 1, 2, ...
+    # read V[j, h, i + t], neighbours in memory
+    V = np.full((n, p["H"], n), 0.5 if model.falls else 0.0)
     t0 = time.perf_counter()
     _run(model, p, goal, V, False, nt, out, pairs, groups, work)
     passes, sweeps = 1, int(out[:, 1].sum())
@@ -581,8 +583,9 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
         raise SolverError(f"the engine did not settle the scores {tuple(bad)} within "
                           f"{MAX_SWEEPS} sweeps")
     lo = p["lo"]
-    return EngineResult(float(V[-lo, komi - lo, p["hidx"][0]]), goal, komi, p["positions"],
-                        residual, seconds, passes, sweeps, len(p["fh"]), V, p["starts"], lo)
+    win = np.ascontiguousarray(V.transpose(0, 2, 1))
+    return EngineResult(float(win[-lo, komi - lo, p["hidx"][0]]), goal, komi, p["positions"],
+                        residual, seconds, passes, sweeps, len(p["fh"]), win, p["starts"], lo)
 
 
 def solve_rules(rules, *, memory_limit=MEMORY_LIMIT):
