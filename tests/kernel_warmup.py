@@ -51,7 +51,7 @@ def _engine():
 
     solve_game(load_rules_game("piglet", goal=3))
     solve_game(load_rules_game("great-rolled-ones", goal=4))
-    from designer.engine.match import compare_rules
+    from designer.analysis.rules_compare import compare_rules
 
     compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")
     compare_rules(load_rules_game("two-dice-pig", goal=3), "hold-at:2", "optimal")

@@ -13,8 +13,8 @@ from engine_reference import Deck, Die, FromModel, PairOfDice
 from designer import load_game
 from designer.analysis.compare import compare
 from designer.engine.game import load_rules_game
-from designer.engine.match import (compare_rules, match_model, max_score_horizon,
-                                   parse_rules_policy)
+from designer.analysis.rules_compare import compare_rules
+from designer.engine.match import match_model, max_score_horizon, parse_rules_policy
 from designer.engine.model import build_model
 from designer.engine.rulesfile import parse_rules
 from designer.engine.solve import solve_model

@@ -108,7 +108,7 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
     game : DeckGame, DiceGame, ZombieGame or RulesGame
         The design; its komi goes to the second mover in both seatings. A
         rules-file game is evaluated by the engine
-        (:func:`designer.engine.match.compare_rules`: ``optimal``,
+        (:func:`designer.analysis.rules_compare.compare_rules`: ``optimal``,
         ``hold-at:N`` and ``max-score``, no agreement).
     policy, against : str or Policy
         Policy strings as on the command line (``"optimal"``,
@@ -137,7 +137,7 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         must be ``"optimal"``.
     """
     if game.family == "rules":  # a rules-file game: the engine evaluates the match
-        from designer.engine.match import compare_rules
+        from designer.analysis.rules_compare import compare_rules
 
         return compare_rules(game, policy, against, solution=solution)
     if game.family in ("deck", "dice") and game.ending != "race":
