@@ -107,3 +107,24 @@ def test_max_ops_flag_is_checked(value):
     out = run_cli("strategy", "pig", "--max-ops", value)
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0 and "--max-ops" in out.stderr
+
+
+def test_a_rule_that_never_wins_is_cached_and_read_back(tmp_path):
+    """A rule that never banks scores 0 exactly in the cache (its exact
+    match sums to -2.2e-16 before it is clamped), so a second search reads
+    the cache instead of refusing it."""
+    from designer.games import DeckGame
+    from designer.policies.rules import Rule
+    from designer.strategy.evaluate import Evaluator
+    from designer.strategy.search import _Scorer, _Tally
+
+    game = DeckGame(2, 4, 6)
+    rule = Rule.parse("deck", "opp_need <= 6 -> roll; maxscore")
+    cache = tmp_path / "cache.jsonl"
+    ev = Evaluator(game)
+    tally = _Tally(None)
+    tally.plan("given", 1)
+    first = _Scorer(ev, 1, cache, tally).score([rule], "given")[0]
+    assert first == (0.0, 0.0)
+    again = _Scorer(ev, 1, cache, _Tally(None))
+    assert again.memo[rule.text()] == (0.0, 0.0)

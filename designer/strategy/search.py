@@ -181,7 +181,9 @@ class _Scorer:
 
     def _one(self, rule):
         s = self.ev.safe_score(rule)
-        return s["win_as_first"], s["win_as_second"]
+        # an exact match sums many products: a rule that never wins comes
+        # out as -2.2e-16, which the cache would refuse to read back
+        return tuple(min(max(float(s[k]), 0.0), 1.0) for k in ("win_as_first", "win_as_second"))
 
     def score(self, rules, phase):
         """Scores ``(first, second)`` of each rule, in order (candidates of
