@@ -52,10 +52,13 @@ def float_in(lo=None, hi=None, lo_open=False, hi_open=False):
 seed_arg = int_in(0, SEED_MAX, "an integer")
 
 GAME_HELP = ("preset (fowl-play, red-light, pig, zombie-yellow, zombie-dice), family (deck, dice, "
-             "zombie), a rules file FILE.toml or a shipped rules example (piglet, "
-             "two-dice-pig, farkle); family parameters below override a preset's")
-RULES_HELP = ("a rules file FILE.toml or a shipped example (piglet, pig, two-dice-pig, "
-              "fowl-play, farkle)")
+             "zombie), a rules file FILE.toml, a Python rules module rules:FILE.py (runs "
+             "its code) or a shipped rules example (piglet, two-dice-pig, hog, "
+             "great-rolled-ones, farkle; rules:NAME for one that shares a preset's name); "
+             "family parameters below override a preset's")
+RULES_HELP = ("a rules file FILE.toml, a Python rules module rules:FILE.py (runs its code) or "
+              "a shipped example (piglet, two-dice-pig, hog, great-rolled-ones, farkle, pig, "
+              "fowl-play, red-light, zombie-dice)")
 
 
 def add_game_args(p, optional=False, rules_only=False):
@@ -211,8 +214,9 @@ def _game(args, command=None):
         if str(exc).startswith("unknown game "):  # say that rules games exist too
             from designer.engine.rulesfile import examples
 
-            raise DesignError(f"{exc}; or a rules file FILE.toml or a rules example "
-                              f"({', '.join(examples())})") from None
+            raise DesignError(f"{exc}; or a rules file FILE.toml, a Python rules module "
+                              f"rules:FILE.py or a rules example ({', '.join(examples())})"
+                              ) from None
         raise
 
 

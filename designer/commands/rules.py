@@ -10,7 +10,8 @@ def register(sub):
     rsub = p.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", required=True)
     c = rsub.add_parser(
         "check", help="validate a rules file, count its states, estimate time and memory",
-        description="Read a rules file (FILE.toml) or a shipped example and check it, "
+        description="Read a rules file (FILE.toml), a Python rules module (rules:FILE.py, "
+                    "whose code runs) or a shipped example and check it, "
                     "without solving it: a malformed or unplayable file is refused in one line "
                     "naming the file, the key and what is allowed (exit status 2). Prints the "
                     "game's name, goal, komi, players and ending, its turn states, the "

@@ -13,8 +13,10 @@ def register(sub):
                     "(every draw/roll and every hold), the fair komi (the start points for the "
                     "second player that bring the first player's win closest to 50%), a komi "
                     "table, the number of states and the solve time; --verbose adds the "
-                    "convergence figures. A rules file (FILE.toml) or a shipped rules example "
-                    "(piglet, two-dice-pig, farkle) is solved by the engine, which also "
+                    "convergence figures. A rules file (FILE.toml), a Python rules module "
+                    "(rules:FILE.py, whose code runs) or a shipped rules example (piglet, "
+                    "two-dice-pig, hog, great-rolled-ones, farkle; rules:pig, rules:fowl-play, "
+                    "rules:red-light, rules:zombie-dice) is solved by the engine, which also "
                     "prints the residual of its solve and no game length; its komi and "
                     "--max-komi count points in steps of the rules' unit (50 in Farkle).",
         epilog="examples: designer solve fowl-play | designer solve red-light --json | "
