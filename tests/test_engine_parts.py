@@ -252,6 +252,9 @@ def test_refill_folds_all_footprints():
      r"dice\.refill: 'yes' is not allowed"),
     ("goal = 9\n[dice]\nsides = 2\nother_faces = 0\nrefill = true\nface.1 = { aside = true }\n"
      "aside_bust = 9\n", r"no turn can score a point"),
+    # five faces worth nothing fold into a bust of chance 1 (not 1 + 2e-16)
+    ("goal = 9\n[dice]\nsides = 6\nother_faces = 0\nface.1 = { bust = true }\n",
+     r"goal: no turn can score a point"),
 ])
 def test_malformed_parts_are_refused_in_one_line(text, match):
     with pytest.raises(RulesError, match=match) as info:

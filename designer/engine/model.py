@@ -307,11 +307,13 @@ def fold_self_loops(continuations, handover, names=(), starts=()):
         out = []
         for outs in conts:
             back = returns(outs, s)
-            q = sum(outs[k][0] for k in back)
-            if not back or q >= 1.0:  # q = 1: a turn that never ends, refused elsewhere
+            # the others are divided by their own sum (= 1 - q up to
+            # rounding), so that they sum to 1 and none passes 1
+            rest = sum(o[0] for k, o in enumerate(outs) if k not in back)
+            if not back or rest <= 0.0:  # never leaves: a turn that never ends, refused elsewhere
                 out.append(outs)
                 continue
-            out.append([(o[0] / (1.0 - q),) + tuple(o[1:]) for k, o in enumerate(outs)
+            out.append([(min(o[0] / rest, 1.0),) + tuple(o[1:]) for k, o in enumerate(outs)
                         if k not in back])
         return out
 
