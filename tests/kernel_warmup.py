@@ -78,7 +78,7 @@ HALVES = (
      ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
      ("deck-profile", lambda: _seats_compare("deck")),  # 5
      ("zombie", _zombie),  # 10
-     ("engine", _engine)],  # 18 + 15: rules games, race and rounds, matches
+     ("engine", _engine)],  # 18 + 12 + 15: rules games, race, rounds, matches
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 21

@@ -99,3 +99,142 @@ def test_falling_scores_are_refused_under_rounds():
     rules = load_rules(example_path("two-dice-pig"))
     with pytest.raises(DesignError, match="lower a banked score"):
         solve_rounds_model(rules.model, 20)
+
+
+# -- the fast solver's paths: more start states, two feedback states, a bank
+# -- rule, turns of one throw, threads ----------------------------------------
+
+MIN_BANK = D3.replace("goal = 8", "goal = 7").replace("[dice]", "[turn]\nmin_bank = 3\n[dice]")
+HOG = ("goal = 7\n[dice]\ncount = [1, 2]\nsides = 3\nface.1 = { bust = true }\n"
+       "one_throw = true\n")
+
+
+def _two_dice():
+    """Two dice taking turns by the hand-over: state 0 throws a d3 (1 busts,
+    2 and 3 score), state 1 a d2 (1 busts, 2 scores); the first throw of a
+    turn is forced (a pass would hand the opponent the weaker die, and
+    passes answered by passes have no value). A bust starts the next turn
+    with the same die, a stop with the other, so each die's bust returns
+    to itself: two feedback states."""
+    from designer.engine import build_model
+
+    conts = [[[(1 / 3, "bust", 0, "none", 0), (1 / 3, "choose", [(2, 0)]),
+               (1 / 3, "choose", [(3, 0)])]],
+             [[(1 / 2, "bust", 1, "none", 0), (1 / 2, "choose", [(2, 1)])]]]
+    return build_model(conts, [1, 0], forced_first=True)
+
+
+# the reference's tie rounds climb towards its absolute cap, which turns of
+# one throw that tie often (both bust) reach: Hog only without tie rounds
+PATHS = [(ties, name) for ties in ("replay", "earlier-seat") for name in ("min-bank", "two-dice")]
+PATHS.append(("earlier-seat", "hog"))
+
+
+@pytest.mark.parametrize("ties, name", PATHS, ids=[f"{n}-{t}" for t, n in PATHS])
+def test_rounds_paths_match_reference(ties, name):
+    """A bank rule (totals below it swept for every distance of the final
+    round), turns of one throw (an end of the turn with points) and a
+    model whose busts return to two different start states (every start
+    value an unknown of its pair): against the slow reference, every
+    round start and start state."""
+    from engine_reference import FromModel
+
+    if name == "two-dice":
+        model, goal, opts = _two_dice(), 4, dict(forced_first=True)
+    else:
+        rules = parse_rules(MIN_BANK if name == "min-bank" else HOG)
+        model, goal = rules.model, rules.goal
+        opts = dict(min_bank=model.min_bank, forced_first=model.forced_first)
+    cap = goal + 26  # the reference's tie rounds within 3e-10 of a higher cap
+    got = solve_rounds_model(model, goal, ties=ties, cap=cap)
+    p, R = reference_rounds(FromModel(model), goal, ties, cap=cap, **opts)
+    assert abs(got.first_player_win - p) < 1e-9
+    for h, state in enumerate(got.start_states):
+        if any(k[2] == state for k in R):
+            for a in range(goal):
+                for b in range(goal):
+                    assert abs(got.X[a, b, h] - R[(a, b, int(state))]) < 1e-9, (a, b, state)
+    assert got.residual <= 1e-12
+
+
+def test_two_feedback_states_are_found():
+    """The model above needs both starts' values as unknowns (the race's
+    plan says so), so the rounds ending takes its general path."""
+    from designer.engine.solve import plan
+
+    assert len(plan(_two_dice(), 6)["fh"]) == 2
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_deck_rounds_match_todays_solver(ties):
+    """A deck persists between turns: many start states, one feedback state
+    (the fresh deck). Against today's deck rounds solver at its cap (the
+    goal plus the good items), every round start and deck state, to 1e-12;
+    earlier-seat against the reference."""
+    from engine_reference import Deck
+
+    text = "goal = 9\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 4\n"
+    rules = parse_rules(text)
+    assert len(rules.model.start_states()) > 1
+    if ties == "replay":
+        today = solve(load_game("deck", bad=2, good=4, goal=9, ending="rounds"))
+        got = solve_rounds_model(rules.model, 9, ties=ties, cap=today.cap)
+        win = today.win[0, :, :, :, 0].reshape(9, 9, 2, 5)  # seat 1 to move, [a, b, w, c]
+        for h, state in enumerate(got.start_states):
+            w, c = rules.keys[state]
+            assert np.abs(got.X[:, :, h] - win[:, :, w, c]).max() < 1e-12
+    else:
+        got = solve_rounds_model(rules.model, 9, ties=ties, cap=13)
+        p, R = reference_rounds(Deck(2, 4), 9, ties, cap=13, forced_first=True)
+        assert abs(got.first_player_win - p) < 1e-9
+        for h, state in enumerate(got.start_states):
+            key = rules.keys[state]
+            for a in range(9):
+                for b in range(9):
+                    assert abs(got.X[a, b, h] - R[(a, b, key)]) < 1e-9
+
+
+def test_threads_give_the_same_tables():
+    """The open pairs on one thread and on every thread: the same numbers
+    to the last bit (a pair's values depend only on the pairs it reads)."""
+    import numba
+
+    rules = load_rules(example_path("pig"))
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = solve_rounds_model(rules.model, 40)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = solve_rounds_model(rules.model, 40)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.X, many.X) and np.array_equal(one.Y, many.Y)
+
+
+ALL_YELLOW = ("goal = {goal}\nending = \"rounds\"\n[dice]\ncount = 3\nsides = 3\nother_faces = 0\n"
+              "face.1 = {{ points = 1 }}\nface.2 = {{ aside = true }}\naside_bust = 3\n"
+              "refill = true\n")
+
+
+@pytest.mark.parametrize("name, goal, ties", [("pig", 30, "replay"),
+                                              ("great-rolled-ones", 20, "earlier-seat"),
+                                              ("all-yellow", 9, "replay")])
+def test_pair_kernels_equal_the_plain_path(name, goal, ties):
+    """The open rounds' pair kernels (two unknowns a pair, seat 1's turn
+    cut where it surely holds, sweeps that go again only where a kept
+    decision flipped, workers on threads) against the plain path, which
+    makes every start value an unknown and sweeps whole turns (the solver
+    before them, checked against the reference by the tests above): the
+    same round starts of both seats to 1e-12."""
+    from designer.engine import rounds
+
+    if name == "all-yellow":
+        model = parse_rules(ALL_YELLOW.format(goal=goal)).model
+    else:
+        model = load_rules(example_path(name)).model
+    got = solve_rounds_model(model, goal, ties=ties)
+    lay = rounds._layout(model, got.cap, rounds._order(model))
+    X, Y = np.zeros_like(got.X), np.zeros_like(got.Y)
+    rounds._open_general(model, lay, goal, got.cap, got.F, X, Y)
+    assert np.abs(got.X - X).max() < 1e-12
+    assert np.abs(got.Y - Y).max() < 1e-12
