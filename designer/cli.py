@@ -17,13 +17,34 @@ import importlib
 import os
 import re
 import sys
+import textwrap
 
 from designer.commands import COMMANDS
 from designer.errors import DesignError, SolverError
 
 
+class WholeWords(argparse.HelpFormatter):
+    """Help text wrapped between words only: a name such as
+    ``great-rolled-ones`` or ``rules-file`` is never split at a hyphen,
+    so it can be read, searched and copied as it is typed."""
+
+    def _split_lines(self, text, width):
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
 class DesignerParser(argparse.ArgumentParser):
-    """argparse with one-line errors (the usage block is left to --help)."""
+    """argparse with one-line errors (the usage block is left to --help) and
+    help wrapped between whole words (:class:`WholeWords`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", WholeWords)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
