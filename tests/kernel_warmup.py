@@ -51,6 +51,7 @@ def _engine():
 
     solve_game(load_rules_game("piglet", goal=3))
     solve_game(load_rules_game("great-rolled-ones", goal=4))
+    solve_game(load_rules_game("piglet", goal=3, players=3))  # the seats' kernels
     from designer.analysis.rules_compare import compare_rules
 
     compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")
@@ -78,7 +79,7 @@ HALVES = (
      ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
      ("deck-profile", lambda: _seats_compare("deck")),  # 5
      ("zombie", _zombie),  # 10
-     ("engine", _engine)],  # 18 + 12 + 15: rules games, race, rounds, matches
+     ("engine", _engine)],  # 18 + 12 + 15 + seats: rules games, race, rounds, matches, 3-4 seats
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 21

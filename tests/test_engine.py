@@ -196,7 +196,7 @@ BAD_FILES = [
     ("goal = 5\n[dice]\nsides = 2\nother_faces = 0\n",
      r"dice\.face: a turn can go on forever without scoring or busting"),
     ("goal = 5\nkomi = 5\n" + DIE, r"komi: 5 is not allowed: an integer 0\.\.4"),
-    ("goal = 5\nplayers = 3\n" + DIE, r"players: 3 is not allowed: an integer 2\.\.2"),
+    ("goal = 5\nplayers = 5\n" + DIE, r"players: 5 is not allowed: an integer 2\.\.4"),
     ("goal = 5\nending = \"sudden\"\n" + DIE, r"ending: 'sudden' is not allowed: 'race' or 'rounds'"),
     ("goal = 5\n", r"dice: a game has one part: \[dice\], \[deck\], \[scoring_dice\] or "
      r"\[cup\] \(this file has none\)"),

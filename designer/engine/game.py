@@ -50,11 +50,11 @@ class RulesGame:
     source : str
         The example's name or the file's path, as given.
     start : tuple of int
-        Start points of seat 1 and seat 2, in units.
+        Start points of every seat, seat 1 first, in units.
     players : int
     ending : str
-        As asked, else the file's (the engine takes 2 players, the race
-        and the rounds ending).
+        As asked, else the file's (the engine takes 2 to 4 players in the
+        race ending, 2 in the rounds ending).
     komi : int or tuple
         The komi as given, in points (for display).
     """
@@ -100,9 +100,13 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
     ----------
     goal : int, optional
         Points that win, a multiple of the game's unit.
-    komi : int or tuple of two ints, optional
-        One integer: start points of the second seat (negative: of the
-        first); two: start points of each seat, seat 1 first.
+    komi : int or tuple of ints, optional
+        One integer ``m``: with two players the start points of the second
+        seat (negative: of the first); with more, every seat after the
+        first starts with ``m`` (negative: seat 1 starts with ``-m``, only
+        under the rounds ending). A tuple: start points of each seat,
+        seat 1 first (with more than two players, seat 1 gets none under
+        the race ending: it already moves first).
     players : int, optional
     ending : str, optional
 
@@ -121,7 +125,11 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
         rules = dataclasses.replace(rules, goal=goal // unit)
     g = rules.goal * unit
     lowest = min(rules.model.floor, 0) * unit
-    if komi is None:
+    players = rules.players if players is None else players
+    ending = rules.ending if ending is None else ending
+    if isinstance(players, int) and not isinstance(players, bool) and players > 2:
+        shown, start = _seats_komi(komi, players, ending, rules.komi, unit, g)
+    elif komi is None:
         shown, start = rules.komi * unit, (0, rules.komi)
     elif isinstance(komi, tuple):
         if len(komi) != 2:
@@ -133,8 +141,39 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
     else:
         _points("komi", komi, unit, -(g - 1), g - 1, "komi")
         shown, start = komi, ((-komi) // unit, 0) if komi < 0 else (0, komi // unit)
-    return RulesGame(rules, str(name), start, 2 if players is None else players,
-                     rules.ending if ending is None else ending, shown)
+    return RulesGame(rules, str(name), start, players, ending, shown)
+
+
+def _seats_komi(komi, players, ending, file_komi, unit, g):
+    """``(shown, start)`` of a komi for three or four seats, read as the
+    family games read it (:func:`designer.games._validate.start_scores`),
+    in points that are multiples of ``unit``: one integer ``m >= 0`` gives
+    every seat after the first ``m`` points (``m < 0``: seat 1 gets
+    ``-m``, under the rounds ending only); a tuple gives each seat's,
+    seat 1 first, each ``0 .. goal - 1``, and seat 1 none under the race
+    ending. The file's komi (points of every later seat) when ``None``."""
+    if komi is None:
+        return file_komi * unit, (0,) + (file_komi,) * (players - 1)
+    if isinstance(komi, tuple):
+        shown = list(komi)
+        if len(komi) != players:
+            raise ParameterError("komi", shown, f"one integer, or a list of {players} integers "
+                                 f"(one per seat, seat 1 first) for {players} players")
+        for k in komi:
+            _points("komi", k, unit, 0, g - 1, "each entry", shown)
+        if ending == "race" and komi[0] != 0:
+            raise ParameterError("komi", shown, "a first entry of 0 under the race ending "
+                                 "(seat 1 moves first; points for seat 1 need --ending rounds)")
+        return shown, tuple(k // unit for k in komi)
+    low = 0 if ending == "race" else -(g - 1)
+    if ending == "race" and isinstance(komi, int) and not isinstance(komi, bool) \
+            and -(g - 1) <= komi < 0:
+        raise ParameterError("komi", komi, f"an integer with 0 <= komi <= {g - 1} under the "
+                             "race ending (negative komi, points for seat 1, needs --ending "
+                             "rounds)")
+    _points("komi", komi, unit, low, g - 1, "komi")
+    m = komi // unit
+    return komi, ((0,) + (m,) * (players - 1) if m >= 0 else (-m,) + (0,) * (players - 1))
 
 
 def load_path(name):
@@ -171,7 +210,12 @@ def check_game(game):
     are lower bounds, ``states_at_least`` is true and
     ``estimated_seconds`` None)."""
     rules = game.rules
-    if game.ending == "rounds":
+    if game.players > 2:
+        from designer.engine.seats import estimate as seats_estimate
+
+        _check_seats(game)
+        est = seats_estimate(rules.model, rules.goal, game.players)
+    elif game.ending == "rounds":
         est = rounds_estimate(rules.model, rules.goal)
     else:
         est = estimate(rules.model, rules.goal)
@@ -203,6 +247,9 @@ def solve_game(game, max_komi=10):
         ``states`` (positions solved), ``turn_states``, ``residual``,
         ``passes``, ``sweeps`` and ``seconds``.
     """
+    if game.players > 2:
+        _check_seats(game)
+        return _solve_seats_game(game, max_komi)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
@@ -227,6 +274,68 @@ def solve_game(game, max_komi=10):
             "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
             "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
             "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+
+
+def _check_seats(game):
+    """Refuse, in one line, a game of more than two seats the engine does
+    not solve: more than 4 seats, an ending other than the race, or a turn
+    state that counts only two seats' history (Farkle's farkle penalty
+    keeps the mover's and the opponent's farkles in a row)."""
+    if game.players > 4 or game.ending != "race":
+        raise DesignError(f"the engine solves 3 or 4 players in the race ending, not "
+                          f"{game.players} players and the {game.ending} ending")
+    if getattr(game.rules.part, "farkles", 0):
+        raise DesignError(f"{game.source}: scoring_dice.farkle_penalty counts the farkles of "
+                          f"two seats (the mover's and the opponent's): allowed only with 2 "
+                          f"players, not {game.players}")
+
+
+def _solve_seats_game(game, max_komi):
+    """:func:`solve_game` for three or four seats
+    (:func:`designer.engine.seats.solve_seats_model`), with the keys of
+    today's N-player solves: ``seat_win`` (every seat, seat 1 first),
+    ``fairness`` (``max_s |P_s - 1/N|``), ``fair_komi`` (a list of start
+    points per seat, seat 1 none, each ``0 .. goal - 1`` units: the one
+    with the smallest fairness, ties to the smallest total, then the first
+    in order) with ``fair_komi_seat_win``, ``fair_komi_first_player_win``
+    and ``fair_komi_fairness``, ``komi_table`` (every later seat starting
+    with ``m = 0 .. max_komi`` units: ``komi``, ``first_player_win``,
+    ``seat_win``, ``fairness``), ``unsettled_positions`` and
+    ``unsettled_residual`` (:class:`~designer.engine.seats.SeatsResult`)."""
+    from designer.engine.seats import solve_seats_model
+
+    rules, unit, N = game.rules, game.unit, game.players
+    r = solve_seats_model(rules.model, rules.goal, N)
+    goal, lo = rules.goal, r.floor
+    h0 = int(np.searchsorted(r.start_states, 0))
+    # seat 1 at 0 points, every later seat at 0 .. goal - 1: shape (goal,) * (N - 1) + (N,)
+    at0 = r.win[(-lo,) + (slice(-lo, None),) * (N - 1) + (h0,)]
+    fair = np.abs(at0 - 1.0 / N).max(axis=-1)
+    grid = np.indices(fair.shape).reshape(N - 1, -1)
+    order = np.lexsort(tuple(grid[::-1]) + (grid.sum(axis=0), fair.ravel()))
+    fk = (0,) + tuple(int(v) for v in grid[:, order[0]])
+    fk_win = r.value(fk)
+
+    def row(start):
+        return [float(v) for v in r.value(start)]
+
+    win = row(game.start)
+    table = []
+    for m in range(min(max_komi, goal - 1) + 1):
+        w = row((0,) + (m,) * (N - 1))
+        table.append({"komi": m * unit, "first_player_win": w[0], "seat_win": w,
+                      "fairness": max(abs(v - 1.0 / N) for v in w)})
+    return {"game": game.describe(), "players": N, "ending": "race",
+            "seat_win": win, "first_player_win": win[0],
+            "fairness": max(abs(v - 1.0 / N) for v in win),
+            "fair_komi": [k * unit for k in fk],
+            "fair_komi_seat_win": [float(v) for v in fk_win],
+            "fair_komi_first_player_win": float(fk_win[0]),
+            "fair_komi_fairness": float(np.abs(fk_win - 1.0 / N).max()),
+            "komi_table": table, "states": r.states, "turn_states": rules.model.states,
+            "residual": r.residual, "unsettled_positions": r.unsettled_positions,
+            "unsettled_residual": r.unsettled_residual, "passes": r.passes,
+            "sweeps": r.sweeps, "seconds": r.seconds}
 
 
 def _solve_rounds_game(game, max_komi):

@@ -25,7 +25,7 @@ Settings, as module-level names (only ``goal`` is required):
 ``komi``
     points the second player starts with (default 0);
 ``players``
-    2 (the only value the engine takes so far);
+    2 to 4 seats (default 2; 3 and 4 under the race ending only);
 ``ending``
     ``"race"`` (default: the first to the goal wins) or ``"rounds"``
     (equal turns), with ``ties`` ``"replay"`` or ``"earlier-seat"``;
@@ -473,7 +473,7 @@ class _Reader:
         unit = self.setting_int(obj, "unit", 1, 1)
         goal = self.setting_int(obj, "goal", None, 1, MAX_GOAL, unit)
         komi = self.setting_int(obj, "komi", 0, 0, goal - 1, unit)
-        players = self.setting_int(obj, "players", 2, 2, 2)
+        players = self.setting_int(obj, "players", 2, 2, 4)
         ending = self.setting_choice(obj, "ending", "race", ("race", "rounds"))
         ties = self.get(obj, "ties", None)
         if ties is not None and ending != "rounds":

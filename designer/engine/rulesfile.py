@@ -9,7 +9,7 @@ Layout::
     name = "Pig"          # optional display name
     goal = 100            # points that win (first to reach them)
     komi = 0              # points the second player starts with
-    players = 2           # seats (only 2 for now)
+    players = 2           # seats: 2 to 4 (3 and 4: race ending only)
     ending = "race"       # "race": first to the goal wins; "rounds": equal turns
     ties = "replay"       # rounds only: tied leaders play another round, or
                           # "earlier-seat": a later seat must strictly beat the leader
@@ -458,7 +458,7 @@ class _Reader:
             self.fail("name", "must be a string")
         goal = self.int(data, "goal", None, 1, MAX_GOAL)
         komi = self.int(data, "komi", 0, 0, goal - 1)
-        players = self.int(data, "players", 2, 2, 2)
+        players = self.int(data, "players", 2, 2, 4)
         ending = self.choice(data, "ending", "race", ("race", "rounds"))
         ties = self.choice(data, "ties", "replay", ("replay", "earlier-seat"))
         if "ties" in data and ending != "rounds":

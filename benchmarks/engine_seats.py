@@ -1,0 +1,185 @@
+"""Benchmark: the engine with three and four seats, race ending.
+
+Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
+[--no-farkle] [--no-today]``.
+
+1. **Farkle to 5,000 with three players**, as a user runs it:
+   ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
+   new process (start-up and the kernels' load included), the median wall
+   time of ``--farkle-repeats`` runs, the solve's own seconds, its state
+   count and the positions that did not settle; quiet, then beside one
+   CPU-bound process (``python -c "while True: pass"``). Bar: 5 minutes.
+2. **One thread, two threads, two threads beside a busy process**: the
+   solver's own seconds on a few games, one and two threads alternating
+   so that both meet the same load; beside a busy process a solve should
+   not take more than 1.2 times its one-thread time.
+3. **Today's N-player solvers** (:mod:`designer.solve`) on the same games
+   from their presets, in the same process: time, sweeps and the largest
+   difference between the two tables (classes where the seats' best
+   replies do not settle, or have two solutions, may differ).
+
+The load average is printed with every part: the machine is shared, and
+other processes move every figure here.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from designer import load_game  # noqa: E402
+from designer.engine.rulesfile import example_path, load_rules, parse_rules  # noqa: E402
+from designer.engine.seats import solve_seats_model  # noqa: E402
+from designer.solve import solve  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: (label, example, goal, players, preset of today's solvers or None).
+GAMES = [("Pig 3p to 100", "pig", 100, 3, "pig"),
+         ("Fowl Play 3p to 30", "fowl-play", 30, 3, "fowl-play"),
+         ("Farkle 3p to 2,000", "farkle", 40, 3, None),
+         ("Pig 4p to 30", "pig", 30, 4, "pig")]
+
+
+def _load():
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Busy:
+    """One CPU-bound process beside the solves, while the block runs."""
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(1.0)
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+        return False
+
+
+def farkle(repeats, busy):
+    cmd = [sys.executable, "-m", "designer", "solve", "farkle", "--goal", "5000", "--players",
+           "3", "--json"]
+    label = "beside one busy process" if busy else "quiet"
+    walls, outs = [], []
+
+    def run():
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT)
+        walls.append(time.perf_counter() - t0)
+        outs.append(json.loads(r.stdout))
+
+    print(f"\n1. designer solve farkle --goal 5000 --players 3, {label} ({_load()})")
+    if busy:
+        with Busy():
+            for _ in range(repeats):
+                run()
+    else:
+        for _ in range(repeats):
+            run()
+    out = outs[-1]
+    seconds = statistics.median(o["seconds"] for o in outs)
+    wall = statistics.median(walls)
+    print(f"  wall {wall:.1f} s (runs: {', '.join(f'{w:.1f}' for w in walls)}), solve "
+          f"{seconds:.1f} s, {out['states']:,} states, seats win "
+          f"{', '.join(f'{p:.6f}' for p in out['seat_win'])}, unsettled positions "
+          f"{out['unsettled_positions']} (residual {out['unsettled_residual']:.1e}); "
+          f"{'ok' if wall < 300 else 'OVER THE BAR'} (bar: 300 s)   [{_load()}]")
+
+
+def _model(example, players):
+    return load_rules(example_path(example)).model
+
+
+def threads(repeats, busy):
+    label = "beside one busy process" if busy else "quiet"
+    print(f"\n2. one thread and two, {label} ({_load()})")
+    print(f"{'game':<20} {'1 thread s':>10} {'2 threads s':>11} {'2 / 1':>7} {'states':>13}")
+    ctx = Busy() if busy else None
+    if ctx:
+        ctx.__enter__()
+    try:
+        for label_, example, goal, players, _ in GAMES:
+            model = _model(example, players)
+            solve_seats_model(model, min(goal, 5), players)  # load the kernels
+            one, two = [], []
+            for _ in range(repeats):
+                numba.set_num_threads(1)
+                one.append(solve_seats_model(model, goal, players).seconds)
+                numba.set_num_threads(2)
+                r = solve_seats_model(model, goal, players)
+                two.append(r.seconds)
+            a, b = statistics.median(one), statistics.median(two)
+            print(f"{label_:<20} {a:>10.3f} {b:>11.3f} {b / a:>6.2f}x {r.states:>13,}")
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        if ctx:
+            ctx.__exit__(None, None, None)
+    print(f"  [{_load()}]")
+
+
+def today(repeats):
+    print(f"\n3. against today's N-player solvers, two threads ({_load()})")
+    print(f"{'game':<20} {'engine s':>9} {'today s':>9} {'ratio':>7} {'sweeps':>15} "
+          f"{'max |dP|':>9} {'unsettled':>11}")
+    for label, example, goal, players, preset in GAMES:
+        if preset is None:
+            continue
+        rules = load_rules(example_path(example))
+        if example == "fowl-play":
+            rules = parse_rules(example_path(example).read_text().replace(
+                "goal = 50", f"goal = {goal}"))
+        game = load_game(preset, goal=goal, players=players)
+        solve_seats_model(rules.model, 5, players)
+        solve(load_game(preset, goal=5, players=players))
+        eng = [solve_seats_model(rules.model, goal, players) for _ in range(repeats)]
+        fam = [solve(game) for _ in range(repeats)]
+        e, f = eng[-1], fam[-1]
+        if rules.model.states == 1:
+            diff = float(np.abs(e.win[..., 0, :] - f.win).max())
+        else:
+            diff = 0.0
+            for h, state in enumerate(e.start_states):
+                w, c = rules.keys[state]
+                idx = (slice(None),) * players
+                diff = max(diff, float(np.abs(e.win[idx + (h,)] - f.win[idx + (w, c)]).max()))
+        te = statistics.median(r.seconds for r in eng)
+        tf = statistics.median(r.seconds for r in fam)
+        print(f"{label:<20} {te:>9.3f} {tf:>9.3f} {te / tf:>6.2f}x "
+              f"{f'{e.sweeps}/{f.sweeps}':>15} {diff:>9.1e} "
+              f"{f'{e.unsettled_positions}/{f.unsettled_positions}':>11}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each small solve")
+    ap.add_argument("--farkle-repeats", type=int, default=3, help="runs of Farkle to 5,000")
+    ap.add_argument("--no-busy", action="store_true", help="skip the busy-machine rounds")
+    ap.add_argument("--no-farkle", action="store_true", help="skip Farkle to 5,000")
+    ap.add_argument("--no-today", action="store_true", help="skip today's solvers")
+    args = ap.parse_args()
+    print(f"numba threads: {numba.config.NUMBA_NUM_THREADS}, {_load()}")
+    threads(args.repeats, busy=False)
+    if not args.no_busy:
+        threads(args.repeats, busy=True)
+    if not args.no_today:
+        today(args.repeats)
+    if not args.no_farkle:
+        farkle(args.farkle_repeats, busy=False)
+        if not args.no_busy:
+            farkle(args.farkle_repeats, busy=True)
+
+
+if __name__ == "__main__":
+    main()

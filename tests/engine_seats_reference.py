@@ -1,0 +1,165 @@
+"""A slow, obviously correct reference for the engine with N seats (race).
+
+Plain Gauss-Seidel value iteration over every position of an N-seat race,
+held in dictionaries, straight from the rules:
+
+* seats take turns in order; a position is the scores in seat order from
+  the mover, the turn state and the turn total;
+* a value is a tuple with every seat's win probability, entry ``r`` for
+  the seat ``r`` places after the mover; the mover picks the action best
+  in its own entry (entry 0);
+* at ``(s, t)`` the mover stops (banks ``t``; at ``t = 0`` a pass) when
+  ``t >= min_bank`` and this is not the forced first roll of the turn, or
+  takes a continuation whose outcomes bust (the turn total is lost, the
+  banked score may change), end the turn with points, or let the mover
+  choose an option ``(g, s')``; the next seat then starts from the
+  hand-over state;
+* the first banked score at the goal wins (a mover at ``i + t >= goal``
+  who may stop, stops and wins);
+* ties: a continuation must beat stopping by more than :data:`TIE` in the
+  mover's entry, except at a turn total of 0, where stopping must beat
+  continuing by more than :data:`TIE`; among continuations and options the
+  first listed wins a tie.
+
+Processes are those of ``engine_reference`` (``start``, ``handover(s)``,
+``rolls(s)``). Only tiny games.
+"""
+
+from itertools import product
+
+from engine_reference import _states
+
+#: Margin by which a continuation must beat a stop (the package's TIE).
+TIE = 1e-13
+
+
+def _back(v):
+    """A vector of the next mover read by the mover: entry ``r`` of the
+    result is the seat ``r`` places after the mover, ``r - 1`` after the
+    next one."""
+    return v[-1:] + v[:-1]
+
+
+class _Race:
+    """The positions and equations of an N-seat race (module doc)."""
+
+    def __init__(self, proc, goal, players, forced_first=False, min_bank=0, floor=0):
+        N = players
+        self.proc, self.goal, self.N = proc, goal, N
+        self.forced_first, self.min_bank = forced_first, min_bank
+        self.states = _states(proc)
+        self.rolls = {s: proc.rolls(s) for s in self.states}
+        tuples = list(product(range(floor, goal), repeat=N))
+        even = (1.0 / N,) * N
+        self.win = (1.0,) + (0.0,) * (N - 1)
+        self.V = {(sc, h): even for sc in tuples for h in self.states}
+        self.W = {(sc, s, t): even for sc in tuples for s in self.states
+                  for t in range(max(goal - sc[0], min_bank))}
+        self.order = sorted(self.W, key=lambda k: (-sum(k[0]), -k[2]))
+
+    def w(self, sc, s, t):
+        if t >= max(self.goal - sc[0], self.min_bank):  # may stop at the goal: a win
+            return self.win
+        return self.W[(sc, s, t)]
+
+    def handed(self, sc, score, h):
+        """The next seat's turn start after the mover's turn ends at ``score``."""
+        return _back(self.V[(sc[1:] + (score,), h)])
+
+    def go(self, sc, s, t):
+        best = None
+        for outs in self.rolls[s]:
+            v = [0.0] * self.N
+            for o in outs:
+                p, kind = o[0], o[1]
+                if kind == "bust":
+                    u = self.handed(sc, o[3](sc[0]), o[2])
+                elif kind == "end":
+                    total = t + o[2]
+                    u = (self.win if sc[0] + total >= self.goal
+                         else self.handed(sc, sc[0] + total, o[3]))
+                else:
+                    u = None
+                    for g, s2 in o[2]:
+                        cand = self.w(sc, s2, t + g)
+                        if u is None or cand[0] > u[0]:
+                            u = cand
+                for r in range(self.N):
+                    v[r] += p * u[r]
+            v = tuple(v)
+            if best is None or v[0] > best[0]:
+                best = v
+        return best
+
+    def choose(self, sc, s, t, first):
+        c = self.go(sc, s, t)
+        may_stop = t >= self.min_bank and not (first and self.forced_first)
+        if not may_stop:
+            return c
+        stop = self.handed(sc, sc[0] + t, self.proc.handover(s))
+        if c is None:
+            return stop
+        if t == 0:
+            return stop if stop[0] > c[0] + TIE else c
+        return c if c[0] > stop[0] + TIE else stop
+
+    def sweep_turns(self):
+        """One Gauss-Seidel sweep of the in-turn values; the largest change."""
+        delta = 0.0
+        for key in self.order:
+            new = self.choose(*key, False)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, self.W[key])))
+            self.W[key] = new
+        return delta
+
+    def sweep_starts(self):
+        """One sweep of the turn starts; the largest change."""
+        delta = 0.0
+        for key in self.V:
+            sc, h = key
+            new = self.choose(sc, h, 0, True)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, self.V[key])))
+            self.V[key] = new
+        return delta
+
+
+def reference_seats(proc, goal, players, *, forced_first=False, min_bank=0, floor=0,
+                    tol=1e-15, max_iter=200_000):
+    """Turn-start values ``V[(scores, h)]`` (scores from the mover on) of
+    the N-seat race to ``goal``, by value iteration from an equal share.
+
+    Returns
+    -------
+    dict
+        ``V[(scores, h)]``: tuple of win probabilities, entry ``r`` for the
+        seat ``r`` places after the mover.
+
+    Raises
+    ------
+    RuntimeError
+        No convergence within ``max_iter`` sweeps (max-n value iteration
+        can cycle where the seats' best replies do).
+    """
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    for _ in range(max_iter):
+        delta = race.sweep_turns()
+        delta = max(delta, race.sweep_starts())
+        if delta < tol:
+            return race.V
+    raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+
+
+def bellman_residual(proc, goal, players, values, *, forced_first=False, min_bank=0, floor=0):
+    """How far the turn starts ``values(scores, h)`` are from solving the
+    equations: the in-turn values are computed from them (swept until they
+    settle), then the turn starts once more; the largest change of a turn
+    start. Zero (to rounding) for any optimal max-n table, also where
+    value iteration from an equal share cycles."""
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    for key in race.V:
+        race.V[key] = tuple(float(v) for v in values(*key))
+    for _ in range(10_000):
+        if race.sweep_turns() == 0.0:
+            break
+    new = {(sc, h): race.choose(sc, h, 0, True) for sc, h in race.V}
+    return max(max(abs(a - b) for a, b in zip(new[k], race.V[k])) for k in new)
