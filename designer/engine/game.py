@@ -127,7 +127,9 @@ def load_rules_game(name, *, goal=None, komi=None, players=None, ending=None):
     lowest = min(rules.model.floor, 0) * unit
     players = rules.players if players is None else players
     ending = rules.ending if ending is None else ending
-    if isinstance(players, int) and not isinstance(players, bool) and players > 2:
+    # more than 4 seats is refused by the commands' support check, after this:
+    # the komi is read as for two seats then, not one entry per seat
+    if isinstance(players, int) and not isinstance(players, bool) and 2 < players <= 4:
         shown, start = _seats_komi(komi, players, ending, rules.komi, unit, g)
     elif komi is None:
         shown, start = rules.komi * unit, (0, rules.komi)
