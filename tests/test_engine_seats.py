@@ -14,7 +14,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from cli_runner import cli
-from engine_reference import AsideDice, Deck, Die, FromModel, PairOfDice, PenaltyDie, same
+from engine_reference import (AsideDice, Deck, Die, FromModel, PairOfDice, PenaltyDie, same,
+                              to_zero)
 from engine_seats_reference import bellman_residual, reference_seats
 
 from designer.engine import build_model, solve_model
@@ -197,6 +198,38 @@ def test_scores_that_fall_match_reference(name, players, goal):
     assert got.floor == opts.get("floor", 0)
     for scores in itertools.product(range(got.floor, goal), repeat=players):
         assert np.abs(got.value(scores) - np.array(want[(scores, "roll")])).max() < 1e-9
+
+
+class WildZero(Choice):
+    """:class:`Choice` carried over, where a wild 1 busts and sets the
+    banked score to 0 (a wild 2 busts keeping it)."""
+
+    def __init__(self):
+        super().__init__(carry=True)
+
+    def rolls(self, s):
+        if s == 0:
+            return super().rolls(s)
+        return [[(1 / 3, "bust", 0, to_zero), (1 / 3, "bust", 0, same),
+                 (1 / 3, "choose", [(2, 1)])]]
+
+
+@pytest.mark.parametrize("players, goal", [(3, 5), (4, 4)])
+def test_falling_scores_with_two_start_states_solve_the_equations(players, goal):
+    """Two start states (the general sweep) and a bust that zeroes the
+    score: value iteration from an equal share cycles here, while the
+    engine's passes settle; its table solves the rules' equations to the
+    residual it reports."""
+    model = build_model([[[(1 / 3, "bust", 0, "none", 0), (1 / 3, "choose", [(1, 0), (2, 1)]),
+                           (1 / 3, "choose", [(1, 0)])]],
+                         [[(1 / 3, "bust", 0, "zero", 0), (1 / 3, "bust", 0, "none", 0),
+                           (1 / 3, "choose", [(2, 1)])]]], [0, 1])
+    got = solve_seats_model(model, goal, players)
+    assert got.passes > 1 and got.unsettled_positions == 0 and got.residual <= 1e-12
+    res = bellman_residual(WildZero(), goal, players, lambda sc, h: got.value(sc, h))
+    assert res <= 1e-12
+    with pytest.raises(RuntimeError, match="did not converge"):
+        reference_seats(WildZero(), goal, players, max_iter=2_000)
 
 
 def test_two_seats_with_falling_scores_equal_the_two_seat_solver():
