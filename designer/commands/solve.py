@@ -74,6 +74,8 @@ def show_rules_solution(summary, verbose=False):
     from designer.report.terminal import console, edge, frame_table, pct, start_points
 
     g = summary["game"]
+    if summary["players"] > 2:
+        return _show_rules_seats(summary, verbose)
     console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
                   f"2 players, {summary['ending']})")
     if summary["ending"] == "rounds":
@@ -90,6 +92,45 @@ def show_rules_solution(summary, verbose=False):
     console.print(frame_table(rows, title=f"komi {lo}..{hi}: points for the second player",
                               formats={"first-player win": lambda v: pct(v, 4),
                                        "first-player edge": edge}))
+    line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "
+            f"solve time: {summary['seconds']:.3f} s")
+    if verbose:
+        line += (f"   turn states: {summary['turn_states']:,}   passes: {summary['passes']:,}"
+                 f"   sweeps: {summary['sweeps']:,}")
+    console.print(line)
+
+
+def _show_rules_seats(summary, verbose=False):
+    """:func:`show_rules_solution` for three or four seats: every seat's
+    win, the largest gap from an equal share, the fair komi vector and the
+    komi table (every seat after the first starting with the same points)."""
+    import pandas as pd
+
+    from designer.report.terminal import (console, frame_table, pct, start_points,
+                                          unsettled_note)
+
+    g, n = summary["game"], summary["players"]
+    console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
+                  f"{n} players, {summary['ending']})")
+    console.print(f"  komi {g['komi']}: {start_points(g['komi'], n)}")
+    seats = ", ".join(f"seat {a + 1} {pct(p, 3)}" for a, p in enumerate(summary["seat_win"]))
+    console.print(f"  wins: [bold]{seats}[/bold]")
+    console.print(f"  largest gap from an equal share ({pct(1 / n, 1)}): "
+                  f"{pct(summary['fairness'], 3)}")
+    console.print(f"  fair komi: {start_points(summary['fair_komi'], n)}")
+    console.print(f"    (seats win {', '.join(pct(p, 3) for p in summary['fair_komi_seat_win'])})")
+    rows = pd.DataFrame([{"komi": r["komi"], "largest gap from equal": r["fairness"],
+                          **{f"seat {a + 1}": p for a, p in enumerate(r["seat_win"])}}
+                         for r in summary["komi_table"]])
+    lo, hi = int(rows["komi"].min()), int(rows["komi"].max())
+    console.print(frame_table(rows, title=f"komi {lo}..{hi}: points for every seat after the "
+                                          "first",
+                              formats={"largest gap from equal": lambda v: pct(v, 3),
+                                       **{f"seat {a + 1}": (lambda v: pct(v, 3))
+                                          for a in range(n)}}))
+    if summary["unsettled_positions"]:
+        console.print(unsettled_note(summary["unsettled_positions"],
+                                     summary["unsettled_residual"]))
     line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "
             f"solve time: {summary['seconds']:.3f} s")
     if verbose:
