@@ -56,6 +56,8 @@ def _engine():
 
     compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")
     compare_rules(load_rules_game("two-dice-pig", goal=3), "hold-at:2", "optimal")
+    # the rounds ending's match (both tie rules, every policy kind)
+    compare_rules(load_rules_game("great-rolled-ones", goal=4), "max-score", "hold-at:2")
 
 
 def _strategy():

@@ -285,12 +285,13 @@ def test_other_commands_refuse_rules_games_from_the_table():
         line = _one_line_refusal(cli(*argv), f"designer {command} does not take rules-file "
                                              "games")
         assert " ".join(sentence(command).split()) in line
-    # the rounds ending is not compared nor played yet
+    # the rounds ending is compared and played with two seats, not three
     for command in ("compare", "play"):
         extra = ["--policy", "optimal"] if command == "compare" else []
-        _one_line_refusal(cli(command, "great-rolled-ones", *extra),
-                          f"designer {command} does not take --ending rounds for The Great "
-                          "Rolled Ones: it takes rules-file games with 2 players, race ending")
+        _one_line_refusal(cli(command, "great-rolled-ones", "--players", "3", *extra),
+                          f"designer {command} does not take --players 3 for The Great "
+                          "Rolled Ones: it takes rules-file games with 2 players, race or "
+                          "rounds ending")
 
 
 def test_an_unknown_name_mentions_rules_files():

@@ -204,10 +204,15 @@ def test_bad_policies_exit_2_in_one_line(spec, words, tmp_path, monkeypatch):
     assert len(lines) == 1 and spec in lines[0] and words in lines[0], r.stderr
 
 
-def test_rounds_ending_refused_in_one_line():
-    r = cli("compare", "great-rolled-ones", "--policy", "hold-at:10", "--against", "optimal")
+def test_rounds_ending_compares_and_three_seats_in_rounds_are_refused_in_one_line():
+    r = cli("compare", "great-rolled-ones", "--policy", "hold-at:10", "--against", "optimal",
+            "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert 0.0 < out["win_as_first"] < out["win_as_second"] < 0.5
+    r = cli("compare", "great-rolled-ones", "--players", "3", "--policy", "hold-at:10")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
-    assert "--ending rounds" in r.stderr
+    assert "--players 3" in r.stderr
 
 
 def test_json_output():

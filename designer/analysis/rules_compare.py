@@ -1,5 +1,6 @@
 """Two policies head to head on a rules-file game, exactly: the engine's
-match (:func:`designer.engine.match.match_model`) as a
+match (:func:`designer.engine.match.match_model`; under the rounds ending
+:func:`designer.engine.rounds_match.match_rounds_model`) as a
 :class:`~designer.analysis.compare.Comparison`."""
 
 from dataclasses import dataclass
@@ -24,15 +25,15 @@ class RulesComparison(Comparison):
 
 def compare_rules(game, policy, against, *, solution=None):
     """Policy ``policy`` (A) against ``against`` (B) on the rules game
-    ``game`` (two seats, race), exactly.
+    ``game`` (two seats, race or rounds ending), exactly.
 
     Parameters
     ----------
     game : RulesGame
     policy, against : str
         ``optimal``, ``max-score`` or ``hold-at:N`` (N in points).
-    solution : EngineResult, optional
-        The engine's solve, for ``optimal``.
+    solution : EngineResult or RoundsResult, optional
+        The engine's solve (race) or rounds solve (rounds), for ``optimal``.
 
     Returns
     -------
@@ -42,15 +43,27 @@ def compare_rules(game, policy, against, *, solution=None):
         seating and the evaluation's seconds (the optimal solve and the
         kernels' loading left out); ``agreement`` None.
     """
-    if game.players != 2 or game.ending != "race":
-        raise DesignError(f"designer compare takes rules games with 2 players and the race "
-                          f"ending, not {game.players} players and the {game.ending} ending")
+    if game.players != 2 or game.ending not in ("race", "rounds"):
+        raise DesignError(f"designer compare takes rules games with 2 players and the race or "
+                          f"rounds ending, not {game.players} players and the {game.ending} "
+                          f"ending")
     a = parse_rules_policy(policy, game)
     b = parse_rules_policy(against, game)
     rules = game.rules
-    if solution is None and OPTIMAL in (a.kind, b.kind):
-        solution = solve_model(rules.model, rules.goal, 0)
-    m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name)
+    if game.ending == "rounds":
+        from designer.engine.rounds import RoundsResult
+        from designer.engine.rounds_match import match_rounds_model
+
+        given = solution if isinstance(solution, RoundsResult) else None
+        # a fixed seat 2 banks a total that wins the game on the spot, as
+        # a fixed policy banks a winning total in the race and in the Zombie
+        # Dice compare: no player keeps throwing with the game won
+        m = match_rounds_model(rules.model, rules.goal, a, b, ties=rules.ties, solution=given,
+                               bank_wins=True, name=game.name)
+    else:
+        if solution is None and OPTIMAL in (a.kind, b.kind):
+            solution = solve_model(rules.model, rules.goal, 0)
+        m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name)
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
     return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,

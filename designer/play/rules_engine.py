@@ -23,6 +23,14 @@ A turn total that reaches the goal is banked at once when stopping is
 allowed there (the mover wins); an outcome with a single option is taken
 without asking.
 
+Under the rounds ending (two seats) seat 1 then seat 2 make a round; the
+round ends after seat 2's turn, and when a score is then at or above the
+goal the higher one wins (a tie: the game's tie rule, a tie round or seat
+1). Seat 2's total is banked at once where holding wins (at the goal in an
+open round, above seat 1 in a final or tie round). ``round`` counts the
+rounds, ``tie`` marks a tie round. Its values come from the rounds solve
+(:class:`RoundsSolution`).
+
 Values
 ------
 With ``V(i, j, h)`` the solved start values of the engine
@@ -105,8 +113,27 @@ class RulesState:
     fresh: bool = True
     pending: object = None
     winner: object = None
+    round: int = 1
+    tie: bool = False
 
     family = "rules"
+
+    @property
+    def rounds(self):
+        """Whether the game is played in rounds (equal turns)."""
+        return self.game.ending == "rounds"
+
+    @property
+    def ending_words(self):
+        """The round in words under the rounds ending ("round 3", "round 7,
+        a tie round"), else None."""
+        if not self.rounds:
+            return None
+        ties = ("a tie is replayed" if self.game.rules.ties == "replay"
+                else "a tie goes to the first seat")
+        return (f"round {self.round}" + (", a tie round" if self.tie else "")
+                + f" (equal turns: when a round ends with a score of {self.game.goal} or more, "
+                  f"the higher wins; {ties})")
 
     @property
     def model(self):
@@ -158,12 +185,12 @@ def new_game(game):
     Raises
     ------
     DesignError
-        A game of other than 2 players or the race ending.
+        A game of other than 2 players or an ending not known.
     """
-    if game.players != 2 or game.ending != "race":
+    if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"cannot play {game.name} with {game.players} players and the "
                           f"{game.ending} ending: designer play plays a rules game with 2 "
-                          "players and the race ending")
+                          "players and the race or rounds ending")
     return RulesState(game, tuple(int(u) for u in game.start))
 
 
@@ -229,8 +256,29 @@ def _with(units, seat, value):
 
 
 def _end_turn(state, units, start):
-    return replace(state, units=units, mover=_next_seat(state), s=int(start), t=0, fresh=True,
-                   pending=None)
+    """The next turn, or under the rounds ending after seat 2's turn the
+    round's end: a winner, a tie round or the next round."""
+    nxt = replace(state, units=units, mover=_next_seat(state), s=int(start), t=0, fresh=True,
+                  pending=None)
+    if not state.rounds or state.mover == 0:
+        return nxt
+    a, b = units
+    if max(a, b) < state.game.rules.goal:
+        return replace(nxt, round=state.round + 1, tie=False)
+    if a == b and state.game.rules.ties == "replay":
+        return replace(nxt, round=state.round + 1, tie=True)
+    return replace(nxt, mover=state.mover, winner=0 if a >= b else 1)
+
+
+def holding_wins(state, t):
+    """Whether the mover wins the game by banking ``t`` now: reaching the
+    goal in the race; under the rounds ending, seat 2 reaching the goal
+    above seat 1."""
+    i = state.units[state.mover]
+    goal = state.game.rules.goal
+    if not state.rounds:
+        return i + t >= goal
+    return state.mover == 1 and i + t >= goal and i + t > state.units[0]
 
 
 def step(state, action, outcome=None):
@@ -260,7 +308,8 @@ def step(state, action, outcome=None):
     kind, x = action
     if kind == "stop":
         nxt = _end_turn(state, _with(state.units, seat, i + state.t), m.handover[state.s])
-        return nxt, RulesEvent(seat, "hold", gained=state.t * state.game.unit)
+        return nxt, RulesEvent(seat, "hold", gained=state.t * state.game.unit,
+                               won=nxt.winner == seat)
     if kind == "pick":
         return _move(state, x, RulesEvent(seat, "pick", x))
     if outcome is None or not m.out_start[x] <= outcome < m.out_start[x + 1]:
@@ -274,6 +323,10 @@ def step(state, action, outcome=None):
         return nxt, RulesEvent(seat, "go", x, o, bust=True)
     if k == END:
         tot = state.t + int(m.out_points[o])
+        if state.rounds:
+            nxt = _end_turn(state, _with(state.units, seat, i + tot), m.out_next[o])
+            return nxt, RulesEvent(seat, "go", x, o, gained=tot * state.game.unit,
+                                   won=nxt.winner == seat)
         if i + tot >= goal:
             won = replace(state, units=_with(state.units, seat, i + tot), t=0, winner=seat)
             return won, RulesEvent(seat, "go", x, o, gained=tot * state.game.unit, won=True)
@@ -291,7 +344,7 @@ def _move(state, r, event):
     t = state.t + int(m.opt_gain[r])
     i = state.units[state.mover]
     nxt = replace(state, s=int(m.opt_next[r]), t=t, fresh=False, pending=None)
-    if i + t >= state.game.rules.goal and t >= m.min_bank:
+    if holding_wins(state, t) and t >= m.min_bank:
         won = replace(nxt, units=_with(state.units, state.mover, i + t), t=0,
                       winner=state.mover)
         return won, replace(event, gained=t * state.game.unit, won=True)
@@ -367,7 +420,10 @@ class RulesSolution:
 
 
 def solve(game):
-    """Solve ``game`` (2 players, race) with the engine: a :class:`RulesSolution`."""
+    """Solve ``game`` (2 players) with the engine: a :class:`RulesSolution`
+    for the race, a :class:`RoundsSolution` for the rounds ending."""
+    if game.ending == "rounds":
+        return solve_rounds(game)
     from designer.engine.solve import solve_model
 
     return RulesSolution(game, solve_model(game.rules.model, game.rules.goal))
@@ -375,8 +431,9 @@ def solve(game):
 
 def solver_for(game):
     """The solve ``designer play`` runs first for ``game``: :func:`solve`
-    for a rules game (its analysis and hard level need it), else None
-    (the other games are solved by :mod:`designer.solve`)."""
+    for a rules game (its analysis and hard level need it; the rounds solve
+    under the rounds ending), else None (the other games are solved by
+    :mod:`designer.solve`)."""
     return solve if game.family == "rules" else None
 
 
@@ -521,6 +578,173 @@ class TurnValues:
         if tt >= self.tcap:
             return 1.0
         return self.value(int(self.m.opt_next[r]), tt)
+
+
+# -- exact values under the rounds ending ---------------------------------------
+
+class RoundsTurnValues(TurnValues):
+    """``W`` of one turn under the rounds ending, from the rounds solve's
+    turn-start tables (:mod:`designer.engine.rounds`): the same turn
+    recursion as :class:`TurnValues` with other ends of the turn. ``view``
+    says whose turn it is:
+
+    ``("seat1", a, b)``
+        Seat 1 at ``a`` against ``b`` (both below the goal): banking ``u``
+        leaves seat 2 to move, ``1 - Y[b, a + u]`` below the goal and ``1 -
+        F[a + u - b]`` from it on; the score stops at the solve's cap (a
+        total from ``cap - a`` on is held there).
+    ``("tie1",)``
+        Seat 1 in a tie round: banking a gain ``u`` leaves seat 2 ``u``
+        behind, ``1 - F[u]``; the gain stops at ``cap - goal``.
+    ``("seat2", b, a)``
+        Seat 2 at ``b`` after seat 1 ended below the goal at ``a``: a total
+        at the goal wins (banked at once), below it seat 1 starts the next
+        round, ``1 - X[a, b + u]``.
+    ``("final", d)``
+        Seat 2 ``d`` points behind seat 1 at or above the goal (``d = 0``:
+        level in a tie round): above ``d`` wins (banked at once), at ``d``
+        ties (the tie rule's value), below loses.
+
+    A bust ends the turn with 0 banked.
+    """
+
+    def __init__(self, solution, view):
+        self.sol, self.view = solution, view
+        g = solution.game.rules
+        self.m, self.goal = g.model, g.goal
+        r = solution.result
+        mb = self.m.min_bank
+        kind = view[0]
+        if kind == "seat1":
+            self.tcap = r.cap - view[1]
+        elif kind == "tie1":
+            self.tcap = r.cap - r.goal
+        elif kind == "seat2":
+            self.tcap = max(r.goal - view[1], mb)
+        else:
+            self.tcap = max(view[1] + 1, mb)
+        self.memo = {}
+
+    def _hidx(self, s):
+        return int(self.sol.hidx[int(s)])
+
+    def end(self, u, s_start):
+        """The mover's win when the turn ends banking ``u`` (at most the
+        cap's) and the next turn starts from turn state ``s_start``."""
+        u = min(int(u), self.tcap)
+        h = self._hidx(s_start)
+        r, sol = self.sol.result, self.sol
+        kind = self.view[0]
+        if kind == "seat1":
+            a, b = self.view[1], self.view[2]
+            if a + u < r.goal:
+                return 1.0 - float(r.Y[b, a + u, h])
+            return 1.0 - float(sol.F[min(a + u - b, r.cap), h])
+        if kind == "tie1":
+            return 1.0 - float(sol.F[u, h])
+        if kind == "seat2":
+            b, a = self.view[1], self.view[2]
+            return 1.0 if b + u >= r.goal else 1.0 - float(r.X[a, b + u, h])
+        d = self.view[1]
+        return 1.0 if u > d else float(sol.tie_value[h]) if u == d else 0.0
+
+    def stop(self, s, t):
+        return self.end(t, self.m.handover[s])
+
+    def _outcome(self, o, t):
+        m = self.m
+        k = m.out_kind[o]
+        if k == CHOOSE:
+            return super()._outcome(o, t)
+        if k == END:
+            return self.end(t + int(m.out_points[o]), m.out_next[o])
+        return self.end(0, m.out_next[o])
+
+    def _option_value(self, r, t):
+        tt = t + int(self.m.opt_gain[r])
+        if tt >= self.tcap:
+            return self.end(tt, self.m.handover[int(self.m.opt_next[r])])
+        return self.memo[(int(self.m.opt_next[r]), tt, False)]
+
+    def value(self, s, t, fresh=False):
+        if t >= self.tcap and not fresh:
+            return self.stop(s, t)
+        key = (int(s), int(t), bool(fresh and t == 0))
+        self._ensure(key)
+        return self.memo[key]
+
+    def option(self, r, t):
+        return self._option_value(r, t) if t + int(self.m.opt_gain[r]) >= self.tcap else \
+            self.value(int(self.m.opt_next[r]), t + int(self.m.opt_gain[r]))
+
+
+@dataclass(frozen=True, eq=False)
+class RoundsSolution:
+    """A rules game under the rounds ending with its rounds solve.
+
+    Attributes
+    ----------
+    game : RulesGame
+    result : RoundsResult
+    F : ndarray, shape (cap + 1, H)
+        Seat 2's final-round start values ``d = 0 .. cap`` behind (row 0:
+        level in a tie round).
+    tie_value : ndarray, shape (H,)
+        A tie's worth to seat 2 (replay: ``1 - T``; earlier-seat: 0).
+    hidx : ndarray
+        Each turn state's index among the start states (-1: none).
+    """
+
+    game: object
+    result: object
+    F: np.ndarray
+    tie_value: np.ndarray
+    hidx: np.ndarray
+
+    def view(self, state):
+        """Whose turn ``state`` is, as :class:`RoundsTurnValues` names it."""
+        a, b = state.units
+        C = self.result.cap
+        if state.mover == 0:
+            return ("tie1",) if state.tie else ("seat1", a, b)
+        if state.tie or a >= self.result.goal:
+            return ("final", min(max(a - b, 0), C))
+        return ("seat2", b, a)
+
+    def turn(self, view):
+        """The :class:`RoundsTurnValues` of ``view`` (the last few are kept)."""
+        cache = self.__dict__.setdefault("_turns", {})
+        if view not in cache:
+            if len(cache) >= 4:
+                cache.pop(next(iter(cache)))
+            cache[view] = RoundsTurnValues(self, view)
+        return cache[view]
+
+    def action_values(self, state):
+        """The mover's win probability after each legal action of ``state``."""
+        tv = self.turn(self.view(state))
+        if state.pending is not None:
+            return {a: tv.option(a[1], state.t) for a in state.legal()}
+        return {a: tv.action(a, state.s, state.t) for a in state.legal()}
+
+    def best(self, state):
+        """The optimal action at ``state``, ties as the solver breaks them."""
+        return best_action(state, self.action_values(state))
+
+
+def solve_rounds(game):
+    """Solve ``game`` (2 players, rounds ending): a :class:`RoundsSolution`."""
+    from designer.engine import rounds
+    from designer.engine.rounds_match import solver_final
+
+    rules = game.rules
+    model = rules.model
+    r = rounds.solve_rounds_model(model, rules.goal, ties=rules.ties)
+    lay = rounds._layout(model, r.cap, rounds._order(model))
+    tv = 1.0 - r.T if rules.ties == "replay" else np.zeros(len(r.start_states))
+    hidx = np.full(model.states, -1, dtype=np.int64)
+    hidx[r.start_states] = np.arange(len(r.start_states))
+    return RoundsSolution(game, r, solver_final(model, lay, r.cap, tv), tv, hidx)
 
 
 def evaluate(solution, state, chosen):

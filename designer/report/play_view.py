@@ -219,6 +219,8 @@ def show_board(state, names, title, log, last=None, prompt=None, hint=None):
     if state.family == "zombie":
         grid.add_row("ending", Text(f"rounds to {g.goal}" + (
             f"; tie round (tied at {state.tie})" if state.tie is not None else "")))
+    if state.family == "rules" and state.ending_words:
+        grid.add_row("round", Text(state.ending_words))
     if not state.over:
         grid.add_row("turn", Text(f"{names[state.mover]}, turn total {state.k}", style="bold"))
     if state.family == "rules" and not state.over:

@@ -1,0 +1,231 @@
+"""A slow, plain reference for two policies head to head under the rounds
+ending (two seats), written from the rules, not from the kernels.
+
+The game: one die per roll (a coin is a die of two faces), each face either
+busts (the turn total is lost, the turn ends) or adds its points; the mover
+rolls or stops (banks the turn total; at 0 a pass), except at the first
+roll of a turn when it is forced. Seat 1 then seat 2 make a round; when a
+round ends with a score at or above the goal the higher score wins, and a
+tie for it is replayed (``replay``: another round; the tied scores are set
+back to the goal, which changes no later comparison) or goes to seat 1
+(``earlier-seat``).
+
+A state is ``(x1, x2, m, t, fresh)``: both banked scores, the seat to move
+``m`` (0 is seat 1), the turn total and whether the turn has not rolled
+yet. ``V`` is seat 1's win probability, ``L`` the expected actions left
+(each roll and each stop). Every value is found by plain Gauss-Seidel
+value iteration over the states reachable from the round starts, in
+dictionaries.
+
+Policies, as the engine states them:
+
+* ``("hold-at", N)``: stop once the turn total is at least ``N`` where
+  stopping is allowed; nothing else.
+* ``"max-score"``: the one-turn problem, ``E(t) = max(t, sum_f p_f *
+  next)`` (a bust worth 0), rolled on when rolling beats stopping by more
+  than ``TIE * max(1, t)``, and at ``t = 0`` unless stopping beats it by
+  more than ``TIE``.
+* ``"optimal"``: both seats maximising their own win probability in the
+  game where seat 1's score stops at ``cap`` (a total past it is held
+  there) and seat 2 holds as soon as holding wins; its decisions read
+  those optimal values, with the same ties (stop unless rolling is better
+  by more than ``TIE``; at ``t = 0`` roll unless stopping is).
+"""
+
+TIE = 1e-13
+
+
+class Game:
+    def __init__(self, faces, goal, ties, cap, forced_first=False):
+        self.faces, self.G, self.ties, self.cap = faces, goal, ties, cap
+        self.forced = forced_first
+        self.p = 1.0 / len(faces)
+        self.gmax = max([f for f in faces if f != "bust"] + [1])
+
+    # -- the rules -----------------------------------------------------
+    def round_end(self, x1, x2):
+        """("win", v) or ("state", key) once seat 2's turn ended."""
+        G = self.G
+        if max(x1, x2) >= G:
+            if x1 > x2:
+                return ("win", 1.0)
+            if x2 > x1:
+                return ("win", 0.0)
+            if self.ties == "earlier-seat":
+                return ("win", 1.0)
+            return ("state", (G, G, 0, 0, True))
+        return ("state", (x1, x2, 0, 0, True))
+
+    def after_turn(self, key, total, optimal):
+        """Where the mover's turn ending with ``total`` banked goes."""
+        x1, x2, m, _, _ = key
+        if m == 0:
+            a = x1 + total
+            if optimal:
+                a = min(a, self.cap)
+            return ("state", (a, x2, 1, 0, True))
+        return self.round_end(x1, x2 + total)
+
+    def forced_stop(self, key, optimal):
+        """The optimal player's forced ends: seat 1 at the cap, seat 2 where
+        holding wins."""
+        if not optimal:
+            return False
+        x1, x2, m, t, fresh = key
+        if fresh and self.forced:
+            return False
+        if m == 0:
+            return x1 + t >= self.cap
+        return x2 + t >= self.G and x2 + t > x1
+
+    def can_stop(self, key):
+        return not (key[4] and self.forced)
+
+    def rolls(self, key):
+        """``[(p, ("bust",) or ("go", key'))]``."""
+        x1, x2, m, t, _ = key
+        out = []
+        for f in self.faces:
+            if f == "bust":
+                out.append((self.p, ("bust",)))
+            else:
+                out.append((self.p, ("go", (x1, x2, m, t + f, False))))
+        return out
+
+
+def _max_score_rolls(game, tmax):
+    """Whether max-score rolls at each turn total below ``tmax``."""
+    E = {t: float(t) for t in range(tmax, tmax + game.gmax + 1)}
+    roll = {}
+    for t in range(tmax - 1, -1, -1):
+        c = sum(game.p * (0.0 if f == "bust" else E[t + f]) for f in game.faces)
+        thr = -TIE if t == 0 else TIE * max(1.0, t)
+        roll[t] = c - t > thr
+        E[t] = c if roll[t] else float(t)
+    return roll
+
+
+def _starts(game):
+    keys = [(a, b, 0, 0, True) for a in range(game.G) for b in range(game.G)]
+    if game.ties == "replay":
+        keys.append((game.G, game.G, 0, 0, True))
+    return keys
+
+
+def optimal_values(game, tol=1e-15, max_iter=200_000):
+    """Seat 1's win probability ``V*`` at every state of optimal play."""
+    seen, todo = set(), list(_starts(game))
+    while todo:
+        k = todo.pop()
+        if k in seen:
+            continue
+        seen.add(k)
+        if game.forced_stop(k, True):
+            nxt = [game.after_turn(k, k[3], True)]
+        else:
+            nxt = [r for _, r in game.rolls(k)]
+            if game.can_stop(k):
+                nxt.append(game.after_turn(k, k[3], True))
+        for r in nxt:
+            if r[0] == "bust":
+                r = game.after_turn(k, 0, True)
+            if r[0] in ("state", "go"):
+                todo.append(r[1])
+    order = sorted(seen, key=lambda k: (-(k[0] + k[1]), -k[3], -k[2]))
+    V = {k: 0.5 for k in order}
+
+    def val(k, r):
+        if r[0] == "bust":
+            r = game.after_turn(k, 0, True)
+        return r[1] if r[0] == "win" else V[r[1]]
+
+    for _ in range(max_iter):
+        delta = 0.0
+        for k in order:
+            stop = val(k, game.after_turn(k, k[3], True))
+            if game.forced_stop(k, True):
+                new = stop
+            else:
+                roll = sum(p * val(k, r) for p, r in game.rolls(k))
+                if game.can_stop(k):
+                    mine = (lambda v: v) if k[2] == 0 else (lambda v: 1.0 - v)
+                    thr = -TIE if k[3] == 0 else TIE
+                    new = roll if mine(roll) - mine(stop) > thr else stop
+                else:
+                    new = roll
+            delta = max(delta, abs(new - V[k]))
+            V[k] = new
+        if delta < tol:
+            return V
+    raise RuntimeError("the optimal reference did not converge")
+
+
+def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
+    """Seat 1's win probability and the expected actions from ``start`` with
+    seat 1 playing ``seat1`` and seat 2 ``seat2`` (``"optimal"``,
+    ``"max-score"`` or ``("hold-at", N)``)."""
+    pols = (seat1, seat2)
+    Vs = optimal_values(game) if "optimal" in pols else None
+    ms = _max_score_rolls(game, 10 * (game.gmax + 2) + game.G) if "max-score" in pols else None
+
+    def decide(k):
+        """True: roll."""
+        pol = pols[k[2]]
+        opt = pol == "optimal"
+        if game.forced_stop(k, opt):
+            return False
+        if not game.can_stop(k):
+            return True
+        t = k[3]
+        if pol == "max-score":
+            return ms[t]
+        if not opt:
+            return t < pol[1]
+        stop = game.after_turn(k, t, True)
+        sv = stop[1] if stop[0] == "win" else Vs[stop[1]]
+        rv = 0.0
+        for p, r in game.rolls(k):
+            if r[0] == "bust":
+                r = game.after_turn(k, 0, True)
+            rv += p * (r[1] if r[0] == "win" else Vs[r[1]])
+        if k[2] == 1:
+            sv, rv = 1.0 - sv, 1.0 - rv
+        thr = -TIE if t == 0 else TIE
+        return rv - sv > thr
+
+    first = (start[0], start[1], 0, 0, True)
+    seen, todo, plan = set(), [first], {}
+    while todo:
+        k = todo.pop()
+        if k in seen:
+            continue
+        seen.add(k)
+        opt = pols[k[2]] == "optimal"
+        if decide(k):
+            nxt = []
+            for p, r in game.rolls(k):
+                if r[0] == "bust":
+                    r = game.after_turn(k, 0, opt)
+                    nxt.append((p, r, 0.0))
+                else:
+                    nxt.append((p, r, 0.0))
+            plan[k] = (nxt, 1.0)  # the roll
+        else:
+            plan[k] = ([(1.0, game.after_turn(k, k[3], opt), 0.0)], 1.0)  # the stop
+        for _, r, _ in plan[k][0]:
+            if r[0] in ("state", "go"):
+                todo.append(r[1])
+    V = {k: 0.5 for k in seen}
+    L = {k: 0.0 for k in seen}
+    order = sorted(seen, key=lambda k: (-(k[0] + k[1]), -k[3], -k[2]))
+    for _ in range(max_iter):
+        delta = 0.0
+        for k in order:
+            nxt, cost = plan[k]
+            v = sum(p * (r[1] if r[0] == "win" else V[r[1]]) for p, r, _ in nxt)
+            la = cost + sum(p * (0.0 if r[0] == "win" else L[r[1]]) for p, r, _ in nxt)
+            delta = max(delta, abs(v - V[k]), abs(la - L[k]) / max(1.0, la))
+            V[k], L[k] = v, la
+        if delta < tol:
+            return V[first], L[first]
+    raise RuntimeError("the match reference did not converge")
