@@ -118,14 +118,17 @@ def test_a_face_worth_nothing_matches_reference(goal, forced):
 def test_folding_keeps_the_other_outcomes_in_proportion():
     conts = [[[(0.25, "bust", 0, "none", 0), (0.5, "choose", [(0, 0)]),
                (0.25, "choose", [(2, 0)])]]]
-    folded, handover, names, origin = fold_self_loops(conts, [0], ["s"])
+    folded, handover, names, origin, throws = fold_self_loops(conts, [0], ["s"])
     assert folded == [[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(2, 0)])]]]
     assert handover == [0] and origin == [0] and names == ["s"]
+    assert throws == [[2.0]]  # a roll comes back half the time: 2 throws on average
     # a forced start is copied: its return goes to the copy, whose own folds
-    folded, handover, names, origin = fold_self_loops(conts, [0], ["s"], starts=[0])
+    folded, handover, names, origin, throws = fold_self_loops(conts, [0], ["s"], starts=[0])
     assert folded[0][0][1] == (0.5, "choose", [(0, 1)])
     assert folded[1] == [[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(2, 0)])]]
     assert origin == [0, 0] and handover == [0, 0] and names == ["s", "s (after a roll)"]
+    assert throws == [[1.0], [2.0]]
+    assert list(build_model(conts, [0]).cont_throws) == [2.0]
     # a return among several options is a choice, not a fold: left alone
     choice = [[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(0, 0), (1, 0)])]]]
     assert fold_self_loops(choice, [0])[0] == choice

@@ -109,6 +109,10 @@ def test_all_yellow_zombie_dice_equals_the_zombie_solver(pair):
     assert m.cap == family.cap
     assert m.win_as_first() == pytest.approx(want.win_as_first, abs=1e-9)
     assert m.win_as_second() == pytest.approx(want.win_as_second, abs=1e-9)
+    # every roll of nothing but footprints counts, though the turn model
+    # folds it away (its rolls counted on average)
+    assert m.actions_as_first() == pytest.approx(want.actions_as_first, rel=1e-9)
+    assert m.actions_as_second() == pytest.approx(want.actions_as_second, rel=1e-9)
 
 
 def test_fixed_policies_follow_their_rule_not_the_winning_hold():

@@ -82,6 +82,7 @@ def test_rows_equal_direct_solves_and_the_reference(tmp_path):
         assert r.fair_komi == direct["fair_komi"]
         assert r.fair_first_player_win == direct["fair_komi_first_player_win"]
         assert r.states == direct["states"] and r.components == 1
+        assert r.expected_actions == pytest.approx(direct["expected_actions"], rel=1e-12)
     piglet = df[(df.dice_sides == 2) & (df.goal == 2) & (df.komi == 0)]
     assert abs(piglet.first_player_win.iloc[0] - 4 / 7) < 1e-12  # Piglet to 2: 4/7
     assert run_grid(spec, store) == {"computed": 0, "failed": 0}
@@ -142,12 +143,12 @@ def test_commands_run_status_top_and_report(tmp_path, monkeypatch):
     assert (st["units"], st["done"], st["failed"], st["rows"]) == (3, 3, 0, 42)
     (best,) = json.loads(cli("study", "top", path, "--n", "1", "--json").stdout)
     assert best["fairness"] == min(open_store(load_study(path)).rows().fairness)
-    assert "expected_actions" not in best and best["dice_sides"] in (2, 3, 4)
+    assert best["expected_actions"] > 1.0 and best["dice_sides"] in (2, 3, 4)
     r = cli("report", path, "--out", tmp_path / "rep")
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Ranked designs" in md and "Recommended: tiny.toml with dice.sides = " in md
-    assert "expected" not in md.lower()  # no game length: the engine does not compute it
+    assert "expected game length" in md.lower()
     assert (tmp_path / "rep" / "figures" / "komi_lines.png").is_file()
 
 
@@ -197,11 +198,6 @@ REFUSALS = [
      '[study]: family = "rules" needs rules = NAME: a shipped example'),
     ("rules for another family", ('family = "rules"', 'family = "dice"'),
      "[study]: invalid rules = 'tiny.toml': allowed only with family = \"rules\""),
-    ("ranking by expected_actions", (KOMI, KOMI + '\n\n[objectives]\nrank = ["fairness", '
-                                           '"expected_actions"]'),
-     "[objectives]: invalid rank = 'expected_actions': allowed one of fairness, "
-     "first_player_win, components, states (the expected game length of a rules-file game "
-     "is not computed yet)"),
     ("three players", ("komi = {min = 0, max = 2}", "komi = {min = 0, max = 2}\nplayers = 3"),
      "[space]: designer study run does not take players = 3 for rules studies: it takes "
      "rules-file games with 2 players"),
@@ -211,10 +207,10 @@ REFUSALS = [
     ("missing komi", ("komi = {min = 0, max = 2}", ""), "[space]: missing komi (in points)"),
     ("komi at the largest goal", ("komi = {min = 0, max = 2}", "komi = 6"),
      "invalid komi = '6': allowed komi below the largest goal (6)"),
-    ("a constraint on the game length", (KOMI, KOMI + "\n\n[constraints]\n"
-                                               "expected_actions = {max = 50}"),
-     "[constraints]: invalid expected_actions = {'max': 50}: allowed bounds on components, "
-     "fairness, first_player_win, states (the expected game length"),
+    ("ranking by skill", (KOMI, KOMI + '\n\n[objectives]\nrank = ["fairness", '
+                                 '"skill_gap"]'),
+     "[objectives]: invalid rank = 'skill_gap': allowed one of fairness, first_player_win, "
+     "expected_actions, components, states (a rules-file game has no max-score player"),
 ]
 
 
@@ -250,14 +246,28 @@ def test_farkle_goal_and_komi_are_points_in_units(tmp_path):
 def test_the_rows_name_the_metrics_a_rules_study_has(tmp_path):
     spec = load_study(_tiny(tmp_path))
     fam = family_of(spec)
-    assert "expected_actions" not in fam.stored and "expected_actions" not in fam.metrics
+    assert "expected_actions" in fam.stored and "expected_actions" in fam.metrics
+    assert fam.default_rank == ("fairness", "expected_actions", "components")
     assert spec.family == "rules" and json.dumps(spec.family) == '"rules"'
-    with pytest.raises(StudyError, match=r"\[objectives\]: invalid rank = 'max:expected_actions'"):
-        load_study(_tiny(tmp_path, TINY_STUDY + '\n[objectives]\nrank = ["max:expected_actions"]\n'))
+    assert "skill_gap" not in fam.stored and "skill_gap" not in fam.metrics
+
+
+def test_a_study_ranks_and_constrains_by_the_game_length(tmp_path):
+    from designer.search.ranking import rank
+
+    body = TINY_STUDY + ('\n[objectives]\nrank = ["expected_actions"]\n\n[constraints]\n'
+                         'expected_actions = {max = 12}\n')
+    spec = load_study(_tiny(tmp_path, body))
+    store = open_store(spec)
+    run_grid(spec, store, workers=1)
+    rows = store.rows()
+    ranked = rank(rows, spec)
+    assert len(ranked) == int((rows.expected_actions <= 12).sum()) > 0
+    assert ranked.expected_actions.is_monotonic_increasing
 
 
 def test_the_report_page_in_a_real_browser(tmp_path, monkeypatch):
-    """The page of a rules study (no game length in its rows) draws, says
+    """The page of a rules study draws, says
     the Python recommendation and keeps the console clean."""
     from browser import headless_chromium, wait_for
     from designer.report.study_report import write_report

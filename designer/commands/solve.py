@@ -17,7 +17,8 @@ def register(sub):
                     "(rules:FILE.py, whose code runs) or a shipped rules example (piglet, "
                     "two-dice-pig, hog, great-rolled-ones, farkle; rules:pig, rules:fowl-play, "
                     "rules:red-light, rules:zombie-dice) is solved by the engine, which also "
-                    "prints the residual of its solve and no game length; its komi and "
+                    "prints the residual of its solve (the game length for 2 players; "
+                    "--no-length skips it); its komi and "
                     "--max-komi count points in steps of the rules' unit (50 in Farkle).",
         epilog="examples: designer solve fowl-play | designer solve red-light --json | "
                "designer solve deck --bad 5 --good 30 --goal 40 --komi 2 | "
@@ -27,6 +28,10 @@ def register(sub):
     add_game_args(p)
     p.add_argument("--max-komi", type=int_in(0, 1000), default=10, help="last komi of the table (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument("--no-length", dest="length", action="store_false",
+                   help="rules games: skip the expected game length, an exact evaluation of "
+                        "optimal play that takes about as long as the solve in the race and "
+                        "up to ten times as long in the rounds ending")
     p.add_argument("--verbose", action="store_true",
                    help="also print how the solver converged (largest residual of the "
                         "optimality equations, sweeps)")
@@ -41,6 +46,9 @@ def run(args):
         raise DesignError(f"invalid --max-komi={args.max_komi}: allowed 0 <= max-komi")
     if game.family == "rules":
         return _run_rules(game, args)
+    if not args.length:
+        raise DesignError(f"invalid --no-length for {game.name}: allowed only for rules games "
+                          "(the solvers of the other games give the length with the solve)")
     summary = solve_shown(game).summary(max_komi=args.max_komi)
     if args.json:
         print_json(summary)
@@ -56,9 +64,9 @@ def _run_rules(game, args):
 
     if err_console.is_terminal and not args.json:
         with err_console.status(f"solving {game.name} exactly..."):
-            summary = solve_game(game, max_komi=args.max_komi)
+            summary = solve_game(game, max_komi=args.max_komi, length=args.length)
     else:
-        summary = solve_game(game, max_komi=args.max_komi)
+        summary = solve_game(game, max_komi=args.max_komi, length=args.length)
     if args.json:
         print_json(summary)
     else:
@@ -83,18 +91,25 @@ def show_rules_solution(summary, verbose=False):
     p1 = summary["first_player_win"]
     console.print(f"  komi {g['komi']}: {start_points(g['komi'])}")
     console.print(f"  first player wins [bold]{pct(p1, 4)}[/bold] (first-player edge {edge(p1)})")
+    if "expected_actions" in summary:
+        console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
     console.print(f"  fair komi: {start_points(summary['fair_komi'])} "
                   f"(first-player edge {edge(summary['fair_komi_first_player_win'])})")
     rows = pd.DataFrame([{"komi": r["komi"], "first-player win": r["first_player_win"],
                           "first-player edge": r["first_player_win"]}
+                         | ({"game length (actions)": r["expected_actions"]}
+                            if "expected_actions" in r else {})
                          for r in summary["komi_table"]])
     lo, hi = int(rows["komi"].min()), int(rows["komi"].max())
     console.print(frame_table(rows, title=f"komi {lo}..{hi}: points for the second player",
                               formats={"first-player win": lambda v: pct(v, 4),
-                                       "first-player edge": edge}))
+                                       "first-player edge": edge,
+                                       "game length (actions)": lambda v: f"{v:.2f}"}))
     line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "
             f"solve time: {summary['seconds']:.3f} s")
     if verbose:
+        if "length_seconds" in summary:
+            line += f"   game length time: {summary['length_seconds']:.3f} s"
         line += (f"   turn states: {summary['turn_states']:,}   passes: {summary['passes']:,}"
                  f"   sweeps: {summary['sweeps']:,}")
     console.print(line)

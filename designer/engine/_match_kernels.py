@@ -177,7 +177,8 @@ def _other(acc, lacc, p, B, BL, other, h, fb, nF):
 
 
 @kernel
-def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
+           out_h,
            out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
            nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X, L,
            obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc):
@@ -231,7 +232,7 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, out_kind, out_p
                         for k in range(K1):
                             cacc[k] = 0.0
                             clacc[k] = 0.0
-                        clacc[0] = 1.0  # the throw or draw
+                        clacc[0] = throws[cc]  # the throw or draw (rolls folded away too)
                         for o in range(out_start[cc], out_start[cc + 1]):
                             p = out_prob[o]
                             ok = out_kind[o]
@@ -393,7 +394,7 @@ def _store(a, b, pol0, B, BL, x, lx, X, L):
 
 
 @kernel
-def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, out_kind, out_points,
+def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
           out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
           fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
           mcont, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx, out):
@@ -418,7 +419,8 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, out_kind, ou
     for pol0 in range(2):
         if pol0 == 1 and a == b:
             break
-        _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+        _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
+               out_h,
                out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
                nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X,
                L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc)
@@ -433,7 +435,7 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, out_kind, ou
 
 
 @parallel_kernel
-def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob,
+def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob, throws,
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                 node_base, node_len, obase, onodes, pick, E, mstop, mcont, V, X, L, nodes, out):
@@ -464,6 +466,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
             _pair(pairs[m, 0], pairs[m, 1], need_opt, cf, tie, cont_start, out_start, out_prob,
+                  throws,
                   out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                   opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                   node_base, node_len, obase, pick, E, mstop, mcont, V, X, L, Pk[t], Wo[t],

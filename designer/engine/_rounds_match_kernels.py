@@ -80,7 +80,7 @@ def _cont_opt(c, t, Tend, Tcl, tie, out_start, out_prob, out_kind, out_points, o
 
 @kernel
 def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-         cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
+         cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
          opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW, stopL, stopO, W, LW,
          WO, cacc, clacc, resW, resL, resO):
     """One turn of a mover playing policy ``kind``, swept backwards.
@@ -140,7 +140,7 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
                     for k in range(K1):
                         cacc[k] = 0.0
                         clacc[k] = 0.0
-                    clacc[0] = 1.0  # the throw or draw
+                    clacc[0] = throws[cc]  # the throw or draw (rolls folded away too)
                     for o in range(out_start[cc], out_start[cc + 1]):
                         p = out_prob[o]
                         ok = out_kind[o]
@@ -225,7 +225,7 @@ def _solve_small(R, x):
 
 @kernel
 def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-                blk_states, tmin, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
                 opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
                 tvO, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW, FL, FO):
     """Seat 2 (policy ``kind``) at the start of a final-round turn ``d``
@@ -263,14 +263,14 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
                     stopO[u, hh] = 0.0
         twin = d + 1 if bank_wins else 1 << 62
         turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie,
-             blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, out_kind, out_points,
+             blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
              out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
              mcont, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW[d], FL[d], FO[d])
 
 
 @kernel
 def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-                blk_states, tmin, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
                 opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
                 Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc,
                 y2W, y2L, y2O, rW, rL, rO, x, lx):
@@ -318,7 +318,7 @@ def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
                         stopO[u, hh] = 1.0 - Xs[a, b + u, hh]
             twin = G - b if bank_wins else big
             turn(k2, n2, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr,
-                 blk_states, tmin, cont_start, out_start, out_prob, out_kind, out_points, out_h,
+                 blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
                  opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
                  stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
             # seat 1 at (a, b)
@@ -350,7 +350,7 @@ def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
                         stopL[u, hh, 0] = FL[dd, hh]
                         stopO[u, hh] = 1.0 - Fs[dd, hh]
             turn(k1, n1, big, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-                 cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start,
+                 cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
                  opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW,
                  stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
             if not _solve_small(rW, x) or not _solve_small(rL, lx):

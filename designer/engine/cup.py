@@ -127,7 +127,7 @@ class Cup:
         # the turn model's arrays, filled state by state: one continuation
         # (a roll) per state that can roll, its outcomes busts first
         cont_start, out_start = [0], [0]
-        weight, denom, gains, nexts = [], [], [], []
+        weight, denom, gains, nexts, throws = [], [], [], [], []
         q = 0
         while q < len(keys):
             B, S, F = keys[q]
@@ -172,13 +172,14 @@ class Cup:
             gains.extend(g for (g, _), _ in items)
             nexts.extend(j for (_, j), _ in items)
             denom.extend([total] * (len(items) + (busted > 0)))
+            throws.append(D / total)  # the rolls until one does not come back, on average
             out_start.append(len(weight))
             cont_start.append(len(out_start) - 1)
-        return self._model(keys, cont_start, out_start, weight, denom, gains, nexts,
+        return self._model(keys, cont_start, out_start, weight, denom, gains, nexts, throws,
                            forced_first, min_bank, floor), keys
 
-    def _model(self, keys, cont_start, out_start, weight, denom, gains, nexts, forced_first,
-               min_bank, floor):
+    def _model(self, keys, cont_start, out_start, weight, denom, gains, nexts, throws,
+               forced_first, min_bank, floor):
         """The turn model from :meth:`enumerate`'s flat lists (gain -1: a bust)."""
         i64 = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
         g = i64(gains)
@@ -195,7 +196,8 @@ class Cup:
                          np.where(bust, BUST, CHOOSE).astype(np.int64), zeros,
                          np.where(bust, 0, -1).astype(np.int64), zeros, zeros, opt_start,
                          g[choose], i64(nexts)[choose], np.zeros(len(keys), dtype=np.int64),
-                         forced_first, min_bank, floor, [self.name(key) for key in keys])
+                         forced_first, min_bank, floor, [self.name(key) for key in keys],
+                         np.asarray(throws, dtype=np.float64))
 
     def continuations(self, key):
         """One roll: ``[{outcome: p}]`` (the module doc's chances)."""

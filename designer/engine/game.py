@@ -19,6 +19,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from designer.engine.length import game_lengths
 from designer.engine.pyrules import load_module_rules, split_name
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
 from designer.engine.rounds import rounds_estimate
@@ -234,8 +235,9 @@ def check_game(game):
             "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"]}
 
 
-def solve_game(game, max_komi=10):
-    """Solve ``game`` exactly with the engine.
+def solve_game(game, max_komi=10, length=True):
+    """Solve ``game`` exactly with the engine (and, with ``length``, the
+    expected game length of two seats).
 
     Returns
     -------
@@ -247,7 +249,13 @@ def solve_game(game, max_komi=10):
         player's win closest to 1/2, in points) and its win,
         ``komi_table`` (komi 0 .. ``max_komi`` steps of the unit),
         ``states`` (positions solved), ``turn_states``, ``residual``,
-        ``passes``, ``sweeps`` and ``seconds``.
+        ``passes``, ``sweeps`` and ``seconds``. Two seats with ``length``
+        also give ``expected_actions``, the expected game length in
+        actions under optimal play (every throw or draw and every stop;
+        :func:`designer.engine.length.game_lengths`; in the rounds ending
+        :func:`designer.engine.rounds_match.match_rounds_model`, optimal
+        against optimal), in each komi row too,
+        and ``length_seconds``, its time.
     """
     if game.players > 2:
         _check_seats(game)
@@ -256,7 +264,7 @@ def solve_game(game, max_komi=10):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
     if game.ending == "rounds":
-        return _solve_rounds_game(game, max_komi)
+        return _solve_rounds_game(game, max_komi, length)
     rules, unit = game.rules, game.unit
     r = solve_model(rules.model, rules.goal, 0)
     goal, lo = rules.goal, r.floor
@@ -270,12 +278,25 @@ def solve_game(game, max_komi=10):
     p = r.value(*game.start)
     table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
              for k in range(min(max_komi, goal - 1) + 1)]
-    return {"game": game.describe(), "players": 2, "ending": "race",
-            "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
-            "fair_komi": int(komis[best]) * unit,
-            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
-            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
-            "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+    out = {"game": game.describe(), "players": 2, "ending": "race",
+           "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
+           "fair_komi": int(komis[best]) * unit,
+           "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
+           "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
+           "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+    if length:
+        L, out["length_seconds"] = game_lengths(rules.model, r)
+        _add_lengths(out, L[-lo:, -lo:, h0], game.start)  # from score 0 on
+    return out
+
+
+def _add_lengths(out, actions, start):
+    """``expected_actions`` at ``start`` and in each komi row, from the
+    lengths ``actions[i, j]`` at a game's first turn (seat 1 at ``i``,
+    seat 2 at ``j`` points, from 0)."""
+    out["expected_actions"] = float(actions[start])
+    for row in out["komi_table"]:
+        row["expected_actions"] = float(actions[0, row["komi"] // out["game"]["unit"]])
 
 
 def _check_seats(game):
@@ -340,11 +361,14 @@ def _solve_seats_game(game, max_komi):
             "sweeps": r.sweeps, "seconds": r.seconds}
 
 
-def _solve_rounds_game(game, max_komi):
+def _solve_rounds_game(game, max_komi, length=True):
     """:func:`solve_game` under the rounds ending
     (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
     plus ``ties`` and ``cap``."""
+    from designer.engine._match_kernels import OPTIMAL
+    from designer.engine.match import RulesPolicy
     from designer.engine.rounds import solve_rounds_model
+    from designer.engine.rounds_match import match_rounds_model
 
     rules, unit = game.rules, game.unit
     r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties)
@@ -359,12 +383,19 @@ def _solve_rounds_game(game, max_komi):
     p = float(r.X[game.start[0], game.start[1], h0])
     table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
              for k in range(min(max_komi, goal - 1) + 1)]
-    return {"game": game.describe(), "players": 2, "ending": "rounds", "ties": rules.ties,
-            "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
-            "fair_komi": int(komis[best]) * unit,
-            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
-            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
-            "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
+    out = {"game": game.describe(), "players": 2, "ending": "rounds", "ties": rules.ties,
+           "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
+           "fair_komi": int(komis[best]) * unit,
+           "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
+           "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
+           "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
+    if length:  # optimal play against itself, evaluated exactly
+        opt = RulesPolicy(OPTIMAL, "optimal")
+        m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
+        out["length_seconds"] = m.seconds
+        _add_lengths(out, m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))],
+                     game.start)
+    return out
 
 
 __all__ = ["RulesGame", "SETTINGS", "check_game", "is_rules_name", "load_path",

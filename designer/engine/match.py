@@ -347,7 +347,7 @@ def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, msto
     import numba
 
     args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
-            model.out_prob, model.out_kind, model.out_points, p["out_h"], model.out_effect,
+            model.out_prob, model.cont_throws, model.out_kind, model.out_points, p["out_h"], model.out_effect,
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont, V,

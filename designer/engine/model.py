@@ -124,6 +124,12 @@ class TurnModel:
         Lowest banked score a ``PENALTY`` bust can leave (``<= 0``).
     names : tuple of str, optional
         A short description of each state, for people.
+    cont_throws : float array, shape (C,), optional
+        Throws or draws one taking of each continuation stands for, on
+        average (``>= 1``; default all 1): ``1 / (1 - q)`` for a
+        continuation whose rolls straight back to the same state, of chance
+        ``q``, were folded away (:func:`fold_self_loops`). Only the count
+        of actions (the game's length) reads it.
     """
 
     cont_start: np.ndarray = field(repr=False)
@@ -142,6 +148,7 @@ class TurnModel:
     min_bank: int = 0
     floor: int = 0
     names: tuple = field(default=(), repr=False)
+    cont_throws: np.ndarray = field(default=None, repr=False)
 
     def __post_init__(self):
         ints = ("cont_start", "out_start", "out_kind", "out_points", "out_next", "out_effect",
@@ -160,6 +167,13 @@ class TurnModel:
         object.__setattr__(self, "min_bank", int(self.min_bank))
         object.__setattr__(self, "floor", int(self.floor))
         object.__setattr__(self, "names", tuple(self.names))
+        C = len(self.out_start) - 1
+        w = np.ones(max(C, 0)) if self.cont_throws is None else np.ascontiguousarray(
+            self.cont_throws, dtype=np.float64)
+        if w.shape != (max(C, 0),) or not np.all(w >= 1.0) or not np.all(np.isfinite(w)):
+            raise ModelError(f"turn model: cont_throws must hold {C} finite numbers >= 1")
+        w.setflags(write=False)
+        object.__setattr__(self, "cont_throws", w)
         self._check()
 
     # -- sizes --------------------------------------------------------------
@@ -295,6 +309,10 @@ def fold_self_loops(continuations, handover, names=(), starts=()):
         Folded, with the copies appended.
     origin : list of int
         The state each state (copies included) was made from.
+    throws : list of list of float
+        Per state, per continuation: the throws one taking of it stands
+        for (``1 / (1 - q)`` where returns of chance ``q`` were folded,
+        else 1), for :attr:`TurnModel.cont_throws`.
     """
     S = len(continuations)
     keep = set(starts)
@@ -304,7 +322,7 @@ def fold_self_loops(continuations, handover, names=(), starts=()):
                 and o[2][0][0] == 0 and o[2][0][1] == s]
 
     def fold(conts, s):
-        out = []
+        out, throws = [], []
         for outs in conts:
             back = returns(outs, s)
             # the others are divided by their own sum (= 1 - q up to
@@ -312,32 +330,40 @@ def fold_self_loops(continuations, handover, names=(), starts=()):
             rest = sum(o[0] for k, o in enumerate(outs) if k not in back)
             if not back or rest <= 0.0:  # never leaves: a turn that never ends, refused elsewhere
                 out.append(outs)
+                throws.append(1.0)
                 continue
             out.append([(min(o[0] / rest, 1.0),) + tuple(o[1:]) for k, o in enumerate(outs)
                         if k not in back])
-        return out
+            # the throws until one does not come back: geometric, mean 1 / (1 - q)
+            throws.append(max(1.0, 1.0 / rest))
+        return out, throws
 
-    conts_out, origin = [], list(range(S))
+    conts_out, throws_out, origin = [], [], list(range(S))
     copies = {}
     for s, conts in enumerate(continuations):
         if s not in keep or not any(returns(outs, s) for outs in conts):
-            conts_out.append(fold(conts, s))
+            folded, throws = fold(conts, s)
+            conts_out.append(folded)
+            throws_out.append(throws)
             continue
         copies[s] = S + len(copies)
         origin.append(s)
         conts_out.append([[(o[0], "choose", [(0, copies[s])]) if k in returns(outs, s) else o
                            for k, o in enumerate(outs)] for outs in conts])
+        throws_out.append([1.0] * len(conts))
     for s, c in copies.items():
-        conts_out.append(fold(continuations[s], s))
+        folded, throws = fold(continuations[s], s)
+        conts_out.append(folded)
+        throws_out.append(throws)
     handover = list(handover) + [handover[s] for s in copies]
     names = list(names)
     if names:
         names += [f"{names[s]} (after a roll)" for s in copies]
-    return conts_out, handover, names, origin
+    return conts_out, handover, names, origin, throws_out
 
 
 def build_model(continuations, handover, *, forced_first=False, min_bank=0, floor=0, names=(),
-                fold=True):
+                fold=True, throws=None):
     """Build a :class:`TurnModel` from nested Python lists.
 
     Parameters
@@ -354,9 +380,13 @@ def build_model(continuations, handover, *, forced_first=False, min_bank=0, floo
     fold : bool
         Fold outcomes that return the turn to the same state with no points
         (:func:`fold_self_loops`; exact for optimal and stationary play).
+    throws : list of list of float, optional
+        Per state, per continuation, :attr:`TurnModel.cont_throws` (from
+        :func:`fold_self_loops` when the caller folded; with ``fold`` they
+        come from the fold here).
     """
     if fold:
-        continuations, handover, names, _ = fold_self_loops(
+        continuations, handover, names, _, throws = fold_self_loops(
             continuations, handover, names,
             start_like(continuations, handover) if forced_first else ())
     effects = {"none": NONE, "zero": ZERO, "penalty": PENALTY}
@@ -389,7 +419,8 @@ def build_model(continuations, handover, *, forced_first=False, min_bank=0, floo
     return TurnModel(i64(cont_start), i64(out_start), np.array(cols["prob"], dtype=np.float64),
                      i64(cols["kind"]), i64(cols["points"]), i64(cols["next"]),
                      i64(cols["effect"]), i64(cols["penalty"]), i64(opt_start), i64(gains),
-                     i64(nexts), i64(handover), forced_first, min_bank, floor, names)
+                     i64(nexts), i64(handover), forced_first, min_bank, floor, names,
+                     None if throws is None else [w for per in throws for w in per])
 
 
 def start_like(continuations, handover):

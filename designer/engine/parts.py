@@ -458,9 +458,9 @@ def enumerate_turn(part, *, forced_first=False, min_bank=0, floor=0):
         conts[key] = rows
     rows = [conts[k] for k in keys]
     handover = [index[part.handover(k)] for k in keys]
-    rows, handover, names, origin = fold_self_loops(
+    rows, handover, names, origin, throws = fold_self_loops(
         rows, handover, [part.name(k) for k in keys],
         start_like(rows, handover) if forced_first else ())
     model = build_model(rows, handover, forced_first=forced_first, min_bank=min_bank,
-                        floor=floor, names=names, fold=False)
+                        floor=floor, names=names, fold=False, throws=throws)
     return model, [keys[s] for s in origin]

@@ -528,12 +528,12 @@ class _Reader:
                 names.append(" ".join(text.split()) or shown)
         # rolls straight back to the same state with no points are folded
         # exactly; a forced start's returns go to a copy of it, appended
-        rows, hand2, names, origin = fold_self_loops(
+        rows, hand2, names, origin, throws = fold_self_loops(
             conts, hand, names, start_like(conts, hand) if cfg["forced_first"] else ())
         try:
             model = build_model(rows, hand2, forced_first=cfg["forced_first"],
                                 min_bank=cfg["min_bank"], floor=cfg["floor"], names=names,
-                                fold=False)
+                                fold=False, throws=throws)
         except ModelError as exc:  # the checks above should leave none: say where anyway
             self.fail(str(exc))
         self.playable(model, cfg, conts)

@@ -229,7 +229,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     t0 = time.perf_counter()
     Fs = solver_final(model, lay, C, tvO) if need_opt else np.zeros((C + 1, H))
     marr = (lay.blk_ptr, lay.blk_states, lay.tmin, model.cont_start, model.out_start,
-            model.out_prob, model.out_kind, model.out_points, lay.out_h, model.opt_start,
+            model.out_prob, model.cont_throws, model.out_kind, model.out_points, lay.out_h,
+            model.opt_start,
             model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.pass_ok, pick, E, Tc,
             mstop, mcont)
     stopW = np.zeros((Tcl + 1, H, K1))

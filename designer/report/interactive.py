@@ -155,9 +155,10 @@ def explorer(spec, rows, ranked, columns, pictures):
         "study_file": str(spec.path),
         "composition_words": COMPOSITION_WORDS.get(fam.name, "designs"),
     }
-    if "komi" not in fam.plane or "expected_actions" not in fam.stored:
-        # simulated, seats and rules families: their own sentences (the page
-        # writes the others' from the komi and the expected length)
+    if "komi" not in fam.plane or "expected_actions" not in fam.stored or fam.name == "rules":
+        # simulated, seats and rules families (a rules row also says its
+        # fair komi): their own sentences (the page writes the others'
+        # from the komi and the expected length)
         data["sentences"] = [fam.sentence(r) for _, r in rows.iterrows()]
     if fam.heatmap:
         x, y, xl, yl = fam.heatmap

@@ -24,11 +24,9 @@ Each row holds ``first_player_win`` at its goal and komi, ``fairness``
 :math:`|p - 1/2|`, ``fair_komi`` (the start points of the second seat,
 negative: of the first, that bring the first player's win closest to 1/2,
 in points) and its win ``fair_first_player_win``, ``states`` (positions of
-that goal's solve) and ``components`` (dice thrown at most, the deck's
-items, the dice in the cup, or the scoring dice). The expected game length
-is not computed by the engine, so a rules study has no
-``expected_actions``: ranking or constraining by it is refused when the
-study file is read.
+that goal's solve), ``expected_actions`` (the expected game length under
+optimal play, in throws, draws and stops) and ``components`` (dice thrown
+at most, the deck's items, the dice in the cup, or the scoring dice).
 """
 
 import copy
@@ -43,13 +41,11 @@ from designer.errors import DesignError
 from designer.search.families import Family
 
 #: Every metric column of a rules study's rows.
-RULES_METRICS = ("first_player_win", "fairness", "components", "fair_komi",
+RULES_METRICS = ("first_player_win", "fairness", "expected_actions", "components", "fair_komi",
                  "fair_first_player_win", "states")
 
 #: Metrics of the coded families a rules study does not have, and why.
-MISSING = {"expected_actions": "the expected game length of a rules-file game is not "
-                               "computed yet",
-           "skill_gap": "a rules-file game has no max-score player to measure skill against"}
+MISSING = {"skill_gap": "a rules-file game has no max-score player to measure skill against"}
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -217,9 +213,9 @@ class RulesFamily(Family):
     """
 
     name = "rules"
-    metrics = {"fairness": "min", "first_player_win": "min", "components": "min",
-               "states": "min"}
-    default_rank = ("fairness", "components")
+    metrics = {"fairness": "min", "first_player_win": "min", "expected_actions": "min",
+               "components": "min", "states": "min"}
+    default_rank = ("fairness", "expected_actions", "components")
     stored = RULES_METRICS
     text_columns = frozenset({"ending"})
     missing = MISSING
@@ -301,12 +297,14 @@ class RulesFamily(Family):
                              source=args["where"], start=(0, 0), players=2,
                              ending=rules.ending, komi=0)
             sol = solve_game(game, max_komi=max(komis) // u)
-            table = {t["komi"]: t["first_player_win"] for t in sol["komi_table"]}
+            table = {t["komi"]: t for t in sol["komi_table"]}
             residual = max(residual, float(sol["residual"]))
             for k in komis:
-                win = float(table[k])
+                win = float(table[k]["first_player_win"])
                 rows.append({**design, "goal": goal, "komi": k, "first_player_win": win,
-                             "fairness": abs(win - 0.5), "components": n,
+                             "fairness": abs(win - 0.5),
+                             "expected_actions": float(table[k]["expected_actions"]),
+                             "components": n,
                              "fair_komi": int(sol["fair_komi"]),
                              "fair_first_player_win": float(sol["fair_komi_first_player_win"]),
                              "states": int(sol["states"])})
@@ -342,7 +340,8 @@ class RulesFamily(Family):
         pts = "point" if int(row["komi"]) == 1 else "points"
         return (f"{self.describe_design(row)}, goal {int(row['goal'])}, second player starts "
                 f"with {int(row['komi'])} {pts}: first player wins "
-                f"{100 * row['first_player_win']:.3f}%; fair komi "
+                f"{100 * row['first_player_win']:.3f}%, games last "
+                f"{row['expected_actions']:.1f} actions; fair komi "
                 f"{int(row['fair_komi'])} ({100 * row['fair_first_player_win']:.3f}%)")
 
 

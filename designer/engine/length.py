@@ -1,0 +1,148 @@
+r"""Expected game length under optimal play: two seats, first to the goal wins.
+
+Counted in actions, as for the coded families: every throw or draw and
+every stop (a pass, and the winning stop, included). A roll that brings
+the turn straight back to where it was is folded out of the turn model
+(:func:`designer.engine.model.fold_self_loops`) but still thrown: a
+continuation counts the throws it stands for on average,
+:attr:`~designer.engine.model.TurnModel.cont_throws`. With the win table
+``V`` of :func:`designer.engine.solve.solve_model` solved, each decision is
+fixed (the solver's rules: the best continuation, ties to the one listed
+first; stopping wins a tie except at a turn total of 0), and the expected
+actions left ``L`` follow the turn equations with ``1 +`` per action:
+
+.. math::
+
+    L(i, j, s, t) &= 1 + L(j, i + t, \mathrm{handover}(s))
+        \quad \text{(a stop; } 1 \text{ if it wins)} \\
+    L(i, j, s, t) &= 1 + \sum_o p_o\, \ell_o \quad \text{(a throw or draw)}
+
+with :math:`\ell_o` the next node's length (1 where a winning stop
+follows), 0 for an end that reaches the goal, and the opponent's turn
+start otherwise. Pairs of scores are taken in the solve's order; inside a
+pair the unknowns are the two sides' lengths at the feedback start, and
+one sweep gives every length as an affine function of them (their own two
+rows are then solved exactly). Where scores can fall, the pairs are swept
+again until no length moves by more than :data:`~designer._jit.TOL` of
+itself. One sweep per pair and pass: about the cost of the solve itself.
+A game with several feedback states is evaluated by the general match
+(:func:`designer.engine.match.match_model`, optimal against optimal).
+"""
+
+import time
+
+import numpy as np
+
+from designer._jit import TIE, TOL, compiled, threads
+from designer.engine import _length_kernels as K
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _pairs, plan
+from designer.errors import ConvergenceError
+
+#: Passes over the table allowed when scores can fall.
+MAX_PASSES = 100_000
+
+
+def _warm():
+    if not compiled(K.length_pairs):
+        from designer.engine.model import build_model
+        from designer.engine.solve import solve_model
+
+        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+        game_lengths(tiny, solve_model(tiny, 2, _timed=False), _timed=False)
+
+
+def memory_needed(p, nt):
+    """Bytes :func:`game_lengths` allocates for plan ``p`` on ``nt`` threads."""
+    return (p["n"] * p["n"] * p["H"] + nt * (8 * p["nodes"] + 6 * p["H"])) * 8
+
+
+def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
+    """Expected actions left at every turn start under optimal play.
+
+    Parameters
+    ----------
+    model : TurnModel
+    solution : EngineResult
+        :func:`~designer.engine.solve.solve_model` of ``model`` (its goal).
+    memory_limit : int
+        Bytes allowed; more is refused before anything is allocated.
+
+    Returns
+    -------
+    lengths : ndarray, shape (n, n, H)
+        Indexed as ``solution.win``.
+    seconds : float
+        Wall time of the kernels.
+
+    Raises
+    ------
+    TooLargeError
+        The lengths table passes ``memory_limit``.
+    ConvergenceError
+        A pair whose turns never end under the solved policy, or lengths
+        that do not settle where scores can fall.
+    """
+    goal = solution.goal
+    p = plan(model, goal)
+    nt = threads()
+    need = memory_needed(p, nt)
+    if need > memory_limit:
+        raise TooLargeError(f"the game length needs {need / 2**20:,.0f} MB, over the limit of "
+                            f"{memory_limit / 2**20:,.0f} MB")
+    if len(p["fh"]) > 1:
+        return _by_match(model, solution)
+    if _timed:
+        _warm()
+    V = np.ascontiguousarray(solution.win)
+    n = p["n"]
+    L = np.zeros((n, n, p["H"]))
+    pairs, groups = _pairs(n)
+    out = np.zeros((len(pairs), 2))
+    cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
+    fbh = int(p["fh"][0]) if len(p["fh"]) else -1
+    t0 = time.perf_counter()
+    passes = 0
+    while True:
+        out[:] = 0.0
+        _run(model, p, pairs, groups, cf, fbh, V, L, nt, out)
+        passes += 1
+        if np.any(out[:, 1]):
+            bad = pairs[int(np.flatnonzero(out[:, 1])[0])] + p["lo"]
+            raise ConvergenceError(f"under optimal play the turns at scores "
+                                   f"{tuple(int(v) for v in bad)} never end")
+        if not model.falls or float(out[:, 0].max()) <= TOL:
+            break
+        if passes >= MAX_PASSES:
+            raise ConvergenceError(f"the game length still moves by {out[:, 0].max():.1e} "
+                                   f"after {passes} passes")
+    return L, time.perf_counter() - t0
+
+
+def _run(model, p, pairs, groups, cf, fbh, V, L, nt, out):
+    args = (pairs, groups, model.falls, cf, TIE, p["st"], model.out_start, model.out_prob,
+            model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain, p["opt_nb"], fbh, p["blk_ptr"],
+            p["blk_states"], p["blk_tmax"], V, L, p["nodes"], nt, out)
+    if not model.falls:
+        K.length_pairs(*args)
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)  # pairs read pairs of this pass: in order
+    try:
+        K.length_pairs(*args)
+    finally:
+        numba.set_num_threads(before)
+
+
+def _by_match(model, solution):
+    """Several feedback states: the general match, optimal against optimal."""
+    from designer.engine._match_kernels import OPTIMAL
+    from designer.engine.match import RulesPolicy, match_model
+
+    opt = RulesPolicy(OPTIMAL, "optimal")
+    m = match_model(model, solution.goal, opt, opt, solution=solution)
+    return np.ascontiguousarray(m.actions[0]), m.seconds
+
+
+__all__ = ["game_lengths", "memory_needed"]

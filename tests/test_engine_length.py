@@ -1,0 +1,195 @@
+"""The expected game length under optimal play of a rules game
+(designer.engine.length): against the slow match reference written from the
+rules (optimal against optimal, tests/engine_match_reference.py), against
+today's family solvers, and in ``designer solve``'s output."""
+
+import json
+
+import numpy as np
+import pytest
+from cli_runner import cli
+from engine_match_reference import Optimal, reference_match
+from engine_reference import Deck, Die, FromModel, PairOfDice
+
+from designer import load_game
+from designer.engine.game import load_rules_game, solve_game
+from designer.engine.length import game_lengths
+from designer.engine.match import match_model, parse_rules_policy
+from designer.engine.model import build_model
+from designer.engine.rulesfile import parse_rules
+from designer.engine.solve import plan, solve_model
+from designer.solve import solve
+
+PIGLET = "goal = {goal}\n[dice]\nsides = 2\nface.1 = { bust = true }\nface.2 = { points = 1 }\n"
+D3 = "goal = 8\n[dice]\nsides = 3\nface.1 = { bust = true }\n"
+DECK = "goal = 6\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 3\n"
+PAIR = ("goal = 12\n[dice]\ncount = 2\nsides = 3\nface.1 = { bust = true }\n"
+        "[dice.bust_effect]\nbust_faces = 2\nscore = \"zero\"\n")
+# (one throw a turn: with several throws a turn, throwing two dice at once
+# and one die twice can be worth exactly the same, a tie the length of a
+# game depends on and rounding breaks)
+CHOICES = ("goal = 9\n[dice]\ncount = [1, 3]\nsides = 3\nface.1 = { bust = true }\n"
+           "face.2 = { points = 1 }\nface.3 = { points = 2 }\none_throw = true\n"
+           "bust_points = 1\n")
+MIN_BANK = "goal = 8\n[turn]\nmin_bank = 3\n[dice]\nsides = 3\nface.1 = { bust = true }\n"
+
+
+def _odd(min_bank=0, forced_first=False):
+    """Two continuations at state 0, a choice of two options, an end with
+    points and a choice between equal gains."""
+    return build_model([
+        [[(0.3, "bust", 0, "none", 0), (0.4, "choose", [(1, 0), (2, 1)]), (0.3, "end", 2, 0)],
+         [(0.4, "bust", 0, "none", 0), (0.6, "choose", [(3, 1)])]],
+        [[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0), (1, 1)])]],
+    ], [0, 0], min_bank=min_bank, forced_first=forced_first)
+
+
+def _two_starts():
+    """Two turn starts, each of whose busts can hand the opponent either
+    one: the turn ends of both loop back inside a pair, so the solve needs
+    two feedback states (the general match gives the lengths)."""
+    return build_model([
+        [[(0.2, "bust", 0, "none", 0), (0.2, "bust", 1, "none", 0), (0.6, "choose", [(1, 0)])]],
+        [[(0.3, "bust", 1, "none", 0), (0.1, "bust", 0, "none", 0), (0.6, "choose", [(2, 1)])]],
+    ], [1, 0])
+
+
+def _lengths(model, goal):
+    sol = solve_model(model, goal, 0)
+    L, _ = game_lengths(model, sol)
+    return sol, L
+
+
+CASES = [
+    ("piglet-4", lambda: parse_rules(PIGLET.replace("{goal}", "4")).model, 4,
+     Die(["bust", 1]), {}),
+    ("piglet-7", lambda: parse_rules(PIGLET.replace("{goal}", "7")).model, 7,
+     Die(["bust", 1]), {}),
+    ("d3-8", lambda: parse_rules(D3).model, 8, Die(["bust", 2, 3]), {}),
+    ("d3-min-bank", lambda: parse_rules(MIN_BANK).model, 8, Die(["bust", 2, 3]),
+     {"min_bank": 3}),
+    ("deck-2-3", lambda: parse_rules(DECK).model, 6, Deck(2, 3), {"forced_first": True}),
+    ("choose-dice", lambda: parse_rules(CHOICES).model, 9, None, {}),
+    ("odd", lambda: _odd(), 6, None, {}),
+    ("odd-min-bank", lambda: _odd(min_bank=2), 6, None, {"min_bank": 2}),
+    ("odd-forced", lambda: _odd(forced_first=True), 6, None, {"forced_first": True}),
+    ("two-starts", _two_starts, 5, None, {}),
+]
+
+
+@pytest.mark.parametrize("name, build, goal, proc, opts", CASES, ids=[c[0] for c in CASES])
+def test_lengths_match_the_reference(name, build, goal, proc, opts):
+    model = build()
+    proc = FromModel(model) if proc is None else proc
+    sol, L = _lengths(model, goal)
+    for start in ((0, 0), (0, 2), (3, 1)):
+        ref = reference_match(proc, goal, Optimal(), Optimal(), start=start, **opts)
+        got = L[start[0], start[1], 0]
+        assert abs(got - ref["actions_as_first"]) < 1e-9, start
+        assert got >= 1.0
+
+
+def test_two_feedback_states_take_the_general_match():
+    assert len(plan(_two_starts(), 5)["fh"]) == 2
+
+
+def test_lengths_where_scores_fall():
+    rules = parse_rules(PAIR)
+    sol, L = _lengths(rules.model, rules.goal)
+    assert rules.model.falls
+    for start in ((0, 0), (5, 2)):
+        ref = reference_match(PairOfDice(3), rules.goal, Optimal(), Optimal(), start=start,
+                              tol=1e-14)
+        assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
+
+
+@pytest.mark.parametrize("name, goal", [("piglet", None), ("two-dice-pig", 40), ("hog", 40),
+                                        ("farkle", 1500), ("fowl-play", 20)])
+def test_lengths_equal_the_match_everywhere(name, goal):
+    """Every turn start of the table, not only the first: the general match
+    (optimal against optimal) counts the same actions."""
+    game = load_rules_game(name, goal=goal)
+    model, g = game.rules.model, game.rules.goal
+    sol, L = _lengths(model, g)
+    opt = parse_rules_policy("optimal", game)
+    m = match_model(model, g, opt, opt, solution=sol)
+    assert np.abs(L - m.actions[0]).max() <= 1e-9 * np.abs(m.actions[0]).max()
+
+
+@pytest.mark.parametrize("preset, rules, goal", [("pig", "rules:pig", 100),
+                                                  ("fowl-play", "rules:fowl-play", 50),
+                                                  ("red-light", "rules:red-light", 50)])
+def test_lengths_equal_todays_solvers(preset, rules, goal):
+    today = solve(load_game(preset))
+    game = load_rules_game(rules)
+    summary = solve_game(game, max_komi=6)
+    komi = game.start[1]  # Red Light's second player starts with 1 point
+    assert abs(summary["expected_actions"] - today.expected_actions(goal, komi)) < 1e-9
+    for row in summary["komi_table"]:
+        assert abs(row["expected_actions"] - today.expected_actions(goal, row["komi"])) < 1e-9
+
+
+def test_a_longer_race_takes_longer():
+    short = _lengths(parse_rules(PIGLET.replace("{goal}", "5")).model, 5)[1][0, 0, 0]
+    long = _lengths(parse_rules(PIGLET.replace("{goal}", "9")).model, 9)[1][0, 0, 0]
+    assert long > short > 1.0
+
+
+def test_solve_prints_the_length():
+    r = cli("solve", "rules:pig", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert abs(out["expected_actions"] - 84.14484319125475) < 1e-9
+    assert out["komi_table"][1]["expected_actions"] < out["komi_table"][0]["expected_actions"]
+    r = cli("solve", "piglet")
+    assert r.returncode == 0 and "expected game length:" in r.stdout
+    assert "game length (actions)" in r.stdout
+
+
+# -- rolls that come back to the same state ---------------------------------------
+
+BLANK = ("goal = {goal}\n[dice]\nsides = 4\nface.1 = { bust = true }\nface.2 = { points = 0 }\n"
+         "face.3 = { points = 2 }\nface.4 = { points = 3 }\n")
+
+
+def test_a_blank_face_is_thrown_though_folded_away():
+    """A face worth nothing leaves the turn where it was: the turn model
+    folds it away, but the player still throws it, and the length counts
+    those throws (the reference keeps the blank face and iterates)."""
+    for goal in (6, 9):
+        rules = parse_rules(BLANK.replace("{goal}", str(goal)))
+        assert rules.model.states == 1 and abs(rules.model.cont_throws[0] - 4 / 3) < 1e-15
+        sol, L = _lengths(rules.model, goal)
+        proc = Die(["bust", 0, 2, 3])
+        for start in ((0, 0), (2, 4)):
+            ref = reference_match(proc, goal, Optimal(), Optimal(), start=start, tol=1e-14)
+            assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
+
+
+def test_rounds_length_is_the_rounds_match_of_optimal_play():
+    """Under the rounds ending the length is optimal play against itself in
+    the rounds match (checked there against a slow reference and the Zombie
+    Dice solver), read at the game's start and at each komi."""
+    from designer.engine._match_kernels import OPTIMAL
+    from designer.engine.match import RulesPolicy
+    from designer.engine.rounds_match import match_rounds_model
+
+    game = load_rules_game("great-rolled-ones", goal=20, komi=-2)
+    out = solve_game(game, max_komi=3)
+    opt = RulesPolicy(OPTIMAL, "optimal")
+    m = match_rounds_model(game.rules.model, 20, opt, opt, ties=game.rules.ties)
+    assert abs(out["expected_actions"] - m.actions_as_first((2, 0))) < 1e-9
+    for row in out["komi_table"]:
+        assert abs(row["expected_actions"] - m.actions_as_first((0, row["komi"]))) < 1e-9
+
+
+def test_no_length_skips_it_and_is_refused_elsewhere():
+    r = cli("solve", "piglet", "--no-length", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
+    r = cli("solve", "pig", "--no-length")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().splitlines() == [
+        "designer: error: invalid --no-length for Pig: allowed only for rules games (the "
+        "solvers of the other games give the length with the solve)"]
