@@ -418,7 +418,7 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
 ST_C0, ST_C1, ST_BASE, ST_PASS, ST_HAND, ST_START, ST_LEN = 0, 1, 2, 3, 4, 5, 6
 OC_OP, OC_GAIN, OC_NODE, OC_H, OC_KIND, OC_POINTS, OC_EFFECT, OC_PENALTY = range(8)
 # entries of the integer settings (CF_*)
-CF_GOAL, CF_LO, CF_MIN_BANK, CF_FORCED = 0, 1, 2, 3
+CF_GOAL, CF_LO, CF_MIN_BANK, CF_FORCED, CF_SIMPLE = 0, 1, 2, 3, 4
 
 
 @kernel
@@ -643,6 +643,166 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
 
 
 @kernel
+def _sweep2s(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, fbh, blk_states, V, W, B, mg,
+             cnt):
+    """:func:`_sweep2` for a turn model of *simple* states (a deck's):
+    every block one state, with one continuation whose outcomes are turn
+    starts (``OP_START``, ``OP_FEEDBACK``) and at most one ``OP_MOVE``
+    (:func:`designer.engine.solve.plan` checks it, ``simple``).
+
+    The turn starts' part of the continuation's value is the same at every
+    turn total of a state, so it is summed once per state and side; the
+    loop over the state's turn totals then reads one row of ``W`` (the
+    move's) and one stop value, with no outcome dispatch and no reads of
+    the packed tables, and the turn total 0 (a pass, the turn start) is
+    taken apart after it. The decisions, their margins and the order of
+    every sum are those of :func:`_sweep2` (the turn starts summed in
+    outcome order, then the move; turn starts listed after the move, which
+    no part lists, summed apart and added last: a difference in rounding
+    only), so the values agree to the last bit where no turn start follows
+    the move and policy iteration accepts the same estimates.
+
+    Fowl Play on one thread: 0.06 s against 0.14 s by :func:`_sweep2`, in
+    the same sweeps (the dispatch and the turn starts' reads at every
+    position were half of a position's cost)."""
+    rad = np.inf
+    cnt[0] = 0
+    nodes = W.shape[0] // 2
+    H = B.shape[0] // 2
+    goal = cf[CF_GOAL]
+    lo = cf[CF_LO]
+    min_bank = cf[CF_MIN_BANK]
+    forced = cf[CF_FORCED] != 0
+    for q in range(blk_states.shape[0]):
+        s = blk_states[q]
+        c0 = st[s, ST_C0]
+        nb, pass_s, hand_s = st[s, ST_BASE], st[s, ST_PASS] != 0, st[s, ST_HAND]
+        h_s, lenh = st[s, ST_START], st[s, ST_LEN]
+        o0 = out_start[c0]
+        o1 = out_start[c0 + 1]
+        for side in range(2):
+            if side == 0:
+                ma, mb, xo, xt = a, b, x0, x1
+            else:
+                ma, mb, xo, xt = b, a, x1, x0
+            wo = side * nodes
+            bw = side * H
+            bt = (1 - side) * H
+            mi = ma + lo
+            tcap = max(goal - mi, min_bank)
+            # the turn starts' part: kA.. before the move, zA.. after it
+            kA, kO, kT = 0.0, 0.0, 0.0
+            zA, zO, zT = 0.0, 0.0, 0.0
+            after = False
+            mp = 0.0
+            mgain = tcap  # no move: nothing to read (its probability 0)
+            mrow = wo
+            for o in range(o0, o1):
+                p = out_prob[o]
+                op = oq[o, 0]
+                if op == OP_MOVE:
+                    mp = p
+                    mgain = oq[o, 1]
+                    mrow = wo + oq[o, 2]
+                    after = True
+                    continue
+                h = oq[o, 3]
+                if h == fbh:  # 1 - the opponent's unknown
+                    dA, dO, dT = p, 0.0, -p
+                else:
+                    dA = p * (1.0 - B[bt + h, 0])
+                    dO = -(p * B[bt + h, 2])
+                    dT = -(p * B[bt + h, 1])
+                if after:
+                    zA += dA
+                    zO += dO
+                    zT += dT
+                else:
+                    kA += dA
+                    kO += dO
+                    kT += dT
+            post = zA != 0.0 or zO != 0.0 or zT != 0.0
+            # turn totals above 0: a stop banks (no unknowns in its value)
+            for t in range(min(lenh, tcap) - 1, 0, -1):
+                tt = t + mgain
+                if tt >= tcap:  # stopping there wins
+                    bA = kA + mp
+                    bO = kO
+                    bT = kT
+                else:
+                    r = mrow + tt
+                    bA = kA + mp * W[r, 0]
+                    bO = kO + mp * W[r, 1]
+                    bT = kT + mp * W[r, 2]
+                if post:
+                    bA += zA
+                    bO += zO
+                    bT += zT
+                r = wo + nb + t
+                if t >= min_bank:  # stopping is allowed
+                    sA = 1.0 - V[mb, hand_s, ma + t]
+                    # (the margins of _sweep2, whose stop has sO = sT = 0)
+                    m = bA - sA + bO * xo + bT * xt - tie
+                    slope = abs(bO) + abs(bT)
+                    if abs(m) < rad * slope:
+                        rad = _keep2(rad, m, slope, bA - sA, bO, bT, tie, side, mg, cnt)
+                    if not (bA + bO * xo + bT * xt) - sA > tie:
+                        W[r, 0] = sA
+                        W[r, 1] = 0.0
+                        W[r, 2] = 0.0
+                        continue
+                W[r, 0] = bA
+                W[r, 1] = bO
+                W[r, 2] = bT
+            if min(lenh, tcap) <= 0:
+                continue
+            # turn total 0: the turn's start
+            if mgain >= tcap:
+                bA = kA + mp
+                bO = kO
+                bT = kT
+            else:
+                r = mrow + mgain
+                bA = kA + mp * W[r, 0]
+                bO = kO + mp * W[r, 1]
+                bT = kT + mp * W[r, 2]
+            if post:
+                bA += zA
+                bO += zO
+                bT += zT
+            if h_s >= 0 and forced:  # a turn starts with a draw
+                B[bw + h_s, 0] = bA
+                B[bw + h_s, 1] = bO
+                B[bw + h_s, 2] = bT
+            if min_bank == 0 and pass_s:  # a pass: the opponent starts from the hand-over
+                if hand_s == fbh:
+                    sA, sO, sT = 1.0, 0.0, -1.0
+                else:
+                    sA = 1.0 - B[bt + hand_s, 0]
+                    sO = -B[bt + hand_s, 2]
+                    sT = -B[bt + hand_s, 1]
+                # ties go to drawing at a turn total of 0 (a pass answered
+                # by a pass would never end the game)
+                dO = bO - sO
+                dT = bT - sT
+                m = bA - sA + dO * xo + dT * xt + tie
+                slope = abs(dO) + abs(dT)
+                if abs(m) < rad * slope:
+                    rad = _keep2(rad, m, slope, bA - sA, dO, dT, -tie, side, mg, cnt)
+                if not (bA + bO * xo + bT * xt) - (sA + sO * xo + sT * xt) > -tie:
+                    bA, bO, bT = sA, sO, sT
+            r = wo + nb
+            W[r, 0] = bA
+            W[r, 1] = bO
+            W[r, 2] = bT
+            if h_s >= 0 and not forced:
+                B[bw + h_s, 0] = bA
+                B[bw + h_s, 1] = bO
+                B[bw + h_s, 2] = bT
+    return rad
+
+
+@kernel
 def _kept_hold2(mg, cnt, y0, y1):
     """True if every kept decision comes out the same at ``(y0, y1)``."""
     for c in range(cnt[0]):
@@ -655,9 +815,11 @@ def _kept_hold2(mg, cnt, y0, y1):
 def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
                  out_prob, oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax,
                  V, W, B, mg, cnt, out):
-    """:func:`_solve_pair` with two unknowns in scalars (the same rule)."""
+    """:func:`_solve_pair` with two unknowns in scalars (the same rule);
+    simple states (``cf[CF_SIMPLE]``) swept by :func:`_sweep2s`."""
     n = V.shape[0]
     H = V.shape[1]
+    simple = cf[CF_SIMPLE] != 0
     if warm:
         x0 = V[a, fbh, b]
         x1 = V[b, fbh, a]
@@ -667,8 +829,12 @@ def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, 
     sweeps = 0
     gap = np.inf
     while True:
-        rad = _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start,
-                      opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt)
+        if simple:
+            rad = _sweep2s(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, fbh, blk_states,
+                           V, W, B, mg, cnt)
+        else:
+            rad = _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start,
+                          opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt)
         sweeps += 1
         # the unknowns' rows: x0 = u0 + u1 x0 + u2 x1, x1 = v0 + v1 x1 + v2 x0
         u0, u1, u2 = B[fbh, 0], B[fbh, 1], B[fbh, 2]
@@ -780,7 +946,7 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
                 pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points,
                 out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok,
                 hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
-                opt_nb, V, nt, nodes, out, work):
+                opt_nb, simple, V, nt, nodes, out, work):
     """Solve every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums) on ``nt`` workers.
 
@@ -803,7 +969,8 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     ``work[w]`` the pairs worker ``w`` solved and, in ``work[w, 1]``, how
     many of them were another's it took over. With one feedback state the
     pairs are solved by :func:`_solve_pair2` (``st``, ``oc``, ``oq``,
-    ``opt_nb``: the packed tables of :func:`designer.engine.solve.plan`)."""
+    ``opt_nb``: the packed tables of :func:`designer.engine.solve.plan`;
+    ``simple``: its states are simple, :func:`_sweep2s`)."""
     nF = fh.shape[0]
     K1 = 2 * nF + 1
     H = V.shape[1]
@@ -827,7 +994,8 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     npairs = pairs.shape[0]
     claim = np.zeros(1, dtype=np.int64)
     done = np.zeros(npairs, dtype=np.int64)
-    cf = np.array([goal, lo, min_bank, 1 if forced_first else 0], dtype=np.int64)
+    cf = np.array([goal, lo, min_bank, 1 if forced_first else 0, 1 if simple else 0],
+                  dtype=np.int64)
     workers = 1 if falls else nt
     for w in prange(workers):
         t = numba.get_thread_id()

@@ -341,6 +341,17 @@ def plan(model, goal):
                    (K.OC_KIND, model.out_kind), (K.OC_POINTS, model.out_points),
                    (K.OC_EFFECT, model.out_effect), (K.OC_PENALTY, model.out_penalty)):
         oc[:, col] = a
+    # simple states (a deck's): one state per block, one continuation each,
+    # whose outcomes are turn starts and at most one move; swept without
+    # outcome dispatch (designer.engine._kernels._sweep2s; with one feedback
+    # state, the only sweep that reads the flag)
+    simple = bool(S) and bool(np.all(np.diff(blk_ptr) == 1)) and bool(
+        np.all(np.diff(model.cont_start) == 1))
+    if simple:
+        owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
+        moving = np.bincount(owner[out_op == K.OP_MOVE], minlength=model.continuations)
+        simple = bool(np.all(np.isin(out_op, (K.OP_MOVE, K.OP_START, K.OP_FEEDBACK)))
+                      and np.all(moving <= 1))
     # in-turn positions per mover score: totals t < max(goal - i, min_bank)
     scores = np.arange(lo, goal)
     tcap = np.maximum(goal - scores, model.min_bank)
@@ -350,7 +361,7 @@ def plan(model, goal):
                 st=st, oc=oc, oq=np.ascontiguousarray(oc[:, :4]), opt_nb=node_base[model.opt_next].astype(np.int64),
                 hand_h=hidx[model.handover], pass_ok=pass_ok, blk_ptr=blk_ptr, blk_states=blk_states,
                 blk_tmax=blk_tmax, node_base=node_base, node_len=node_len.astype(np.int64),
-                positions=positions)
+                simple=simple, positions=positions)
 
 
 def _sum_min(lengths, caps):
@@ -487,7 +498,7 @@ def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], p["st"], p["oc"], p["oq"], p["opt_nb"],
-            V, nt, p["nodes"], out, work)
+            p["simple"], V, nt, p["nodes"], out, work)
 
 
 def _warm():
