@@ -63,7 +63,10 @@ Two unknowns
 With one feedback state (every game that ships) a value is three numbers,
 ``c + e_own x_own + e_oth x_oth`` in its side's own coordinates, kept in
 registers by a sweep written for that case
-(:func:`designer.engine._kernels._sweep2`); several feedback states use
+(:func:`designer.engine._kernels._sweep2`; where every state has one
+continuation whose outcomes are turn starts and at most one move, as a
+deck's, :func:`designer.engine._kernels._sweep2s` sums a state's turn
+starts once instead of at every turn total); several feedback states use
 the general sweep over vectors of length ``K + 1``.
 
 Size
