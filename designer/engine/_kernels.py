@@ -19,6 +19,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._linear import gauss_jordan
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # kinds and effects (mirrors of designer.engine.model: kernels take no globals
@@ -271,25 +272,7 @@ def _fixed_point(B, fh, nF, x, M, y):
             M[k, m] = -B[sd, h, 1 + m]
         M[k, k] += 1.0
         M[k, K] = B[sd, h, 0]
-    for col in range(K):
-        piv = col
-        for r in range(col + 1, K):
-            if abs(M[r, col]) > abs(M[piv, col]):
-                piv = r
-        if abs(M[piv, col]) < 1e-300:
-            return False
-        if piv != col:
-            for m in range(K + 1):
-                M[col, m], M[piv, m] = M[piv, m], M[col, m]
-        for r in range(K):
-            if r != col:
-                f = M[r, col] / M[col, col]
-                if f != 0.0:
-                    for m in range(col, K + 1):
-                        M[r, m] -= f * M[col, m]
-    for k in range(K):
-        y[k] = M[k, K] / M[k, k]
-    return True
+    return gauss_jordan(M, y, 1e-300)
 
 
 @kernel
@@ -919,6 +902,27 @@ def _missing_input(m, pairs, n, groups, done):
 
 
 @kernel
+def await_inputs(m, pairs, n, groups, done, patience):
+    """Wait until every pair that pair ``m`` reads is solved (returns -1)
+    or ``patience`` cycles have passed; then return one of its unsolved
+    inputs whose own inputs are all solved, for the caller to solve itself
+    (the worker that claimed it may be kept off its core by another
+    process: :func:`solve_pairs`). Scores that never fall."""
+    t0 = cycles()
+    while True:
+        d = _missing_input(m, pairs, n, groups, done)
+        if d < 0:
+            return -1
+        if cycles() - t0 >= patience:
+            break
+    while True:
+        e = _missing_input(d, pairs, n, groups, done)
+        if e < 0:
+            return d
+        d = e
+
+
+@kernel
 def _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
                max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
                out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
@@ -1008,18 +1012,10 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
             if not falls:
                 # wait for the inputs, or take them over (the docstring)
                 patience = 2 * spent // max(solved, 1) + 20_000
-                t0 = cycles()
                 while True:
-                    d = _missing_input(m, pairs, n, groups, done)
+                    d = await_inputs(m, pairs, n, groups, done, patience)
                     if d < 0:
                         break
-                    if cycles() - t0 < patience:
-                        continue
-                    while True:  # an input whose own inputs are all solved
-                        e = _missing_input(d, pairs, n, groups, done)
-                        if e < 0:
-                            break
-                        d = e
                     if load_acquire(done, d) == 0:
                         _solve_one(d, t, pairs, goal, lo, min_bank, forced_first, tie, tol,
                                    pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start,
@@ -1029,7 +1025,6 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
                                    opt_nb, cf, V, W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y,
                                    M, out, done)
                         work[w, 1] += 1
-                    t0 = cycles()
             t0 = cycles()
             _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
                        pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind,

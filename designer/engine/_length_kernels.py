@@ -16,7 +16,7 @@ from designer._jit import kernel, parallel_kernel
 from designer.engine._kernels import (CF_FORCED, CF_GOAL, CF_LO, CF_MIN_BANK, OC_EFFECT, OC_KIND,
                                       OC_PENALTY, OC_POINTS, OP_CHOICE, OP_FEEDBACK, OP_GENERAL,
                                       OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND, ST_LEN, ST_PASS,
-                                      ST_START, _missing_input)
+                                      ST_START, await_inputs)
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # mirrors of designer.engine.model (module constants are frozen in at compile time)
@@ -228,24 +228,15 @@ def length_pairs(pairs, groups, falls, cf, tie, st, out_start, out_prob, throws,
                 # (designer.engine._kernels.solve_pairs): a worker kept off
                 # its core by another process must not hold this one up
                 patience = 2 * spent // max(solved, 1) + 20_000
-                t0 = cycles()
                 while True:
-                    d = _missing_input(m, pairs, n, groups, done)
+                    d = await_inputs(m, pairs, n, groups, done, patience)
                     if d < 0:
                         break
-                    if cycles() - t0 < patience:
-                        continue
-                    while True:  # an input whose own inputs are all done
-                        e = _missing_input(d, pairs, n, groups, done)
-                        if e < 0:
-                            break
-                        d = e
                     if load_acquire(done, d) == 0:
                         _pair(pairs[d, 0], pairs[d, 1], cf, tie, st, out_start, out_prob, throws,
                               oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states,
                               blk_tmax, V, L, W[t], WL[t], BL[t], out[d])
                         store_release(done, d, 1)
-                    t0 = cycles()
             t0 = cycles()
             _pair(pairs[m, 0], pairs[m, 1], cf, tie, st, out_start, out_prob, throws, oq, oc,
                   opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W[t],

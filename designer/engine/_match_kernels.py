@@ -21,6 +21,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._linear import gauss_jordan
 
 # kinds and effects (mirrors of designer.engine.model)
 _BUST = 0
@@ -344,27 +345,7 @@ def _solve_rows(B, fh, nF, M, y):
             M[k, m] = -B[sd, h, 1 + m]
         M[k, k] += 1.0
         M[k, K] = B[sd, h, 0]
-    for col in range(K):
-        piv = col
-        for r in range(col + 1, K):
-            if abs(M[r, col]) > abs(M[piv, col]):
-                piv = r
-        if abs(M[piv, col]) < 1e-14:
-            return False
-        if piv != col:
-            for m in range(K + 1):
-                tmp = M[col, m]
-                M[col, m] = M[piv, m]
-                M[piv, m] = tmp
-        for r in range(K):
-            if r != col:
-                f = M[r, col] / M[col, col]
-                if f != 0.0:
-                    for m in range(col, K + 1):
-                        M[r, m] -= f * M[col, m]
-    for k in range(K):
-        y[k] = M[k, K] / M[k, k]
-    return True
+    return gauss_jordan(M, y, 1e-14)
 
 
 @kernel

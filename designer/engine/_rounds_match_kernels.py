@@ -16,7 +16,8 @@ first), each block from its largest total down.
 import numpy as np
 
 from designer._jit import kernel
-from designer.engine._match_kernels import HOLD_AT, OPTIMAL
+from designer.engine._linear import gauss_jordan
+from designer.engine._match_kernels import HOLD_AT, OPTIMAL, _option
 
 # kinds (mirrors of designer.engine.model)
 _BUST = 0
@@ -39,23 +40,6 @@ def _pick_opt(o, t, Tend, Tcl, tie, opt_start, opt_gain, opt_next, hand_h, stopO
             bo = r
             bn = n
     return bo
-
-
-@kernel
-def _pick_fixed(o, t, kind, opt_start, opt_gain, opt_next, pick, E, Tc):
-    """The option ``hold-at`` (the largest gain, ``pick``) or ``max-score``
-    (the most expected points banked) takes; ties to the first listed."""
-    if kind == HOLD_AT:
-        return pick[o]
-    best = opt_start[o]
-    bv = -np.inf
-    for r in range(opt_start[o], opt_start[o + 1]):
-        tt = t + opt_gain[r]
-        val = E[opt_next[r], tt] if tt < Tc else float(tt)
-        if val > bv:
-            bv = val
-            best = r
-    return best
 
 
 @kernel
@@ -149,8 +133,8 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
                                 r = _pick_opt(o, t, Tend, Tcl, tie, opt_start, opt_gain,
                                               opt_next, hand_h, stopO, WO)
                             else:
-                                r = _pick_fixed(o, t, kind, opt_start, opt_gain, opt_next, pick,
-                                                E, Tc)
+                                r = _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc,
+                                            pick)
                             u = t + opt_gain[r]
                             s2 = opt_next[r]
                             if u >= Tend:  # the turn ends there with a stop
@@ -200,27 +184,7 @@ def _solve_small(R, x):
             M[i, j] = -R[i, 1 + j]
         M[i, i] += 1.0
         M[i, H] = R[i, 0]
-    for col in range(H):
-        piv = col
-        for r in range(col + 1, H):
-            if abs(M[r, col]) > abs(M[piv, col]):
-                piv = r
-        if abs(M[piv, col]) < 1e-14:
-            return False
-        if piv != col:
-            for m in range(H + 1):
-                tmp = M[col, m]
-                M[col, m] = M[piv, m]
-                M[piv, m] = tmp
-        for r in range(H):
-            if r != col:
-                f = M[r, col] / M[col, col]
-                if f != 0.0:
-                    for m in range(col, H + 1):
-                        M[r, m] -= f * M[col, m]
-    for k in range(H):
-        x[k] = M[k, H] / M[k, k]
-    return True
+    return gauss_jordan(M, x, 1e-14)
 
 
 @kernel
