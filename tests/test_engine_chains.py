@@ -1,4 +1,5 @@
-"""The engine's sweep of simple states (designer.engine._kernels._sweep2s).
+"""The engine's sweeps of simple states (designer.engine._kernels._sweep2s and,
+for the game length, designer.engine._length_kernels._sweep_simple).
 
 A turn model whose every state is its own block, with one continuation
 whose outcomes are turn starts and at most one move (a deck, a die of one
@@ -126,3 +127,44 @@ def test_decks_agree_with_todays_kernel(bad, good, goal, komi):
     today = solve(load_game("deck", bad=bad, good=good, goal=goal))
     assert abs(got.first_player_win - today.first_player_win(komi=komi)) < 1e-12
     assert np.abs(_deck_table(got, rules) - today.win).max() < 1e-12
+
+
+# -- the game length over simple states (designer.engine._length_kernels._sweep_simple)
+
+def _lengths_agree(model, goal, monkeypatch):
+    """The game length by the simple sweep equals the general sweep's (the
+    plan with ``simple`` off) to 1e-12 of itself, at every turn start."""
+    import designer.engine.length as engine_length
+    from designer.engine.length import game_lengths
+
+    sol = solve_model(model, goal, 0)
+    assert engine_length.plan(model, goal)["simple"]
+    got, _ = game_lengths(model, sol)
+    plan = engine_length.plan
+    monkeypatch.setattr(engine_length, "plan", lambda m, g: {**plan(m, g), "simple": False})
+    try:
+        ref, _ = game_lengths(model, sol)
+    finally:
+        monkeypatch.setattr(engine_length, "plan", plan)
+    assert np.abs(got - ref).max() <= 1e-12 * np.abs(ref).max()
+
+
+@pytest.mark.parametrize("name", ["fowl-play", "red-light", "piglet"])
+def test_example_lengths_agree_with_the_generic_sweep(name, monkeypatch):
+    rules = load_rules(example_path(name))
+    _lengths_agree(rules.model, rules.goal, monkeypatch)
+
+
+@pytest.mark.parametrize("bad, good, goal, komi, turn",
+                         [d for d in DECKS if "forced_first" in d[4] or "min_bank" in d[4]])
+def test_deck_lengths_agree_with_the_generic_sweep(bad, good, goal, komi, turn, monkeypatch):
+    _lengths_agree(_deck(bad, good, goal, komi, turn).model, goal, monkeypatch)
+
+
+def test_lengths_with_turn_starts_after_the_move(monkeypatch):
+    model = build_model([[[(0.5, "choose", [(1, 1)]), (0.2, "bust", 1, "none", 0),
+                           (0.3, "bust", 0, "none", 0)]],
+                         [[(0.4, "bust", 0, "none", 0), (0.6, "choose", [(2, 2)])]],
+                         [[(1.0, "bust", 0, "none", 0)]]], [0, 1, 2], forced_first=True)
+    for goal in (1, 2, 7, 30):
+        _lengths_agree(model, goal, monkeypatch)

@@ -163,14 +163,120 @@ def _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, op
 
 
 @kernel
-def _pair(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb,
-          fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, out):
+def _sweep_simple(a, b, cf, tie, st, out_start, out_prob, throws, oq, fbh, blk_states, V, L, W,
+                  WL, BL):
+    """:func:`_sweep` for a turn model of simple states (a deck's: one
+    continuation, whose outcomes are turn starts and at most one move; the
+    solver's plan says ``simple``): the turn starts' part of the
+    continuation, the same at every turn total of a state, is summed once
+    per state and side (as :func:`designer.engine._kernels._sweep2s` does
+    for the solve), so each turn total reads one move and one stop."""
+    nodes = W.shape[0] // 2
+    H = BL.shape[0] // 2
+    goal = cf[CF_GOAL]
+    lo = cf[CF_LO]
+    min_bank = cf[CF_MIN_BANK]
+    forced = cf[CF_FORCED] != 0
+    for q in range(blk_states.shape[0]):
+        s = blk_states[q]
+        c0 = st[s, ST_C0]
+        nb, pass_s, hand_s = st[s, ST_BASE], st[s, ST_PASS] != 0, st[s, ST_HAND]
+        h_s, lenh = st[s, ST_START], st[s, ST_LEN]
+        w = throws[c0]
+        for side in range(2):
+            ma, mb = (a, b) if side == 0 else (b, a)
+            wo = side * nodes
+            bw = side * H
+            bt = (1 - side) * H
+            mi = ma + lo
+            tcap = max(goal - mi, min_bank)
+            if min(lenh, tcap) <= 0:
+                continue
+            # the turn starts' part (wins before and after the move, as the
+            # general sweep adds them) and the move
+            kv = 0.0
+            zv = 0.0
+            kA = w
+            kO = 0.0
+            kT = 0.0
+            after = False
+            mp = 0.0
+            mgain = tcap  # no move: nothing to read (its probability 0)
+            mrow = wo
+            for o in range(out_start[c0], out_start[c0 + 1]):
+                p = out_prob[o]
+                if oq[o, 0] == OP_MOVE:
+                    mp = p
+                    mgain = oq[o, 1]
+                    mrow = wo + oq[o, 2]
+                    after = True
+                    continue
+                h = oq[o, 3]
+                if after:
+                    zv += p * (1.0 - V[mb, ma, h])
+                else:
+                    kv += p * (1.0 - V[mb, ma, h])
+                if h == fbh:
+                    kT += p
+                else:
+                    kA += p * BL[bt + h, 0]
+                    kO += p * BL[bt + h, 2]
+                    kT += p * BL[bt + h, 1]
+            for t in range(min(lenh, tcap) - 1, -1, -1):
+                tt = t + mgain
+                if tt >= tcap:  # a winning stop follows
+                    v = kv + mp
+                    lA, lO, lT = kA + mp, kO, kT
+                else:
+                    r = mrow + tt
+                    v = kv + mp * W[r]
+                    lA = kA + mp * WL[r, 0]
+                    lO = kO + mp * WL[r, 1]
+                    lT = kT + mp * WL[r, 2]
+                v += zv
+                nd = wo + nb + t
+                if t == 0 and h_s >= 0 and forced:  # a turn starts with a draw
+                    BL[bw + h_s, 0] = lA
+                    BL[bw + h_s, 1] = lO
+                    BL[bw + h_s, 2] = lT
+                if t > 0 and t >= min_bank:  # a stop banks
+                    sv = 1.0 - V[mb, ma + t, hand_s]
+                    if not v - sv > tie:
+                        v = sv
+                        lA, lO, lT = 1.0 + L[mb, ma + t, hand_s], 0.0, 0.0
+                elif t == 0 and min_bank == 0 and pass_s:  # a pass
+                    sv = 1.0 - V[mb, ma, hand_s]
+                    if not v - sv > -tie:
+                        v = sv
+                        if hand_s == fbh:
+                            lA, lO, lT = 1.0, 0.0, 1.0
+                        else:
+                            lA = 1.0 + BL[bt + hand_s, 0]
+                            lO = BL[bt + hand_s, 2]
+                            lT = BL[bt + hand_s, 1]
+                W[nd] = v
+                WL[nd, 0] = lA
+                WL[nd, 1] = lO
+                WL[nd, 2] = lT
+                if t == 0 and h_s >= 0 and not forced:
+                    BL[bw + h_s, 0] = lA
+                    BL[bw + h_s, 1] = lO
+                    BL[bw + h_s, 2] = lT
+
+
+@kernel
+def _pair(a, b, simple, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
+          opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, out):
     """Lengths of pair ``(a, b)``: one sweep, then the two unknowns from
     their own rows ``y0 = u0 + u1 y0 + u2 y1``, ``y1 = v0 + v1 y1 + v2 y0``.
     ``out``: the largest change of a stored length (for passes where
     scores fall) and 1 in ``out[1]`` if the pair never ends."""
-    _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb,
-           fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL)
+    if simple:
+        _sweep_simple(a, b, cf, tie, st, out_start, out_prob, throws, oq, fbh, blk_states, V, L,
+                      W, WL, BL)
+    else:
+        _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
+               opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL)
     H = BL.shape[0] // 2
     y0 = 0.0
     y1 = 0.0
@@ -197,15 +303,15 @@ def _pair(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt
 
 
 @parallel_kernel
-def length_pairs(pairs, groups, falls, cf, tie, st, out_start, out_prob, throws, oq, oc,
+def length_pairs(pairs, groups, falls, simple, cf, tie, st, out_start, out_prob, throws, oq, oc,
                  opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, nodes, nt,
                  out):
     """The lengths of every pair of ``pairs`` (decreasing score sum) on
-    ``nt`` workers: each claims the next pair from a shared counter and
-    waits until the pairs it reads are done, or takes over an input another
-    worker is slow on (where scores never fall; else one worker takes the
-    pairs in order). ``out[m]``: pair ``m``'s report
-    (:func:`_pair`)."""
+    ``nt`` workers (``simple``: the plan's, :func:`_sweep_simple`): each
+    claims the next pair from a shared counter and waits until the pairs it
+    reads are done, or takes over an input another worker is slow on (where
+    scores never fall; else one worker takes the pairs in order).
+    ``out[m]``: pair ``m``'s report (:func:`_pair`)."""
     H = V.shape[2]
     W = np.zeros((nt, 2 * nodes))
     WL = np.zeros((nt, 2 * nodes, 3))
@@ -233,14 +339,14 @@ def length_pairs(pairs, groups, falls, cf, tie, st, out_start, out_prob, throws,
                     if d < 0:
                         break
                     if load_acquire(done, d) == 0:
-                        _pair(pairs[d, 0], pairs[d, 1], cf, tie, st, out_start, out_prob, throws,
-                              oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states,
-                              blk_tmax, V, L, W[t], WL[t], BL[t], out[d])
+                        _pair(pairs[d, 0], pairs[d, 1], simple, cf, tie, st, out_start,
+                              out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb, fbh,
+                              blk_ptr, blk_states, blk_tmax, V, L, W[t], WL[t], BL[t], out[d])
                         store_release(done, d, 1)
             t0 = cycles()
-            _pair(pairs[m, 0], pairs[m, 1], cf, tie, st, out_start, out_prob, throws, oq, oc,
-                  opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W[t],
-                  WL[t], BL[t], out[m])
+            _pair(pairs[m, 0], pairs[m, 1], simple, cf, tie, st, out_start, out_prob, throws,
+                  oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L,
+                  W[t], WL[t], BL[t], out[m])
             store_release(done, m, 1)
             spent += cycles() - t0
             solved += 1

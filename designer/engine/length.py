@@ -119,7 +119,7 @@ def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
 
 
 def _run(model, p, pairs, groups, cf, fbh, V, L, nt, out):
-    args = (pairs, groups, model.falls, cf, TIE, p["st"], model.out_start, model.out_prob,
+    args = (pairs, groups, model.falls, p["simple"], cf, TIE, p["st"], model.out_start, model.out_prob,
             model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain, p["opt_nb"], fbh, p["blk_ptr"],
             p["blk_states"], p["blk_tmax"], V, L, p["nodes"], nt, out)
     if not model.falls:
