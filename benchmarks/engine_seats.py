@@ -1,7 +1,7 @@
 """Benchmark: the engine with three and four seats, race ending.
 
 Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
-[--no-farkle] [--no-today]``.
+[--no-farkle] [--no-today] [--no-rounds] [--rounds-only]``.
 
 1. **Farkle to 5,000 with three players**, as a user runs it:
    ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
@@ -17,6 +17,12 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    from their presets, in the same process: time, sweeps and the largest
    difference between the two tables (classes where the seats' best
    replies do not settle, or have two solutions, may differ).
+4. **The rounds ending**: 3-player Pig to 100 (replay), the engine
+   (:mod:`designer.engine.seat_rounds`) on pig.toml against today's dice
+   rounds solver, in the same process: median solve seconds of
+   ``--rounds-repeats`` runs each, their ratio, sweeps, the seats' wins and
+   the largest difference of the two tables (tuples whose max-n replies do
+   not settle keep each solver's iterate of least residual, and differ).
 
 The load average is printed with every part: the machine is shared, and
 other processes move every figure here.
@@ -161,6 +167,31 @@ def today(repeats):
               f"{f'{e.unsettled_positions}/{f.unsettled_positions}':>11}")
 
 
+def rounds(repeats):
+    from designer.engine.seat_rounds import solve_seat_rounds_model
+    from designer.solve.rounds import solve_rounds_dice
+
+    print(f"\n4. the rounds ending against today's solver, two threads ({_load()})")
+    model = _model("pig", 3)
+    pips = [2, 3, 4, 5, 6]
+    solve_seat_rounds_model(model, 5, 3)  # load the kernels
+    solve_rounds_dice(6, pips, 5, 3)
+    eng, fam = [], []
+    for _ in range(repeats):  # alternating, so that both meet the same load
+        eng.append(solve_seat_rounds_model(model, 100, 3))
+        fam.append(solve_rounds_dice(6, pips, 100, 3))
+    e, f = eng[-1], fam[-1]
+    te = statistics.median(r.seconds for r in eng)
+    tf = statistics.median(r.seconds for r in fam)
+    diff = float(np.abs(e.win[..., 0, :].reshape(-1, 3) - f.start_win).max())
+    print(f"Pig 3p to 100, rounds: engine {te:.2f} s (runs "
+          f"{', '.join(f'{r.seconds:.1f}' for r in eng)}), today {tf:.2f} s (runs "
+          f"{', '.join(f'{r.seconds:.1f}' for r in fam)}), ratio {te / tf:.2f}x")
+    print(f"  sweeps {e.sweeps:,}/{f.sweeps:,}, unsettled {e.unsettled_positions}/"
+          f"{f.unsettled}, seats win {', '.join(f'{p:.9f}' for p in e.seat_win())} / "
+          f"{', '.join(f'{p:.9f}' for p in f.seat_win())}, max |dP| {diff:.1e}   [{_load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="runs of each small solve")
@@ -168,8 +199,15 @@ def main():
     ap.add_argument("--no-busy", action="store_true", help="skip the busy-machine rounds")
     ap.add_argument("--no-farkle", action="store_true", help="skip Farkle to 5,000")
     ap.add_argument("--no-today", action="store_true", help="skip today's solvers")
+    ap.add_argument("--no-rounds", action="store_true", help="skip the rounds ending")
+    ap.add_argument("--rounds-only", action="store_true", help="only the rounds ending")
+    ap.add_argument("--rounds-repeats", type=int, default=3,
+                    help="runs of 3-player Pig to 100 under the rounds ending")
     args = ap.parse_args()
     print(f"numba threads: {numba.config.NUMBA_NUM_THREADS}, {_load()}")
+    if args.rounds_only:
+        rounds(args.rounds_repeats)
+        return
     threads(args.repeats, busy=False)
     if not args.no_busy:
         threads(args.repeats, busy=True)
@@ -179,6 +217,8 @@ def main():
         farkle(args.farkle_repeats, busy=False)
         if not args.no_busy:
             farkle(args.farkle_repeats, busy=True)
+    if not args.no_rounds:
+        rounds(args.rounds_repeats)
 
 
 if __name__ == "__main__":

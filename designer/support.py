@@ -45,28 +45,6 @@ class Reach:
         return f"{seats}, {' or '.join(self.endings)} ending"
 
 
-@dataclass(frozen=True)
-class Reaches:
-    """What a command takes when the players depend on the ending: a game
-    is taken when one of ``parts`` (each a :class:`Reach`) takes it."""
-
-    parts: tuple
-
-    @property
-    def players(self):
-        return tuple(sorted({p for r in self.parts for p in r.players}))
-
-    @property
-    def endings(self):
-        return tuple(dict.fromkeys(e for r in self.parts for e in r.endings))
-
-    def takes(self, players, ending):
-        return any(r.takes(players, ending) for r in self.parts)
-
-    def words(self):
-        return " or ".join(r.words() for r in self.parts)
-
-
 ALL_RACE_ROUNDS = Reach(PLAYERS, ENDINGS)
 ALL_RACE = Reach(PLAYERS, ("race",))
 TWO_RACE = Reach((2,), ("race",))
@@ -74,13 +52,12 @@ ALL_ROUNDS = Reach(PLAYERS, ("rounds",))
 TWO_ROUNDS = Reach((2,), ("rounds",))
 TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 WAGER = Reach((2,), (NO_ENDING,))
-ALL_RACE_TWO_ROUNDS = Reaches((ALL_RACE, TWO_ROUNDS))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
 SUPPORT = {
     "solve": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
-              "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
-    "rules check": {"rules": ALL_RACE_TWO_ROUNDS},
+              "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
+    "rules check": {"rules": ALL_RACE_ROUNDS},
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,

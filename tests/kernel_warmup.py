@@ -52,6 +52,8 @@ def _engine():
     solve_game(load_rules_game("piglet", goal=3))
     solve_game(load_rules_game("great-rolled-ones", goal=4))
     solve_game(load_rules_game("piglet", goal=3, players=3))  # the seats' kernels
+    # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
+    solve_game(load_rules_game("piglet", goal=3, players=3, ending="rounds"))
     from designer.analysis.rules_compare import compare_rules
 
     compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")

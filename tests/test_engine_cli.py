@@ -167,8 +167,8 @@ def test_rules_check_refuses_other_games_from_the_table():
     line = _one_line_refusal(cli("rules", "check", "zombie-yellow"), "designer rules check",
                              "does not take all-yellow Zombie Dice games", "rules-file games")
     assert "Zombie Dice" in line
-    _one_line_refusal(cli("rules", "check", "piglet", "--players", "3", "--ending", "rounds"),
-                      "--ending rounds", "2-4 players, race ending or 2 players, rounds ending")
+    _one_line_refusal(cli("rules", "check", "piglet", "--players", "5", "--ending", "rounds"),
+                      "--players 5", "2-4 players, race or rounds ending")
     _one_line_refusal(cli("rules", "check", "piglet", "--bad", "3"), "--bad",
                       "--goal, --komi, --players, --ending")
 
@@ -238,11 +238,11 @@ def test_solve_komi_in_points(tmp_path):
 
 
 @pytest.mark.parametrize("flags, words", [
-    (["--players", "3", "--ending", "rounds"],
-     ["designer solve does not take --ending rounds for Piglet",
-      "rules-file games with 2-4 players, race ending or 2 players, rounds ending"]),
+    (["--players", "5", "--ending", "rounds"],
+     ["designer solve does not take --players 5 for Piglet",
+      "rules-file games with 2-4 players, race or rounds ending"]),
     (["--players", "5"], ["designer solve does not take --players 5 for Piglet",
-                          "rules-file games with 2-4 players, race ending"]),
+                          "rules-file games with 2-4 players, race or rounds ending"]),
     (["--faces", "4"], ["Piglet (a rules file) does not take --faces",
                         "--goal, --komi, --players, --ending"]),
     (["--goal", "0"], ["goal=0", "1 <= goal <= 100000"]),
@@ -322,5 +322,6 @@ def test_a_file_may_say_three_players(tmp_path):
     assert len(out["seat_win"]) == 3 and abs(sum(out["seat_win"]) - 1) < 1e-12
     two = json.loads(cli("solve", str(tmp_path / "three.toml"), "--players", "2", "--json").stdout)
     assert len(two["seat_win"]) == 2
-    _one_line_refusal(cli("solve", str(tmp_path / "three.toml"), "--ending", "rounds"),
-                      "--ending rounds", "2-4 players, race ending or 2 players, rounds ending")
+    rounds = json.loads(cli("solve", str(tmp_path / "three.toml"), "--ending", "rounds",
+                            "--json").stdout)
+    assert len(rounds["seat_win"]) == 3 and rounds["ending"] == "rounds"

@@ -127,6 +127,8 @@ def _show_rules_seats(summary, verbose=False):
     g, n = summary["game"], summary["players"]
     console.print(f"[bold]{g['name']}[/bold]  (rules: {g['source']}, goal {g['goal']:,}, "
                   f"{n} players, {summary['ending']})")
+    if summary["ending"] == "rounds":
+        console.print(f"  ties: {summary['ties']} (a tie at the end of a round)")
     console.print(f"  komi {g['komi']}: {start_points(g['komi'], n)}")
     seats = ", ".join(f"seat {a + 1} {pct(p, 3)}" for a, p in enumerate(summary["seat_win"]))
     console.print(f"  wins: [bold]{seats}[/bold]")

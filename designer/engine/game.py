@@ -55,7 +55,7 @@ class RulesGame:
     players : int
     ending : str
         As asked, else the file's (the engine takes 2 to 4 players in the
-        race ending, 2 in the rounds ending).
+        race and the rounds ending).
     komi : int or tuple
         The komi as given, in points (for display).
     """
@@ -214,10 +214,15 @@ def check_game(game):
     ``estimated_seconds`` None)."""
     rules = game.rules
     if game.players > 2:
-        from designer.engine.seats import estimate as seats_estimate
-
         _check_seats(game)
-        est = seats_estimate(rules.model, rules.goal, game.players)
+        if game.ending == "rounds":
+            from designer.engine.seat_rounds import estimate as seat_rounds_estimate
+
+            est = seat_rounds_estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+        else:
+            from designer.engine.seats import estimate as seats_estimate
+
+            est = seats_estimate(rules.model, rules.goal, game.players)
     elif game.ending == "rounds":
         est = rounds_estimate(rules.model, rules.goal)
     else:
@@ -259,6 +264,8 @@ def solve_game(game, max_komi=10, length=True):
     """
     if game.players > 2:
         _check_seats(game)
+        if game.ending == "rounds":
+            return _solve_seat_rounds_game(game, max_komi)
         return _solve_seats_game(game, max_komi)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
@@ -301,11 +308,12 @@ def _add_lengths(out, actions, start):
 
 def _check_seats(game):
     """Refuse, in one line, a game of more than two seats the engine does
-    not solve: more than 4 seats, an ending other than the race, or a turn
-    state that counts only two seats' history (Farkle's farkle penalty
-    keeps the mover's and the opponent's farkles in a row)."""
-    if game.players > 4 or game.ending != "race":
-        raise DesignError(f"the engine solves 3 or 4 players in the race ending, not "
+    not solve: more than 4 seats, an ending other than the race or the
+    rounds, or a turn state that counts only two seats' history (Farkle's
+    farkle penalty keeps the mover's and the opponent's farkles in a
+    row)."""
+    if game.players > 4 or game.ending not in ("race", "rounds"):
+        raise DesignError(f"the engine solves 3 or 4 players in the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
     if getattr(game.rules.part, "farkles", 0):
         raise DesignError(f"{game.source}: scoring_dice.farkle_penalty counts the farkles of "
@@ -359,6 +367,50 @@ def _solve_seats_game(game, max_komi):
             "residual": r.residual, "unsettled_positions": r.unsettled_positions,
             "unsettled_residual": r.unsettled_residual, "passes": r.passes,
             "sweeps": r.sweeps, "seconds": r.seconds}
+
+
+def _solve_seat_rounds_game(game, max_komi):
+    """:func:`solve_game` for three or four seats under the rounds ending
+    (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`): the keys
+    of :func:`_solve_seats_game`, plus ``ties`` and ``cap``; the fair komi
+    may give points to any seat (seat 1 too: it never has the last word),
+    one entry 0, the smallest fairness first, then the smallest total,
+    then the first in order."""
+    from designer.engine.seat_rounds import solve_seat_rounds_model
+
+    rules, unit, N = game.rules, game.unit, game.players
+    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties)
+    goal = rules.goal
+    h0 = int(np.searchsorted(r.start_states, 0))
+    at = r.win[(slice(None),) * N + (h0,)]  # shape (goal,) * N + (N,)
+    grid = np.indices((goal,) * N).reshape(N, -1)
+    keep = grid.min(axis=0) == 0
+    vecs = grid[:, keep]
+    fair = np.abs(at.reshape(-1, N)[keep] - 1.0 / N).max(axis=1)
+    best = int(np.lexsort((np.arange(vecs.shape[1]), vecs.sum(axis=0), np.round(fair, 15)))[0])
+    fk = tuple(int(v) for v in vecs[:, best])
+    fk_win = r.value(fk)
+
+    def row(start):
+        return [float(v) for v in r.value(start)]
+
+    win = row(game.start)
+    table = []
+    for m in range(min(max_komi, goal - 1) + 1):
+        w = row((0,) + (m,) * (N - 1))
+        table.append({"komi": m * unit, "first_player_win": w[0], "seat_win": w,
+                      "fairness": max(abs(v - 1.0 / N) for v in w)})
+    return {"game": game.describe(), "players": N, "ending": "rounds", "ties": rules.ties,
+            "seat_win": win, "first_player_win": win[0],
+            "fairness": max(abs(v - 1.0 / N) for v in win),
+            "fair_komi": [k * unit for k in fk],
+            "fair_komi_seat_win": [float(v) for v in fk_win],
+            "fair_komi_first_player_win": float(fk_win[0]),
+            "fair_komi_fairness": float(np.abs(fk_win - 1.0 / N).max()),
+            "komi_table": table, "states": r.states, "turn_states": rules.model.states,
+            "residual": r.residual, "unsettled_positions": r.unsettled_positions,
+            "unsettled_residual": r.unsettled_residual, "passes": 1,
+            "sweeps": r.sweeps, "cap": r.cap * unit, "seconds": r.seconds}
 
 
 def _solve_rounds_game(game, max_komi, length=True):

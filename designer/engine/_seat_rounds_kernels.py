@@ -1,0 +1,673 @@
+"""Numba kernels of the rounds ending for two to four seats, any turn model.
+
+Arrays in, preallocated arrays out; :mod:`designer.engine.seat_rounds` has
+the game, the tables and the order of the solve.
+
+One table of rows
+-----------------
+Every value the solve stores is a row ``A[row, h, r]``: seat (or tie-round
+position) ``r``'s win probability at a turn start from start state ``h``.
+A turn of the mover ``mv`` is described by ``srow``: ``srow[u]`` is the row
+the next turn starts from when the turn ends with total ``u`` (``u = 0``:
+a pass, a bust or an empty end; ``u = T``: any total ``>= T``, where the
+turn ends at once). :func:`turn_plain` sweeps such a turn when every row it
+reads is known (final and tie rounds); :func:`solve_open` solves the open
+rounds, where a turn that ends with nothing starts the next seat's turn at
+the same scores (the only cycle).
+
+Affine values of an open score tuple
+------------------------------------
+The unknowns of a tuple are turn-start vectors ``X_k`` of some seats at
+some feedback states (``uk[m, h] >= 0``); under a fixed policy every value
+of the tuple is ``c + sum_k b_k X_k`` (``N`` numbers and ``K`` scalar
+weights, a row of ``D = N + K``), since a chance step averages vectors
+without mixing their components. The weights are chances of reaching an
+unknown. A comparison of the mover ``m`` between two rows moves, when the
+unknowns' components ``m`` move by at most ``e``, by at most ``e`` times
+the sum of the differences of the two rows' weights (with one unknown,
+by exactly ``e`` times the difference of their weights); so each
+comparison bounds how far they may move before it flips, and the
+intersection of those bounds, per mover, is where the policy swept stays
+greedy (:func:`_bound`, :func:`_open_tuple`).
+"""
+
+import numpy as np
+from numba import prange
+
+from designer._jit import kernel, parallel_kernel
+from designer.engine._sync import fetch_add
+from designer.solve._rounds_common import lin_solve
+
+# mirrors of designer.engine.model (module-level integers are frozen in at
+# compile time)
+_BUST = 0
+_END = 2
+
+# columns of a worker's report
+R_RESIDUAL = 0
+R_SWEEPS = 1
+R_UNSETTLED = 2
+R_UNSETTLED_RES = 3
+R_STATUS = 4
+REPORT = 5
+
+# geometry: geo[...]
+G_N, G_G, G_C, G_REPLAY, G_OUT, G_FL, G_OPEN, G_FF = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+@kernel
+def new_bar(f, B, Tm, pos, replay):
+    """Bar and mask after ``pos`` ends at ``f`` against bar ``B`` held by
+    the seats in ``Tm``: a new bar, a tie at the bar (replay: the seat joins
+    the mask; earlier-seat: the earlier seat keeps it), or below."""
+    if f > B or Tm == 0:
+        return f, 1 << pos
+    if f == B and replay:
+        return B, Tm | (1 << pos)
+    return B, Tm
+
+
+@kernel
+def rot(S, m, G):
+    """Flat index of the scores ``S`` in seat ``m``'s open table: base
+    ``G``, seat ``m`` most significant, then ``m + 1``, ..., ``m - 1``
+    (so the totals of seat ``m - 1``'s turn read consecutive rows)."""
+    N = S.shape[0]
+    v = 0
+    for q in range(N):
+        v = v * G + S[(m + q) % N]
+    return v
+
+
+@kernel
+def final_row(geo, m, B, Tm, tail):
+    """Row of the final round's state: seat ``m >= 1`` to move, bar ``B``
+    held by the seats of ``Tm``, ``tail`` the scores of seats ``m .. N-1``
+    (base ``G``, seat ``m`` most significant)."""
+    N, G, C = geo[G_N], geo[G_G], geo[G_C]
+    if m == N - 1:
+        return geo[G_FL] + Tm * (C + 1) + B - tail
+    P = 1
+    for _ in range(N - m):
+        P *= G
+    return geo[G_FF + m] + (Tm * P + tail) * (C - G + 1) + B - G
+
+
+@kernel
+def srow_open(geo, S, fl, m, T, srow):
+    """``srow`` of seat ``m``'s turn in the open round at scores ``S``
+    (flat index ``fl``); ``srow[0]`` is unused (the same tuple)."""
+    N, G, C = geo[G_N], geo[G_G], geo[G_C]
+    GN = 1
+    for _ in range(N):
+        GN *= G
+    stride = 1
+    for _ in range(N - 1 - m):
+        stride *= G
+    srow[0] = -1
+    for u in range(1, T + 1):
+        f = S[m] + u
+        if m == N - 1:
+            srow[u] = geo[G_OUT] + (1 << m) if f >= G else geo[G_OPEN] + fl + u
+        elif f < G:
+            srow[u] = geo[G_OPEN] + (m + 1) * GN + rot(S, m + 1, G) + u
+        else:
+            srow[u] = final_row(geo, m + 1, min(f, C), 1 << m, fl % stride)
+
+
+@kernel
+def srow_final(geo, m, B, Tm, s, tail, T, srow):
+    """``srow`` of seat ``m`` in a final round (bar ``B``, mask ``Tm``, the
+    mover at ``s``, ``tail`` the scores of the seats after it); the last
+    seat's score is not capped (it stops once it passes the bar)."""
+    N, C, replay = geo[G_N], geo[G_C], geo[G_REPLAY] == 1
+    last = m == N - 1
+    for u in range(T + 1):
+        f = s + u if last else min(s + u, C)
+        B2, T2 = new_bar(f, B, Tm, m, replay)
+        if last:
+            srow[u] = geo[G_OUT] + T2
+        else:
+            srow[u] = final_row(geo, m + 1, B2, T2, tail)
+
+
+@kernel
+def srow_tie(geo, toff, t, p, Bg, Tm, T, srow):
+    """``srow`` of position ``p`` of a tie round among ``t`` seats (bar gain
+    ``Bg`` held by the positions of ``Tm``; gains capped at ``C - G``
+    except for the last position, which stops once it passes the bar)."""
+    Cg = geo[G_C] - geo[G_G]
+    last = p == t - 1
+    for u in range(T + 1):
+        g = u if last else min(u, Cg)
+        B2, T2 = new_bar(g, Bg, Tm, p, True)
+        if last:
+            srow[u] = geo[G_OUT] + T2
+        else:
+            srow[u] = toff[t, p + 1] + B2 * (1 << (p + 1)) + T2
+
+
+@kernel
+def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob, out_kind,
+               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, pass_ok, min_bank,
+               forced, starts, W, best, acc, res):
+    """One turn of the mover ``mv`` whose ends read known rows (``srow``,
+    module doc), swept backwards over totals ``T - 1 .. 0`` and the states
+    in ``order``; ``res[h]`` receives the start value from ``starts[h]``."""
+    N = A.shape[2]
+    for t in range(T - 1, -1, -1):
+        for q in range(order.shape[0]):
+            s = order[q]
+            if t > hi[s] or t < lo[s]:
+                continue
+            have = False
+            bestn = 0.0
+            for c in range(cont_start[s], cont_start[s + 1]):
+                for r in range(N):
+                    acc[r] = 0.0
+                for o in range(out_start[c], out_start[c + 1]):
+                    p = out_prob[o]
+                    if p <= 0.0:
+                        continue
+                    k = out_kind[o]
+                    if k == _BUST:
+                        rw = srow[0]
+                        hh = out_h[o]
+                        for r in range(N):
+                            acc[r] += p * A[rw, hh, r]
+                    elif k == _END:
+                        rw = srow[min(t + out_points[o], T)]
+                        hh = out_h[o]
+                        for r in range(N):
+                            acc[r] += p * A[rw, hh, r]
+                    else:
+                        bo = -1
+                        bn = 0.0
+                        for j in range(opt_start[o], opt_start[o + 1]):
+                            u = t + opt_gain[j]
+                            s2 = opt_next[j]
+                            n = A[srow[T], hand_h[s2], mv] if u >= T else W[s2, u, mv]
+                            if bo < 0 or n > bn + tie:
+                                bo = j
+                                bn = n
+                        u = t + opt_gain[bo]
+                        s2 = opt_next[bo]
+                        if u >= T:
+                            rw = srow[T]
+                            hh = hand_h[s2]
+                            for r in range(N):
+                                acc[r] += p * A[rw, hh, r]
+                        else:
+                            for r in range(N):
+                                acc[r] += p * W[s2, u, r]
+                n = acc[mv]
+                if not have or n > bestn + tie:
+                    have = True
+                    bestn = n
+                    for r in range(N):
+                        best[s, r] = acc[r]
+            can = pass_ok[s] if t == 0 else t >= min_bank
+            go = True
+            rw = srow[t]
+            hh = hand_h[s]
+            if can:
+                sv = A[rw, hh, mv]
+                go = have and (bestn > sv + tie if t > 0 else bestn > sv - tie)
+            if go:
+                for r in range(N):
+                    W[s, t, r] = best[s, r]
+            else:
+                for r in range(N):
+                    W[s, t, r] = A[rw, hh, r]
+    for h in range(starts.shape[0]):
+        s = starts[h]
+        for r in range(N):
+            res[h, r] = best[s, r] if forced else W[s, 0, r]
+
+
+@parallel_kernel
+def solve_rows(kind, jobs, geo, toff, nt, A, tie, order, lo, hi, cont_start, out_start, out_prob,
+               out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, pass_ok,
+               min_bank, forced, starts, Tn):
+    """Solve independent rows of the final (``kind`` 1) or tie (``kind`` 0)
+    rounds on ``nt`` workers: ``jobs[j] = (row, mover, T, a, b, c, d)``
+    with ``(a, b, c, d) = (B, Tm, s, tail)`` (final) or ``(t, p, Bg, Tm)``
+    (tie); ``row < 0``: the tie round's start (written to ``A``'s
+    ``-row - 1``)."""
+    S, H, N = order.shape[0], starts.shape[0], A.shape[2]
+    claim = np.zeros(1, dtype=np.int64)  # jobs are claimed one at a time
+    for w in prange(nt):
+        W = np.zeros((S, max(Tn, 1), N))
+        best = np.zeros((S, N))
+        acc = np.zeros(N)
+        res = np.zeros((H, N))
+        srow = np.zeros(Tn + 2, dtype=np.int64)
+        while True:
+            j = fetch_add(claim, 0, 1)
+            if j >= jobs.shape[0]:
+                break
+            row, mv, T = jobs[j, 0], jobs[j, 1], jobs[j, 2]
+            if kind == 1:
+                srow_final(geo, mv, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+            else:
+                srow_tie(geo, toff, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+            turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob,
+                       out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+                       pass_ok, min_bank, forced, starts, W, best, acc, res)
+            rw = row if row >= 0 else -row - 1
+            for h in range(H):
+                for r in range(N):
+                    A[rw, h, r] = res[h, r]
+
+
+@kernel
+def _num(v, x, mv, N, K):
+    """The mover's component of the affine row ``v`` at the estimate ``x``."""
+    n = v[mv]
+    for k in range(K):
+        n += v[N + k] * x[k, mv]
+    return n
+
+
+@kernel
+def _dist(a, b, N, K):
+    """How a comparison of the rows ``a`` and ``b`` moves with the
+    unknowns: with one unknown the difference of their weights, with more
+    the sum of the differences' magnitudes."""
+    if K == 1:
+        return a[N] - b[N]
+    d = 0.0
+    for k in range(K):
+        d += abs(a[N + k] - b[N + k])
+    return d
+
+
+@kernel
+def _wsum(a, N, K):
+    """:func:`_dist` of ``a`` and a constant row."""
+    if K == 1:
+        return a[N]
+    d = 0.0
+    for k in range(K):
+        d += abs(a[N + k])
+    return d
+
+
+@kernel
+def _bound(rad, m, margin, d, K):
+    """Narrow the interval ``rad[m]`` within which mover ``m``'s unknowns
+    may move before a comparison whose outcome is ``margin > 0`` flips: with
+    one unknown the margin at the move ``e`` is ``margin + d e`` exactly,
+    with more it moves by at most ``d max |e|``."""
+    if d == 0.0:
+        return
+    if K == 1:
+        e = -margin / d
+        if (margin > 0.0) == (d > 0.0):
+            if e > rad[m, 0]:
+                rad[m, 0] = e
+        elif e < rad[m, 1]:
+            rad[m, 1] = e
+        return
+    r = abs(margin) / abs(d)
+    if r < rad[m, 1]:
+        rad[m, 1] = r
+    if -r > rad[m, 0]:
+        rad[m, 0] = -r
+
+
+@kernel
+def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
+           cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
+           opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start, Rows,
+           rad):
+    """One backward sweep of every seat's turn at the scores ``S``, greedy
+    at the estimate ``x``: the affine turn starts go to ``Start`` (and the
+    unknowns' own rows to ``Rows``), each mover's own value at ``x`` to
+    ``Wv``; ``rad[m]``: how far mover ``m``'s components of the unknowns
+    may move before one of its comparisons flips (module doc)."""
+    N = A.shape[2]
+    K = x.shape[0]
+    D = N + K
+    for m in range(N):
+        rad[m, 0] = -np.inf
+        rad[m, 1] = np.inf
+    for b in range(blk_ptr.shape[0] - 1):
+        for m in range(N - 1, -1, -1):
+            T = Tm[m]
+            mn = (m + 1) % N
+            top = min(blk_tmax[b], T - 1)
+            for t in range(top, -1, -1):
+                for q in range(blk_ptr[b], blk_ptr[b + 1]):
+                    s = blk_states[q]
+                    if t > hi[s] or t < lo[s]:
+                        continue
+                    have = False
+                    bestn = 0.0
+                    for c in range(cont_start[s], cont_start[s + 1]):
+                        for d in range(D):
+                            acc[d] = 0.0
+                        for o in range(out_start[c], out_start[c + 1]):
+                            p = out_prob[o]
+                            if p <= 0.0:
+                                continue
+                            k = out_kind[o]
+                            if k == _BUST or (k == _END and t + out_points[o] == 0):
+                                hh = out_h[o]
+                                for d in range(D):
+                                    acc[d] += p * Start[mn, hh, d]
+                            elif k == _END:
+                                rw = srow[m, min(t + out_points[o], T)]
+                                hh = out_h[o]
+                                for r in range(N):
+                                    acc[r] += p * A[rw, hh, r]
+                            else:
+                                bo = -1
+                                bn = 0.0
+                                for j in range(opt_start[o], opt_start[o + 1]):
+                                    u = t + opt_gain[j]
+                                    s2 = opt_next[j]
+                                    if u >= T:
+                                        n = A[srow[m, T], hand_h[s2], m]
+                                    else:
+                                        n = Wv[m, s2, u]
+                                    if bo >= 0 and K > 0:
+                                        ub = t + opt_gain[bo]
+                                        if u >= T and ub >= T:
+                                            dd = 0.0
+                                        elif u >= T:
+                                            dd = -_wsum(Wa[m, opt_next[bo], ub], N, K)
+                                        elif ub >= T:
+                                            dd = _wsum(Wa[m, s2, u], N, K)
+                                        else:
+                                            dd = _dist(Wa[m, s2, u], Wa[m, opt_next[bo], ub],
+                                                       N, K)
+                                        _bound(rad, m, n - bn - tie, dd, K)
+                                    if bo < 0 or n > bn + tie:
+                                        bo = j
+                                        bn = n
+                                u = t + opt_gain[bo]
+                                s2 = opt_next[bo]
+                                if u >= T:
+                                    rw = srow[m, T]
+                                    hh = hand_h[s2]
+                                    for r in range(N):
+                                        acc[r] += p * A[rw, hh, r]
+                                else:
+                                    for d in range(D):
+                                        acc[d] += p * Wa[m, s2, u, d]
+                        n = _num(acc, x, m, N, K)
+                        if have:
+                            _bound(rad, m, n - bestn - tie, _dist(acc, besta[m, s], N, K), K)
+                        if not have or n > bestn + tie:
+                            have = True
+                            bestn = n
+                            for d in range(D):
+                                besta[m, s, d] = acc[d]
+                    can = pass_ok[s] if t == 0 else t >= min_bank
+                    go = True
+                    hh = hand_h[s]
+                    sv = 0.0
+                    if can:
+                        if t == 0:
+                            sv = _num(Start[mn, hh], x, m, N, K)
+                            if have:
+                                _bound(rad, m, bestn - sv + tie,
+                                       _dist(besta[m, s], Start[mn, hh], N, K), K)
+                            go = have and bestn > sv - tie
+                        else:
+                            sv = A[srow[m, t], hh, m]
+                            if have:
+                                _bound(rad, m, bestn - sv - tie, _wsum(besta[m, s], N, K), K)
+                            go = have and bestn > sv + tie
+                    if go:
+                        Wv[m, s, t] = bestn
+                        for d in range(D):
+                            Wa[m, s, t, d] = besta[m, s, d]
+                    elif t == 0:
+                        Wv[m, s, t] = sv
+                        for d in range(D):
+                            Wa[m, s, t, d] = Start[mn, hh, d]
+                    else:
+                        Wv[m, s, t] = sv
+                        rw = srow[m, t]
+                        for r in range(N):
+                            Wa[m, s, t, r] = A[rw, hh, r]
+                        for d in range(N, D):
+                            Wa[m, s, t, d] = 0.0
+                    if t == 0 and hidx[s] >= 0:
+                        h = hidx[s]
+                        src = besta[m, s] if forced else Wa[m, s, 0]
+                        if uk[m, h] >= 0:
+                            for d in range(D):
+                                Rows[uk[m, h], d] = src[d]
+                        else:
+                            for d in range(D):
+                                Start[m, h, d] = src[d]
+
+
+@kernel
+def _guess(geo, S, ukm, ukh, A, x):
+    """A first estimate of the unknowns from solved tuples of larger sum:
+    along the two seats with the lowest scores, a quadratic through the
+    tuples up to two points above (else bilinear, one step, 1/N at the
+    top), clipped to [0, 1]."""
+    N, G = S.shape[0], geo[G_G]
+    GN = 1
+    for _ in range(N):
+        GN *= G
+    a = 0
+    for q in range(N):
+        if S[q] < S[a]:
+            a = q
+    b = -1
+    for q in range(N):
+        if q != a and (b < 0 or S[q] < S[b]):
+            b = q
+    for k in range(ukm.shape[0]):
+        mk, h = ukm[k], ukh[k]
+        base = geo[G_OPEN] + mk * GN + rot(S, mk, G)
+        ea = 1
+        for _ in range(N - 1 - (a - mk) % N):
+            ea *= G
+        eb = 1
+        for _ in range(N - 1 - (b - mk) % N):
+            eb *= G
+        for r in range(N):
+            if S[a] + 2 < G and S[b] + 2 < G:
+                v = (1.5 * (A[base + ea, h, r] + A[base + eb, h, r])
+                     - 2.0 * A[base + ea + eb, h, r]
+                     - 0.5 * (A[base + 2 * ea, h, r] + A[base + 2 * eb, h, r])
+                     + 0.5 * (A[base + 2 * ea + eb, h, r] + A[base + ea + 2 * eb, h, r]))
+            elif S[a] + 1 < G and S[b] + 1 < G:
+                v = A[base + ea, h, r] + A[base + eb, h, r] - A[base + ea + eb, h, r]
+            elif S[a] + 1 < G:
+                v = A[base + ea, h, r]
+            else:
+                v = 1.0 / N
+            x[k, r] = min(1.0, max(0.0, v))
+
+
+@kernel
+def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, A, blk_ptr,
+                blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob, out_kind,
+                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
+                min_bank, forced, Tn, Tm, srow, Wa, Wv, besta, acc, Start, Rows, x, y, g, bestx,
+                M, R, rad, rep):
+    """Solve the open round at the scores ``S``: policy iteration for
+    ``pi_sweeps`` sweeps, then half greedy backups, accepted once the
+    policy's fixed point lies within the sweep's radius or one backup moves
+    the estimate by at most ``tol`` (from the ``pi_exact``-th sweep on); not
+    accepted within ``limit`` sweeps: unsettled, the iterate of least
+    residual kept. Writes every seat's turn starts to ``A``."""
+    N, G = geo[G_N], geo[G_G]
+    GN = 1
+    for _ in range(N):
+        GN *= G
+    K = ukm.shape[0]
+    H = uk.shape[1]
+    for m in range(N):
+        T = G - S[m] if m == N - 1 else geo[G_C] - S[m]
+        T = max(T, min_bank)
+        Tm[m] = T
+        srow_open(geo, S, fl, m, T, srow[m])
+    # the unknowns' unit rows
+    for m in range(N):
+        for h in range(uk.shape[1]):
+            if uk[m, h] >= 0:
+                for d in range(N + K):
+                    Start[m, h, d] = 0.0
+                Start[m, h, N + uk[m, h]] = 1.0
+    _guess(geo, S, ukm, ukh, A, x)
+    sweeps = 0
+    best_res = np.inf
+    settled = False
+    res = 0.0
+    while True:
+        _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
+               cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
+               opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start,
+               Rows, rad)
+        sweeps += 1
+        if K == 0:
+            settled = True
+            res = 0.0
+            break
+        r0 = 0.0
+        for k in range(K):
+            for r in range(N):
+                v = Rows[k, r]
+                for j in range(K):
+                    v += Rows[k, N + j] * x[j, r]
+                g[k, r] = v
+                r0 = max(r0, abs(v - x[k, r]))
+        if r0 < best_res:
+            best_res = r0
+            bestx[:, :] = x
+        if sweeps <= pi_sweeps:
+            for k in range(K):
+                for j in range(K):
+                    M[k, j] = -Rows[k, N + j]
+                M[k, k] += 1.0
+                for r in range(N):
+                    R[k, r] = Rows[k, r]
+            ok = lin_solve(M, R, y)
+            if ok:
+                stay = True
+                for r in range(N):
+                    if K == 1:
+                        e = y[0, r] - x[0, r]
+                        if not (rad[r, 0] < e < rad[r, 1]):
+                            stay = False
+                    else:
+                        dx = 0.0
+                        for k in range(K):
+                            dx = max(dx, abs(y[k, r] - x[k, r]))
+                        if not (rad[r, 0] < -dx and dx < rad[r, 1]):
+                            stay = False
+                if stay:
+                    x[:, :] = y
+                    res = 0.0
+                    for k in range(K):
+                        for r in range(N):
+                            v = Rows[k, r]
+                            for j in range(K):
+                                v += Rows[k, N + j] * x[j, r]
+                            res = max(res, abs(v - x[k, r]))
+                    settled = True
+                    break
+            if r0 <= tol and sweeps >= pi_exact:
+                res = r0
+                settled = True
+                break
+            if ok:
+                x[:, :] = y
+            else:
+                for k in range(K):
+                    for r in range(N):
+                        x[k, r] += 0.5 * (g[k, r] - x[k, r])
+        else:
+            if r0 <= tol:
+                res = r0
+                settled = True
+                break
+            if sweeps >= limit:
+                break
+            for k in range(K):
+                for r in range(N):
+                    x[k, r] += 0.5 * (g[k, r] - x[k, r])
+    if not settled:
+        x[:, :] = bestx
+        _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
+               cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
+               opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start,
+               Rows, rad)
+        sweeps += 1
+        res = best_res
+        rep[R_UNSETTLED] += 1
+        rep[R_UNSETTLED_RES] = max(rep[R_UNSETTLED_RES], res)
+    else:
+        rep[R_RESIDUAL] = max(rep[R_RESIDUAL], res)
+    rep[R_SWEEPS] += sweeps
+    for m in range(N):
+        rw = geo[G_OPEN] + m * GN + rot(S, m, G)
+        for h in range(H):
+            src = Rows[uk[m, h]] if uk[m, h] >= 0 else Start[m, h]
+            for r in range(N):
+                v = src[r]
+                for j in range(K):
+                    v += src[N + j] * x[j, r]
+                A[rw, h, r] = v
+    return settled
+
+
+@parallel_kernel
+def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit,
+               strict, A, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob,
+               out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
+               min_bank, forced, Tn, nt, report):
+    """The open rounds: score tuples by decreasing sum (``groups`` bound
+    the runs of equal sum, which read only larger sums), each run shared by
+    ``nt`` workers (its tuples claimed one by one); ``report[w]`` gathers
+    worker ``w``'s figures. With
+    ``strict`` (two seats) a tuple that does not settle stops the solve
+    (``R_STATUS``)."""
+    N = geo[G_N]
+    K = ukm.shape[0]
+    S_, H = lo.shape[0], uk.shape[1]
+    D = N + K
+    # each worker's scratch
+    Tm = np.zeros((nt, N), dtype=np.int64)
+    srow = np.zeros((nt, N, Tn + 2), dtype=np.int64)
+    Wa = np.zeros((nt, N, S_, max(Tn, 1), D))
+    Wv = np.zeros((nt, N, S_, max(Tn, 1)))
+    rad = np.zeros((nt, N, 2))
+    besta = np.zeros((nt, N, S_, D))
+    acc = np.zeros((nt, D))
+    Start = np.zeros((nt, N, H, D))
+    Rows = np.zeros((nt, max(K, 1), D))
+    x = np.zeros((nt, K, N))
+    y = np.zeros((nt, K, N))
+    g = np.zeros((nt, K, N))
+    bestx = np.zeros((nt, K, N))
+    M = np.zeros((nt, K, K))
+    R = np.zeros((nt, K, N))
+    # each run's tuples are claimed one at a time from a shared counter, so
+    # that a worker the system keeps off its core holds up at most one
+    claim = np.zeros(groups.shape[0], dtype=np.int64)
+    for gi in range(groups.shape[0] - 1):
+        for w in prange(nt):
+            rep = report[w]
+            while True:
+                i = groups[gi] + fetch_add(claim, gi, 1)
+                if i >= groups[gi + 1] or rep[R_STATUS] != 0.0:
+                    break
+                ok = _open_tuple(geo, tuples[i], flat[i], uk, ukm, ukh, tie, tol, pi_sweeps,
+                                 pi_exact, limit, A, blk_ptr, blk_states, blk_tmax, lo, hi,
+                                 cont_start, out_start, out_prob, out_kind, out_points, out_h,
+                                 opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank,
+                                 forced, Tn, Tm[w], srow[w], Wa[w], Wv[w], besta[w], acc[w],
+                                 Start[w], Rows[w], x[w], y[w], g[w], bestx[w], M[w], R[w],
+                                 rad[w], rep)
+                if strict and not ok:
+                    rep[R_STATUS] = 1.0 + i
