@@ -335,9 +335,9 @@ def _solve_seats_game(game, max_komi):
     ``unsettled_residual`` (:class:`~designer.engine.seats.SeatsResult`)."""
     from designer.engine.seats import solve_seats_model
 
-    rules, unit, N = game.rules, game.unit, game.players
+    rules, N = game.rules, game.players
     r = solve_seats_model(rules.model, rules.goal, N)
-    goal, lo = rules.goal, r.floor
+    lo = r.floor
     h0 = int(np.searchsorted(r.start_states, 0))
     # seat 1 at 0 points, every later seat at 0 .. goal - 1: shape (goal,) * (N - 1) + (N,)
     at0 = r.win[(-lo,) + (slice(-lo, None),) * (N - 1) + (h0,)]
@@ -345,6 +345,14 @@ def _solve_seats_game(game, max_komi):
     grid = np.indices(fair.shape).reshape(N - 1, -1)
     order = np.lexsort(tuple(grid[::-1]) + (grid.sum(axis=0), fair.ravel()))
     fk = (0,) + tuple(int(v) for v in grid[:, order[0]])
+    return _seats_summary(game, r, fk, max_komi, "race") | {"passes": r.passes}
+
+
+def _seats_summary(game, r, fk, max_komi, ending):
+    """The keys :func:`_solve_seats_game` and :func:`_solve_seat_rounds_game`
+    share, from the solve ``r`` (its ``value(start)``: every seat's win) and
+    the fair komi ``fk`` (start points per seat, in units)."""
+    unit, N = game.unit, game.players
     fk_win = r.value(fk)
 
     def row(start):
@@ -352,21 +360,21 @@ def _solve_seats_game(game, max_komi):
 
     win = row(game.start)
     table = []
-    for m in range(min(max_komi, goal - 1) + 1):
+    for m in range(min(max_komi, game.rules.goal - 1) + 1):
         w = row((0,) + (m,) * (N - 1))
         table.append({"komi": m * unit, "first_player_win": w[0], "seat_win": w,
                       "fairness": max(abs(v - 1.0 / N) for v in w)})
-    return {"game": game.describe(), "players": N, "ending": "race",
+    return {"game": game.describe(), "players": N, "ending": ending,
             "seat_win": win, "first_player_win": win[0],
             "fairness": max(abs(v - 1.0 / N) for v in win),
             "fair_komi": [k * unit for k in fk],
             "fair_komi_seat_win": [float(v) for v in fk_win],
             "fair_komi_first_player_win": float(fk_win[0]),
             "fair_komi_fairness": float(np.abs(fk_win - 1.0 / N).max()),
-            "komi_table": table, "states": r.states, "turn_states": rules.model.states,
+            "komi_table": table, "states": r.states, "turn_states": game.rules.model.states,
             "residual": r.residual, "unsettled_positions": r.unsettled_positions,
-            "unsettled_residual": r.unsettled_residual, "passes": r.passes,
-            "sweeps": r.sweeps, "seconds": r.seconds}
+            "unsettled_residual": r.unsettled_residual, "sweeps": r.sweeps,
+            "seconds": r.seconds}
 
 
 def _solve_seat_rounds_game(game, max_komi):
@@ -389,28 +397,8 @@ def _solve_seat_rounds_game(game, max_komi):
     fair = np.abs(at.reshape(-1, N)[keep] - 1.0 / N).max(axis=1)
     best = int(np.lexsort((np.arange(vecs.shape[1]), vecs.sum(axis=0), np.round(fair, 15)))[0])
     fk = tuple(int(v) for v in vecs[:, best])
-    fk_win = r.value(fk)
-
-    def row(start):
-        return [float(v) for v in r.value(start)]
-
-    win = row(game.start)
-    table = []
-    for m in range(min(max_komi, goal - 1) + 1):
-        w = row((0,) + (m,) * (N - 1))
-        table.append({"komi": m * unit, "first_player_win": w[0], "seat_win": w,
-                      "fairness": max(abs(v - 1.0 / N) for v in w)})
-    return {"game": game.describe(), "players": N, "ending": "rounds", "ties": rules.ties,
-            "seat_win": win, "first_player_win": win[0],
-            "fairness": max(abs(v - 1.0 / N) for v in win),
-            "fair_komi": [k * unit for k in fk],
-            "fair_komi_seat_win": [float(v) for v in fk_win],
-            "fair_komi_first_player_win": float(fk_win[0]),
-            "fair_komi_fairness": float(np.abs(fk_win - 1.0 / N).max()),
-            "komi_table": table, "states": r.states, "turn_states": rules.model.states,
-            "residual": r.residual, "unsettled_positions": r.unsettled_positions,
-            "unsettled_residual": r.unsettled_residual, "passes": 1,
-            "sweeps": r.sweeps, "cap": r.cap * unit, "seconds": r.seconds}
+    return _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties, "passes": 1,
+                                                              "cap": r.cap * unit}
 
 
 def _solve_rounds_game(game, max_komi, length=True):
