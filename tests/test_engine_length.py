@@ -183,13 +183,35 @@ def test_rounds_length_is_the_rounds_match_of_optimal_play():
         assert abs(row["expected_actions"] - m.actions_as_first((0, row["komi"]))) < 1e-9
 
 
-def test_no_length_skips_it_and_is_refused_elsewhere():
+def test_no_length_skips_it():
     r = cli("solve", "piglet", "--no-length", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
-    r = cli("solve", "pig", "--no-length")
-    assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.strip().splitlines() == [
-        "designer: error: invalid --no-length for Pig: allowed only for rules games (the "
-        "solvers of the other games give the length with the solve)"]
+
+
+def test_a_long_rounds_length_is_left_out_unless_asked(monkeypatch):
+    """By default the rounds ending's length is left out, with its estimated
+    time, where it would take over the limit; ``length=True`` computes it."""
+    import designer.engine.game as engine_game
+
+    game = load_rules_game("great-rolled-ones", goal=12)
+    monkeypatch.setattr(engine_game, "LENGTH_AUTO_SECONDS", 0.0)
+    out = solve_game(game, max_komi=1)
+    assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
+    assert out["length_skipped_seconds"] == round(out["states"] * engine_game.ROUNDS_LENGTH_SECONDS,
+                                                  1)
+    asked = solve_game(game, max_komi=1, length=True)
+    assert asked["expected_actions"] > 1.0 and "length_skipped_seconds" not in asked
+    # the race's length costs about the solve: never left out
+    race = solve_game(load_rules_game("piglet", goal=12), max_komi=1)
+    assert race["expected_actions"] > 1.0
+
+
+def test_length_flags_are_refused_for_other_games():
+    for flag in ("--length", "--no-length"):
+        r = cli("solve", "pig", flag)
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr.strip().splitlines() == [
+            f"designer: error: invalid {flag} for Pig: allowed only for rules games (the "
+            "solvers of the other games give the length with the solve)"]

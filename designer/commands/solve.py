@@ -28,10 +28,16 @@ def register(sub):
     add_game_args(p)
     p.add_argument("--max-komi", type=int_in(0, 1000), default=10, help="last komi of the table (default 10)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    p.add_argument("--no-length", dest="length", action="store_false",
-                   help="rules games: skip the expected game length, an exact evaluation of "
-                        "optimal play that takes about as long as the solve in the race and "
-                        "up to ten times as long in the rounds ending")
+    length = p.add_mutually_exclusive_group()
+    length.add_argument("--length", dest="length", action="store_true", default=None,
+                        help="rules games: compute the expected game length even where it "
+                             "takes long (by default it is left out, with an estimate of its "
+                             "time, where it would take over 10 s: the rounds ending of a "
+                             "large game)")
+    length.add_argument("--no-length", dest="length", action="store_false", default=None,
+                        help="rules games: skip the expected game length, an exact evaluation "
+                             "of optimal play that takes about as long as the solve in the "
+                             "race and up to twenty times as long in the rounds ending")
     p.add_argument("--verbose", action="store_true",
                    help="also print how the solver converged (largest residual of the "
                         "optimality equations, sweeps)")
@@ -46,8 +52,9 @@ def run(args):
         raise DesignError(f"invalid --max-komi={args.max_komi}: allowed 0 <= max-komi")
     if game.family == "rules":
         return _run_rules(game, args)
-    if not args.length:
-        raise DesignError(f"invalid --no-length for {game.name}: allowed only for rules games "
+    if args.length is not None:
+        flag = "--length" if args.length else "--no-length"
+        raise DesignError(f"invalid {flag} for {game.name}: allowed only for rules games "
                           "(the solvers of the other games give the length with the solve)")
     summary = solve_shown(game).summary(max_komi=args.max_komi)
     if args.json:
@@ -93,6 +100,9 @@ def show_rules_solution(summary, verbose=False):
     console.print(f"  first player wins [bold]{pct(p1, 4)}[/bold] (first-player edge {edge(p1)})")
     if "expected_actions" in summary:
         console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
+    elif "length_skipped_seconds" in summary:
+        console.print(f"  expected game length: left out (about "
+                      f"{summary['length_skipped_seconds']:.0f} s to compute; add --length)")
     console.print(f"  fair komi: {start_points(summary['fair_komi'])} "
                   f"(first-player edge {edge(summary['fair_komi_first_player_win'])})")
     rows = pd.DataFrame([{"komi": r["komi"], "first-player win": r["first_player_win"],

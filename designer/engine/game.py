@@ -240,9 +240,22 @@ def check_game(game):
             "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"]}
 
 
-def solve_game(game, max_komi=10, length=True):
-    """Solve ``game`` exactly with the engine (and, with ``length``, the
-    expected game length of two seats).
+#: Seconds per position of the rounds ending's solve that the exact game
+#: length (the rounds match of optimal play) takes at most, about: measured
+#: 6e-8 (The Great Rolled Ones) to 6.4e-7 (full Zombie Dice, Hog) on the
+#: development machine (two cores, busy).
+ROUNDS_LENGTH_SECONDS = 6.5e-7
+#: Seconds above which ``length=None`` leaves the rounds ending's game
+#: length out (and says how long it would take).
+LENGTH_AUTO_SECONDS = 10.0
+
+
+def solve_game(game, max_komi=10, length=None):
+    """Solve ``game`` exactly with the engine (and the expected game length
+    of two seats: always with ``length`` True, never with False; with None,
+    unless the rounds ending's would take over :data:`LENGTH_AUTO_SECONDS`
+    by :data:`ROUNDS_LENGTH_SECONDS`, when ``length_skipped_seconds``
+    gives that estimate instead).
 
     Returns
     -------
@@ -291,7 +304,7 @@ def solve_game(game, max_komi=10, length=True):
            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
            "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
-    if length:
+    if length is not False:  # about the solve's time: always asked
         L, out["length_seconds"] = game_lengths(rules.model, r)
         _add_lengths(out, L[-lo:, -lo:, h0], game.start)  # from score 0 on
     return out
@@ -401,7 +414,7 @@ def _solve_seat_rounds_game(game, max_komi):
                                                               "cap": r.cap * unit}
 
 
-def _solve_rounds_game(game, max_komi, length=True):
+def _solve_rounds_game(game, max_komi, length=None):
     """:func:`solve_game` under the rounds ending
     (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
     plus ``ties`` and ``cap``."""
@@ -429,7 +442,10 @@ def _solve_rounds_game(game, max_komi, length=True):
            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
            "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
-    if length:  # optimal play against itself, evaluated exactly
+    if length is None and r.states * ROUNDS_LENGTH_SECONDS > LENGTH_AUTO_SECONDS:
+        out["length_skipped_seconds"] = round(r.states * ROUNDS_LENGTH_SECONDS, 1)
+        return out
+    if length is not False:  # optimal play against itself, evaluated exactly
         opt = RulesPolicy(OPTIMAL, "optimal")
         m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
         out["length_seconds"] = m.seconds

@@ -296,7 +296,7 @@ class RulesFamily(Family):
             game = RulesGame(rules=dataclasses.replace(rules, goal=goal // u),
                              source=args["where"], start=(0, 0), players=2,
                              ending=rules.ending, komi=0)
-            sol = solve_game(game, max_komi=max(komis) // u)
+            sol = solve_game(game, max_komi=max(komis) // u, length=True)
             table = {t["komi"]: t for t in sol["komi_table"]}
             residual = max(residual, float(sol["residual"]))
             for k in komis:
