@@ -13,9 +13,11 @@ strongly connected components of the moves within a turn, successors
 first), each block from its largest total down.
 """
 
+import numba
 import numpy as np
+from numba import prange
 
-from designer._jit import kernel
+from designer._jit import kernel, parallel_kernel
 from designer.engine._linear import gauss_jordan
 from designer.engine._match_kernels import HOLD_AT, OPTIMAL, _option
 
@@ -188,10 +190,10 @@ def _solve_small(R, x):
 
 
 @kernel
-def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
-                opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-                tvO, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW, FL, FO):
+def _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
+               blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
+               out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+               mcont, tvO, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW, FL, FO):
     """Seat 2 (policy ``kind``) at the start of a final-round turn ``d``
     points behind, ``d = 0 .. D`` (``d = 0``: a tie round's second turn):
     ``FW[d, h]``, ``FL[d, h]`` affine in the tie round's start values
@@ -200,133 +202,205 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     (``tvO[h]``: the solve's value of a tie to seat 2)."""
     H = FW.shape[1]
     K1 = FW.shape[2]
-    for d in range(D + 1):
-        if kind == OPTIMAL:
-            Tend = max(d + 1, min_bank)
-            Tcl = Tend
-        else:
-            Tend = Tfix
-            if bank_wins:
-                Tend = min(Tend, max(d + 1, min_bank, 1))
-            Tcl = Tend - 1 + gmax
-        for u in range(Tcl + 1):
-            for hh in range(H):
-                for k in range(K1):
-                    stopW[u, hh, k] = 0.0
-                    stopL[u, hh, k] = 0.0
-                if u > d:
+    if kind == OPTIMAL:
+        Tend = max(d + 1, min_bank)
+        Tcl = Tend
+    else:
+        Tend = Tfix
+        if bank_wins:
+            Tend = min(Tend, max(d + 1, min_bank, 1))
+        Tcl = Tend - 1 + gmax
+    for u in range(Tcl + 1):
+        for hh in range(H):
+            for k in range(K1):
+                stopW[u, hh, k] = 0.0
+                stopL[u, hh, k] = 0.0
+            if u > d:
+                stopW[u, hh, 0] = 1.0
+                stopO[u, hh] = 1.0
+            elif u == d:
+                stopO[u, hh] = tvO[hh]
+                if replay:
                     stopW[u, hh, 0] = 1.0
-                    stopO[u, hh] = 1.0
-                elif u == d:
-                    stopO[u, hh] = tvO[hh]
-                    if replay:
-                        stopW[u, hh, 0] = 1.0
-                        stopW[u, hh, 1 + hh] = -1.0
-                        stopL[u, hh, 1 + hh] = 1.0
-                else:
-                    stopO[u, hh] = 0.0
-        twin = d + 1 if bank_wins else 1 << 62
-        turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie,
-             blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
-             out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-             mcont, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW[d], FL[d], FO[d])
+                    stopW[u, hh, 1 + hh] = -1.0
+                    stopL[u, hh, 1 + hh] = 1.0
+            else:
+                stopO[u, hh] = 0.0
+    twin = d + 1 if bank_wins else 1 << 62
+    turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie,
+         blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
+         out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+         mcont, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW[d], FL[d], FO[d])
+
+
+@parallel_kernel
+def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
+                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
+                out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+                mcont, tvO, S, Tmax, Tcl, nt, FW, FL, FO):
+    """Seat 2's final-round turns for every ``d = 0 .. D``
+    (:func:`_final_one`), taken by ``nt`` threads side by side (each ``d``
+    reads only the tie round's unknowns), each with its own scratch
+    (``S`` states, ``Tmax`` turn totals, ``Tcl`` ends)."""
+    H = FW.shape[1]
+    K1 = FW.shape[2]
+    stopW = np.zeros((nt, Tcl + 1, H, K1))
+    stopL = np.zeros((nt, Tcl + 1, H, K1))
+    stopO = np.zeros((nt, Tcl + 1, H))
+    W = np.zeros((nt, S, Tmax, K1))
+    LW = np.zeros((nt, S, Tmax, K1))
+    WO = np.zeros((nt, S, Tmax))
+    cacc = np.zeros((nt, K1))
+    clacc = np.zeros((nt, K1))
+    for d in prange(D + 1):
+        t = numba.get_thread_id()
+        _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
+                   blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+                   out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick,
+                   E, Tc, mstop, mcont, tvO, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
+                   cacc[t], clacc[t], FW, FL, FO)
 
 
 @kernel
-def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
-                opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-                Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc,
-                y2W, y2L, y2O, rW, rL, rO, x, lx):
-    """The open rounds (both scores below the goal) of one seating: seat 1
-    plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
-    turn ends from total ``T1`` on), seat 2 ``k2`` (``n2``, ``T2``). Pairs
-    ``(a, b)`` by decreasing ``a + b``: seat 2's turn after seat 1 scored
-    nothing, affine in the pair's unknowns ``X[a, b, h]``, then seat 1's,
-    and the unknowns' rows solved exactly. ``FW``, ``FL``: seat 2's final
-    round (numbers), ``Xs``, ``Ys``, ``Fs``: the solve's tables (optimal
-    play's decisions). Writes ``XW, XL`` (seat 1 at a round's start) and
-    ``YW, YL`` (``[b, a]``: seat 2 to move after seat 1 ended at ``a``).
-    Returns -1, or the index ``a * G + b`` of a pair whose turns never end."""
+def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie,
+               blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick,
+               E, Tc, mstop, mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW, stopL, stopO,
+               W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW, rL, rO, x, lx):
+    """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
+    sums, evaluated); False when its turns never end."""
     H = XW.shape[2]
     K1 = H + 1
     big = 1 << 62
+    # seat 2 after seat 1 scored nothing: unknowns x = X[a, b]
+    if k2 == OPTIMAL:
+        Tend = max(G - b, min_bank)
+        Tcl = Tend
+    else:
+        Tend = T2
+        if bank_wins:
+            Tend = min(Tend, max(G - b, min_bank, 1))
+        Tcl = Tend - 1 + gmax
+    for u in range(Tcl + 1):
+        for hh in range(H):
+            for k in range(K1):
+                stopW[u, hh, k] = 0.0
+                stopL[u, hh, k] = 0.0
+            if b + u >= G:  # a hold at the goal wins
+                stopW[u, hh, 0] = 1.0
+                stopO[u, hh] = 1.0
+            elif u == 0:
+                stopW[u, hh, 0] = 1.0
+                stopW[u, hh, 1 + hh] = -1.0
+                stopL[u, hh, 1 + hh] = 1.0
+                stopO[u, hh] = 1.0 - Xs[a, b, hh]
+            else:
+                stopW[u, hh, 0] = 1.0 - XW[a, b + u, hh]
+                stopL[u, hh, 0] = XL[a, b + u, hh]
+                stopO[u, hh] = 1.0 - Xs[a, b + u, hh]
+    twin = G - b if bank_wins else big
+    turn(k2, n2, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr,
+         blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
+         opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
+         stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
+    # seat 1 at (a, b)
+    if k1 == OPTIMAL:
+        Tend = C - a
+        Tcl = Tend
+    else:
+        Tend = T1
+        Tcl = Tend - 1 + gmax
+    for u in range(Tcl + 1):
+        A = a + u
+        for hh in range(H):
+            for k in range(K1):
+                stopW[u, hh, k] = 0.0
+                stopL[u, hh, k] = 0.0
+            if u == 0:
+                for k in range(K1):
+                    stopW[u, hh, k] = -y2W[hh, k]
+                    stopL[u, hh, k] = y2L[hh, k]
+                stopW[u, hh, 0] += 1.0
+                stopO[u, hh] = 1.0 - Ys[b, a, hh]
+            elif A < G:
+                stopW[u, hh, 0] = 1.0 - YW[b, A, hh]
+                stopL[u, hh, 0] = YL[b, A, hh]
+                stopO[u, hh] = 1.0 - Ys[b, A, hh]
+            else:
+                dd = min(A - b, C)
+                stopW[u, hh, 0] = 1.0 - FW[dd, hh]
+                stopL[u, hh, 0] = FL[dd, hh]
+                stopO[u, hh] = 1.0 - Fs[dd, hh]
+    turn(k1, n1, big, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
+         cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+         opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW,
+         stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
+    if not _solve_small(rW, x) or not _solve_small(rL, lx):
+        return False
+    for h in range(H):
+        XW[a, b, h] = x[h]
+        XL[a, b, h] = lx[h]
+        w = y2W[h, 0]
+        la = y2L[h, 0]
+        for k in range(H):
+            w += y2W[h, 1 + k] * x[k]
+            la += y2L[h, 1 + k] * lx[k]
+        YW[b, a, h] = w
+        YL[b, a, h] = la
+    return True
+
+
+@parallel_kernel
+def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
+                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
+                out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+                mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
+    """The open rounds (both scores below the goal) of one seating: seat 1
+    plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
+    turn ends from total ``T1`` on), seat 2 ``k2`` (``n2``, ``T2``). Pairs
+    ``(a, b)`` by decreasing ``a + b`` (:func:`_open_pair`; the pairs of
+    one sum read only larger sums, so ``nt`` threads take them side by
+    side, each with its own scratch: ``S`` states, ``Tmax`` turn totals,
+    ``Tcl`` ends): seat 2's turn after seat 1 scored nothing, affine in the
+    pair's unknowns ``X[a, b, h]``, then seat 1's, and the unknowns' rows
+    solved exactly. ``FW``, ``FL``: seat 2's final round (numbers), ``Xs``,
+    ``Ys``, ``Fs``: the solve's tables (optimal play's decisions). Writes
+    ``XW, XL`` (seat 1 at a round's start) and ``YW, YL`` (``[b, a]``: seat
+    2 to move after seat 1 ended at ``a``). Returns -1, or the index ``a *
+    G + b`` of a pair whose turns never end."""
+    H = XW.shape[2]
+    K1 = H + 1
+    stopW = np.zeros((nt, Tcl + 1, H, K1))
+    stopL = np.zeros((nt, Tcl + 1, H, K1))
+    stopO = np.zeros((nt, Tcl + 1, H))
+    W = np.zeros((nt, S, Tmax, K1))
+    LW = np.zeros((nt, S, Tmax, K1))
+    WO = np.zeros((nt, S, Tmax))
+    cacc = np.zeros((nt, K1))
+    clacc = np.zeros((nt, K1))
+    y2W = np.zeros((nt, H, K1))
+    y2L = np.zeros((nt, H, K1))
+    y2O = np.zeros((nt, H))
+    rW = np.zeros((nt, H, K1))
+    rL = np.zeros((nt, H, K1))
+    rO = np.zeros((nt, H))
+    x = np.zeros((nt, H))
+    lx = np.zeros((nt, H))
+    bad = np.full(1, -1, dtype=np.int64)
     for total in range(2 * G - 2, -1, -1):
-        for a in range(max(0, total - (G - 1)), min(total, G - 1) + 1):
+        a0 = max(0, total - (G - 1))
+        for q in prange(min(total, G - 1) + 1 - a0):
+            a = a0 + q
             b = total - a
-            # seat 2 after seat 1 scored nothing: unknowns x = X[a, b]
-            if k2 == OPTIMAL:
-                Tend = max(G - b, min_bank)
-                Tcl = Tend
-            else:
-                Tend = T2
-                if bank_wins:
-                    Tend = min(Tend, max(G - b, min_bank, 1))
-                Tcl = Tend - 1 + gmax
-            for u in range(Tcl + 1):
-                for hh in range(H):
-                    for k in range(K1):
-                        stopW[u, hh, k] = 0.0
-                        stopL[u, hh, k] = 0.0
-                    if b + u >= G:  # a hold at the goal wins
-                        stopW[u, hh, 0] = 1.0
-                        stopO[u, hh] = 1.0
-                    elif u == 0:
-                        stopW[u, hh, 0] = 1.0
-                        stopW[u, hh, 1 + hh] = -1.0
-                        stopL[u, hh, 1 + hh] = 1.0
-                        stopO[u, hh] = 1.0 - Xs[a, b, hh]
-                    else:
-                        stopW[u, hh, 0] = 1.0 - XW[a, b + u, hh]
-                        stopL[u, hh, 0] = XL[a, b + u, hh]
-                        stopO[u, hh] = 1.0 - Xs[a, b + u, hh]
-            twin = G - b if bank_wins else big
-            turn(k2, n2, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr,
-                 blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
-                 opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-                 stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
-            # seat 1 at (a, b)
-            if k1 == OPTIMAL:
-                Tend = C - a
-                Tcl = Tend
-            else:
-                Tend = T1
-                Tcl = Tend - 1 + gmax
-            for u in range(Tcl + 1):
-                A = a + u
-                for hh in range(H):
-                    for k in range(K1):
-                        stopW[u, hh, k] = 0.0
-                        stopL[u, hh, k] = 0.0
-                    if u == 0:
-                        for k in range(K1):
-                            stopW[u, hh, k] = -y2W[hh, k]
-                            stopL[u, hh, k] = y2L[hh, k]
-                        stopW[u, hh, 0] += 1.0
-                        stopO[u, hh] = 1.0 - Ys[b, a, hh]
-                    elif A < G:
-                        stopW[u, hh, 0] = 1.0 - YW[b, A, hh]
-                        stopL[u, hh, 0] = YL[b, A, hh]
-                        stopO[u, hh] = 1.0 - Ys[b, A, hh]
-                    else:
-                        dd = min(A - b, C)
-                        stopW[u, hh, 0] = 1.0 - FW[dd, hh]
-                        stopL[u, hh, 0] = FL[dd, hh]
-                        stopO[u, hh] = 1.0 - Fs[dd, hh]
-            turn(k1, n1, big, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-                 cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
-                 opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW,
-                 stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
-            if not _solve_small(rW, x) or not _solve_small(rL, lx):
-                return a * G + b
-            for h in range(H):
-                XW[a, b, h] = x[h]
-                XL[a, b, h] = lx[h]
-                w = y2W[h, 0]
-                la = y2L[h, 0]
-                for k in range(H):
-                    w += y2W[h, 1 + k] * x[k]
-                    la += y2L[h, 1 + k] * lx[k]
-                YW[b, a, h] = w
-                YL[b, a, h] = la
+            t = numba.get_thread_id()
+            if not _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank,
+                              forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start,
+                              out_prob, throws, out_kind, out_points, out_h, opt_start,
+                              opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+                              mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t],
+                              stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t], y2L[t],
+                              y2O[t], rW[t], rL[t], rO[t], x[t], lx[t]):
+                bad[0] = a * G + b
+        if bad[0] >= 0:
+            return bad[0]
     return -1

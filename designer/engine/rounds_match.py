@@ -67,7 +67,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, compiled
+from designer._jit import TIE, compiled, threads
 from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
@@ -201,8 +201,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     K1 = H + 1
     Tmax = max(C, max(ends)) + 1
     Tcl = max(C, max(ends) + gmax) + 1
-    need_bytes = 8 * (2 * S * Tmax * K1 + S * Tmax + 3 * Tcl * H * K1 + 3 * (C + 1) * H * K1
-                      + 6 * G * G * H + (S * Tc * 3 if MAX_SCORE in kinds else 0))
+    nt = threads()  # each thread its own turn tables, one more for the tie round
+    need_bytes = 8 * ((nt + 1) * (2 * S * Tmax * K1 + S * Tmax + 3 * Tcl * H * K1)
+                      + 3 * (C + 1) * H * K1 + 6 * G * G * H
+                      + (S * Tc * 3 if MAX_SCORE in kinds else 0))
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
                             f"over the limit of {memory_limit / 2**20:,.0f} MB")
@@ -254,7 +256,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         FW, FL = np.zeros((C + 1, H, K1)), np.zeros((C + 1, H, K1))
         FO = np.zeros((C + 1, H))
         RK.final_round(C, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE, *marr,
-                       tvO, *scratch, FW, FL, FO)
+                       tvO, S, Tmax, Tcl, nt, FW, FL, FO)
         if replay:
             Tw, Tl = _tie_round(p1, T1, C, G, gmax, mb, forced, marr, FW, FL, Fs, scratch, H, K1)
             if Tw is None:
@@ -268,9 +270,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         XW, XL = np.zeros((G, G, H)), np.zeros((G, G, H))
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
         bad = RK.open_rounds(G, C, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins, gmax, mb,
-                             forced, TIE, *marr, Xs, Ys, Fs, Fn, FLn, XW, XL, YW, YL, *scratch,
-                             np.zeros((H, K1)), np.zeros((H, K1)), np.zeros(H), np.zeros((H, K1)),
-                             np.zeros((H, K1)), np.zeros(H), np.zeros(H), np.zeros(H))
+                             forced, TIE, *marr, Xs, Ys, Fs, Fn, FLn, XW, XL, YW, YL, S, Tmax,
+                             Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "
