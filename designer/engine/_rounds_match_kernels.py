@@ -190,6 +190,16 @@ def _solve_small(R, x):
 
 
 @kernel
+def _turn_tables(nt, S, Tmax, Tcl, H, K1):
+    """Each of ``nt`` threads' scratch for :func:`turn`: the turn's ends
+    ``stopW, stopL, stopO`` (totals ``0 .. Tcl``), its in-turn values ``W,
+    LW, WO`` (``S`` states, ``Tmax`` totals) and two accumulators."""
+    return (np.zeros((nt, Tcl + 1, H, K1)), np.zeros((nt, Tcl + 1, H, K1)),
+            np.zeros((nt, Tcl + 1, H)), np.zeros((nt, S, Tmax, K1)), np.zeros((nt, S, Tmax, K1)),
+            np.zeros((nt, S, Tmax)), np.zeros((nt, K1)), np.zeros((nt, K1)))
+
+
+@kernel
 def _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
                out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
@@ -244,14 +254,7 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     (``S`` states, ``Tmax`` turn totals, ``Tcl`` ends)."""
     H = FW.shape[1]
     K1 = FW.shape[2]
-    stopW = np.zeros((nt, Tcl + 1, H, K1))
-    stopL = np.zeros((nt, Tcl + 1, H, K1))
-    stopO = np.zeros((nt, Tcl + 1, H))
-    W = np.zeros((nt, S, Tmax, K1))
-    LW = np.zeros((nt, S, Tmax, K1))
-    WO = np.zeros((nt, S, Tmax))
-    cacc = np.zeros((nt, K1))
-    clacc = np.zeros((nt, K1))
+    stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
     for d in prange(D + 1):
         t = numba.get_thread_id()
         _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
@@ -370,14 +373,7 @@ def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
     G + b`` of a pair whose turns never end."""
     H = XW.shape[2]
     K1 = H + 1
-    stopW = np.zeros((nt, Tcl + 1, H, K1))
-    stopL = np.zeros((nt, Tcl + 1, H, K1))
-    stopO = np.zeros((nt, Tcl + 1, H))
-    W = np.zeros((nt, S, Tmax, K1))
-    LW = np.zeros((nt, S, Tmax, K1))
-    WO = np.zeros((nt, S, Tmax))
-    cacc = np.zeros((nt, K1))
-    clacc = np.zeros((nt, K1))
+    stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
     y2W = np.zeros((nt, H, K1))
     y2L = np.zeros((nt, H, K1))
     y2O = np.zeros((nt, H))
