@@ -412,6 +412,12 @@ def memory_needed(p, nt):
 SECONDS_PER_WORK = 2.5e-9
 #: Passes over the table assumed when scores can fall (Two-Dice Pig: 11).
 PASSES_IF_FALLS = 10
+#: With several feedback states a sweep carries vectors of ``K + 1``
+#: numbers through calls that pass arrays (the general sweep): its work
+#: costs about this times ``K + 1`` that of the two-unknown sweeps (Farkle
+#: with its farkle penalty, ``K = 4``, to a goal of 1,000: 393 s against the
+#: 41 s estimated without it, beside another solve).
+GENERAL_SWEEP_FACTOR = 2
 #: Seconds of any solve, however small (calls, allocation).
 SECONDS_FIXED = 0.005
 
@@ -427,7 +433,9 @@ def estimate(model, goal, nt=None):
         on ``nt`` threads, default :func:`~designer._jit.threads`) and
         ``seconds``: a rough estimate of the kernels' time, the sweep work
         (each position times the outcomes and options of its state; ten
-        passes when scores can fall) at :data:`SECONDS_PER_WORK`. It is a
+        passes when scores can fall; :data:`GENERAL_SWEEP_FACTOR` ``(K +
+        1)`` times as much with several feedback states) at
+        :data:`SECONDS_PER_WORK`. It is a
         guide within a factor of about 3 on the machine it was measured
         on, not a promise. ``at_least``: the game has more than
         :data:`PLAN_STATES` turn states and its table alone passes
@@ -455,6 +463,8 @@ def estimate(model, goal, nt=None):
     owner = np.repeat(np.arange(model.states), np.diff(model.cont_start))
     weight = np.bincount(owner, weights=outs + opts, minlength=model.states)
     work = float((per_state * weight).sum()) * (PASSES_IF_FALLS if model.falls else 1)
+    if p["K"] > 2:
+        work *= GENERAL_SWEEP_FACTOR * (p["K"] + 1)
     return dict(positions=p["positions"], start_states=p["H"], memory=memory_needed(p, nt),
                 seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False)
 
