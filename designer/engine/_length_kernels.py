@@ -17,6 +17,7 @@ from designer.engine._kernels import (CF_FORCED, CF_GOAL, CF_LO, CF_MIN_BANK, OC
                                       OC_PENALTY, OC_POINTS, OP_CHOICE, OP_FEEDBACK, OP_GENERAL,
                                       OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND, ST_LEN, ST_PASS,
                                       ST_START, await_inputs)
+from designer.engine._linear import two_rows
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # mirrors of designer.engine.model (module constants are frozen in at compile time)
@@ -281,16 +282,10 @@ def _pair(a, b, simple, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_st
     y0 = 0.0
     y1 = 0.0
     if fbh >= 0:
-        u0, u1, u2 = BL[fbh, 0], BL[fbh, 1], BL[fbh, 2]
-        v0, v1, v2 = BL[H + fbh, 0], BL[H + fbh, 1], BL[H + fbh, 2]
-        m11 = 1.0 - u1
-        m22 = 1.0 - v1
-        det = m11 * m22 - u2 * v2
-        if abs(det) < 1e-300:
+        _, _, y0, y1, ok = two_rows(BL, fbh, 0.0, 0.0)
+        if not ok:
             out[1] = 1.0
             return
-        y0 = (u0 * m22 + u2 * v0) / det
-        y1 = (m11 * v0 + v2 * u0) / det
     change = 0.0
     for h in range(H):
         l0 = BL[h, 0] + BL[h, 1] * y0 + BL[h, 2] * y1

@@ -38,3 +38,32 @@ def gauss_jordan(A, y, tiny):
     for k in range(K):
         y[k] = A[k, K] / A[k, k]
     return True
+
+
+@kernel
+def two_rows(B, fbh, x0, x1):
+    """The two unknowns' rows of a score pair, read from the stacked turn
+    starts ``B`` (side 0's rows, then side 1's, each ``c + e_own x_own +
+    e_oth x_oth``) at the feedback start ``fbh``: ``x0 = u0 + u1 x0 + u2
+    x1``, ``x1 = v0 + v1 x1 + v2 x0``.
+
+    Returns
+    -------
+    g0, g1 : float
+        The rows at ``(x0, x1)`` (one greedy backup).
+    y0, y1 : float
+        Their fixed point, ``(I - M) y = u`` solved by Cramer's rule.
+    ok : bool
+        False when that system is singular (a policy under which the
+        pair's turns never end); ``y`` is then ``x``."""
+    H = B.shape[0] // 2
+    u0, u1, u2 = B[fbh, 0], B[fbh, 1], B[fbh, 2]
+    v0, v1, v2 = B[H + fbh, 0], B[H + fbh, 1], B[H + fbh, 2]
+    g0 = u0 + u1 * x0 + u2 * x1
+    g1 = v0 + v1 * x1 + v2 * x0
+    m11 = 1.0 - u1
+    m22 = 1.0 - v1
+    det = m11 * m22 - u2 * v2
+    if abs(det) < 1e-300:
+        return g0, g1, x0, x1, False
+    return g0, g1, (u0 * m22 + u2 * v0) / det, (m11 * v0 + v2 * u0) / det, True

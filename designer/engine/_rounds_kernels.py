@@ -25,6 +25,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._linear import two_rows
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # what a sweep does with an outcome: nothing (probability 0), move to the one
@@ -694,23 +695,11 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
                    opt_hh, hand_h, pass_ok, hidx, W, B, mg, cnt)
         rad = min(rad, r)
         sweeps += 1
-        # the unknowns' rows: x0 = u0 + u1 x0 + u2 x1, x1 = v0 + v1 x1 + v2 x0
-        u0, u1, u2 = B[fbh, 0], B[fbh, 1], B[fbh, 2]
-        v0, v1, v2 = B[H + fbh, 0], B[H + fbh, 1], B[H + fbh, 2]
-        g0 = u0 + u1 * x0 + u2 * x1
-        g1 = v0 + v1 * x1 + v2 * x0
+        # the unknowns' rows, their greedy backup g and fixed point y
+        g0, g1, y0, y1, pi = two_rows(B, fbh, x0, x1)
         res = max(abs(g0 - x0), abs(g1 - x1))
-        pi = False
-        y0 = x0
-        y1 = x1
-        if sweeps <= pi_sweeps:
-            m11 = 1.0 - u1
-            m22 = 1.0 - v1
-            det = m11 * m22 - u2 * v2
-            if abs(det) >= 1e-300:  # else a policy under which the pair never ends
-                y0 = (u0 * m22 + u2 * v0) / det
-                y1 = (m11 * v0 + v2 * u0) / det
-                pi = True
+        if sweeps > pi_sweeps:
+            pi = False
         if pi:
             gap = max(abs(y0 - x0), abs(y1 - x1))
             if gap < 0.5 * rad and y1 >= need and _kept_hold(mg, cnt, y0, y1):
@@ -719,7 +708,8 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
                 # cut: the sweep's values at y are exact
                 x0 = y0
                 x1 = y1
-                res = max(abs(u0 + u1 * x0 + u2 * x1 - x0), abs(v0 + v1 * x1 + v2 * x0 - x1))
+                g0, g1, _, _, _ = two_rows(B, fbh, x0, x1)
+                res = max(abs(g0 - x0), abs(g1 - x1))
                 break
         if res <= tol:
             if not pi or sweeps >= pi_exact or gap <= 1e-15:
