@@ -16,6 +16,10 @@ where stopping is allowed banks it and wins. Each policy decides:
   the scores: ``E(s, t) = max(t, best continuation)``, a bust banking 0,
   an end ``t + points``, computed over totals up to a large cap (``E = t``
   beyond);
+* a decision function ``f(i, j, s, t)`` of the reference's own state:
+  ``0`` stops (where allowed), ``c >= 1`` takes the ``c``-th
+  continuation; where it may not stop, a ``0`` takes the first; at a
+  choice the largest gain, the first listed on a tie;
 * ``optimal``: the argmax of the rules' equations over the values of
   :func:`tests.engine_reference.reference_win`.
 
@@ -51,6 +55,25 @@ class HoldAt:
             if g > opts[best][0]:
                 best = k
         return best
+
+
+class Decide:
+    def __init__(self, f):
+        self.f = f
+
+    def setup(self, proc, goal, states, rolls, **rules):
+        self.rolls = rolls
+
+    def cont(self, i, j, s, t):
+        if not self.rolls[s]:
+            return None
+        v = self.f(i, j, s, t)
+        return v - 1 if v > 0 else 0
+
+    def stops(self, i, j, s, t, allowed):
+        return not self.rolls[s] or (allowed and self.f(i, j, s, t) == 0)
+
+    option = HoldAt.option
 
 
 class MaxScore:

@@ -193,9 +193,9 @@ def test_a_match_that_never_ends_is_refused():
     ("hold-at:-1", "hold-at:N needs an integer turn total in points, 50 <= N"),
     ("hold-at:x", "hold-at:N needs an integer turn total"),
     ("hold-at:75", "a multiple of 50"),
-    ("rule:foo.txt", "allowed optimal, max-score or hold-at:N"),
-    ("py:f.py:g", "allowed optimal, max-score or hold-at:N"),
-    ("neller", "allowed optimal, max-score or hold-at:N")])
+    ("rule:foo.txt", "no rule file"),
+    ("py:f.py:g", "no policy file 'f.py'"),
+    ("neller", "allowed optimal, max-score, hold-at:N, rule:RULE")])
 def test_bad_policies_exit_2_in_one_line(spec, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = cli("compare", "farkle", "--policy", spec, "--against", "optimal")

@@ -6,7 +6,7 @@ match (:func:`designer.engine.match.match_model`; under the rounds ending
 from dataclasses import dataclass
 
 from designer.analysis.compare import Comparison
-from designer.engine._match_kernels import OPTIMAL
+from designer.engine._match_kernels import OPTIMAL, TABLE
 from designer.engine.match import match_model, parse_rules_policy
 from designer.engine.solve import solve_model
 from designer.errors import DesignError
@@ -31,7 +31,9 @@ def compare_rules(game, policy, against, *, solution=None):
     ----------
     game : RulesGame
     policy, against : str
-        ``optimal``, ``max-score`` or ``hold-at:N`` (N in points).
+        ``optimal``, ``max-score``, ``hold-at:N`` (N in points), and under
+        the race ending ``rule:RULE``, ``rule:FILE.toml`` or
+        ``py:FILE.py:FUNCTION`` (:mod:`designer.engine.policy_tables`).
     solution : EngineResult or RoundsResult, optional
         The engine's solve (race) or rounds solve (rounds), for ``optimal``.
 
@@ -52,6 +54,12 @@ def compare_rules(game, policy, against, *, solution=None):
     rules = game.rules
     if game.ending == "rounds":
         from designer.engine.rounds import RoundsResult
+
+        for pol in (a, b):
+            if pol.kind == TABLE:
+                raise DesignError(f"{pol.name}: rule: and py: policies play rules games under the "
+                                  f"race ending (this is the rounds ending: use optimal, max-score "
+                                  f"or hold-at:N)")
         from designer.engine.rounds_match import match_rounds_model
 
         given = solution if isinstance(solution, RoundsResult) else None
@@ -63,7 +71,8 @@ def compare_rules(game, policy, against, *, solution=None):
     else:
         if solution is None and OPTIMAL in (a.kind, b.kind):
             solution = solve_model(rules.model, rules.goal, 0)
-        m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name)
+        m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name,
+                        unit=game.unit)
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
     return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,

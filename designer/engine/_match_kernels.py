@@ -34,6 +34,8 @@ _ZERO = 1
 OPTIMAL = 0
 HOLD_AT = 1
 MAX_SCORE = 2
+#: A decision table (a rule or a function: designer.engine.policy_tables).
+TABLE = 3
 
 # entries of the packed settings ``cf``
 CF_GOAL = 0
@@ -45,7 +47,9 @@ CF_KIND_A = 5
 CF_KIND_B = 6
 CF_HOLD_A = 7
 CF_HOLD_B = 8
-CF_LEN = 9
+CF_TAB_A = 9
+CF_TAB_B = 10
+CF_LEN = 11
 
 
 @kernel
@@ -181,8 +185,8 @@ def _other(acc, lacc, p, B, BL, other, h, fb, nF):
 def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
            out_h,
            out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
-           nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X, L,
-           obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc):
+           nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, tabs,
+           X, L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc):
     """One backward sweep over both sides of pair ``(a, b)`` (score indices;
     side 0 is the mover at ``(a, b)`` playing policy ``pol0``, side 1 the
     mover at ``(b, a)`` playing the other), affine in the pair's unknowns:
@@ -225,6 +229,10 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                     elif kind == HOLD_AT:
                         cc = c0 if has else -1
                         d = -1 if allowed and (t >= cf[CF_HOLD_A + pol] or not has) else cc
+                    elif kind == TABLE:
+                        v = tabs[cf[CF_TAB_A + pol], ma, mb, nd]
+                        cc = (c0 + v - 1 if v > 0 else c0) if has else -1
+                        d = -1 if allowed and (v == 0 or not has) else cc
                     else:
                         cc = mcont[s, t]
                         d = -1 if mstop[s, t] else cc
@@ -318,7 +326,7 @@ def _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc, pick):
     """The option ``hold-at`` (the largest gain, ``pick``) or ``max-score``
     (the best expected points banked) picks at choice outcome ``o`` from
     turn total ``t``; ties to the option listed first."""
-    if kind == HOLD_AT:
+    if kind != MAX_SCORE:  # hold-at and tables: the largest gain
         return pick[o]
     best = opt_start[o]
     bv = -np.inf
@@ -378,7 +386,8 @@ def _store(a, b, pol0, B, BL, x, lx, X, L):
 def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
           out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
           fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
-          mcont, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx, out):
+          mcont, tabs, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx,
+          out):
     """Evaluate pair ``{a, b}``: both seatings (A at ``(a, b)`` against B at
     ``(b, a)``, and B at ``(a, b)`` against A at ``(b, a)``; one when ``a ==
     b``). ``out``: largest win change, largest relative actions change,
@@ -403,8 +412,8 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
         _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
                out_h,
                out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
-               nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, X,
-               L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc)
+               nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, tabs,
+               X, L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc)
         if not _solve_rows(B, fh, nF, M, x) or not _solve_rows(BL, fh, nF, M, lx):
             out[2] = 1.0
             return
@@ -419,7 +428,8 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
 def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob, throws,
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
-                node_base, node_len, obase, onodes, pick, E, mstop, mcont, V, X, L, nodes, out):
+                node_base, node_len, obase, onodes, pick, E, mstop, mcont, tabs, V, X, L, nodes,
+                out):
     """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums). The pairs of one sum
     read only pairs of larger sums (scores that never fall), so they run
@@ -450,7 +460,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   throws,
                   out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                   opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
-                  node_base, node_len, obase, pick, E, mstop, mcont, V, X, L, Pk[t], Wo[t],
+                  node_base, node_len, obase, pick, E, mstop, mcont, tabs, V, X, L, Pk[t], Wo[t],
                   Do[t], Co[t], Y[t],
                   LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
                   out[m])

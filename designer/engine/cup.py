@@ -90,6 +90,13 @@ class Cup:
         return "; ".join(p for p in (part(B, "brains aside"), part(S, "shotguns"),
                                      part(F, "footprints in hand")) if p)
 
+    def features(self, key):
+        """What a player sees of the state: shotguns, footprints in hand and
+        dice in the cup."""
+        B, S, F = key
+        total = sum(c.count for c in self.colours)
+        return {"s": sum(S), "feet": sum(F), "in_cup": total - sum(B) - sum(S) - sum(F)}
+
     def enumerate(self, *, forced_first=False, min_bank=0, floor=0):
         """Every turn state reachable from the start, and the turn model:
         what :func:`designer.engine.parts.enumerate_turn` does for any part,

@@ -64,32 +64,90 @@ last change is reported as the residual.
 """
 
 import math
+import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from designer._jit import TIE, TOL, compiled, threads
 from designer.engine import _match_kernels as K
 from designer.engine.model import BUST, CHOOSE, END
+from designer.engine.policy_tables import table_bytes
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan, solve_model
 from designer.errors import ConvergenceError, DesignError
+from designer.policies.rules import Rule
 
 #: Passes over the table allowed when scores can fall.
 MAX_PASSES = 100_000
 
 #: The policy forms a rules game takes (for help and refusals).
-FORMS = "optimal, max-score or hold-at:N"
+FORMS = "optimal, max-score, hold-at:N, rule:RULE, rule:FILE.toml or py:FILE.py:FUNCTION"
 
 
 @dataclass(frozen=True)
 class RulesPolicy:
-    """A policy for a rules game: ``kind`` (optimal, hold-at, max-score),
-    ``n`` the hold-at threshold in units, ``name`` as the user wrote it."""
+    """A policy for a rules game: ``kind`` (optimal, hold-at, max-score, a
+    table), ``n`` the hold-at threshold in units, ``name`` as the user wrote
+    it; ``source`` a table policy's :class:`~designer.policies.rules.Rule`
+    or :class:`~designer.engine.policy_tables.FunctionTable`."""
 
     kind: int
     name: str
     n: int = 0
+    source: object = field(default=None, compare=False, repr=False)
+
+    def table(self, model, goal, unit, p):
+        """A table policy's decisions over the plan ``p``
+        (:mod:`designer.engine.policy_tables`)."""
+        from designer.engine.policy_tables import check_table, rule_table
+
+        if isinstance(self.source, Rule):
+            tab = rule_table(self.source, model, goal, unit, p)
+        else:
+            tab = self.source.table(model, goal, unit, p)
+        return check_table(tab, model, p, unit, self.name)
+
+
+def _model_of(game):
+    return getattr(getattr(game, "rules", None), "model", None)
+
+
+def _table_policy(spec, text, game):
+    """``rule:RULE``, ``rule:FILE.toml`` or ``py:FILE.py:FUNCTION`` for a
+    rules game (its turn state's features read from ``game.rules.model``)."""
+    from designer.engine.policy_tables import FunctionTable
+    from designer.policies.user import load_function
+
+    model = _model_of(game)
+    names = model.feature_names if model is not None else ()
+    head, _, rest = spec.strip().partition(":")
+    rest = rest.strip()
+    if head == "rule":
+        if not rest:
+            raise DesignError(f"invalid policy {spec!r}: rule: needs a rule, e.g. "
+                              f"'rule:k >= 300 -> hold; roll', or a file, rule:FILE.toml")
+        looks_like_file = re.fullmatch(r"[\w./~-]+\.[A-Za-z]\w*", rest) is not None
+        if rest.endswith(".toml") or looks_like_file or Path(rest).is_file():
+            if not rest.endswith(".toml") and not Path(rest).is_file():
+                raise DesignError(f"invalid policy {spec!r}: no rule file {rest!r} (rule:FILE.toml, "
+                                  f"or a rule written out: 'rule:k >= 300 -> hold; roll')")
+            rule = Rule.load(rest, names)
+            if rule.family != "rules":
+                raise DesignError(f"the rule in {rest!r} is for {rule.family} games, not rules "
+                                  f"games like {game.name} (family = \"rules\")")
+        else:
+            rule = Rule.parse("rules", rest, names)
+        return RulesPolicy(K.TABLE, f"rule:{rest}", source=rule)
+    path, _, func = rest.rpartition(":")
+    if not path or not func:
+        raise DesignError(f"invalid policy {spec!r}: use py:FILE.py:FUNCTION")
+    try:
+        f = load_function(path, func)
+    except DesignError as exc:
+        raise DesignError(f"policy {spec!r}: {exc}") from None
+    return RulesPolicy(K.TABLE, f"py:{func}", source=FunctionTable(f, func, names))
 
 
 def parse_rules_policy(spec, game):
@@ -107,6 +165,8 @@ def parse_rules_policy(spec, game):
     unit = game.unit
     if text == "optimal":
         return RulesPolicy(K.OPTIMAL, "optimal")
+    if text.startswith(("rule:", "py:")):
+        return _table_policy(spec, text, game)
     if text in ("max-score", "maxscore", "max_score"):
         return RulesPolicy(K.MAX_SCORE, "max-score")
     head, sep, rest = text.partition(":")
@@ -122,8 +182,7 @@ def parse_rules_policy(spec, game):
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
     raise DesignError(f"invalid policy {spec!r} for {game.name} (a rules game): allowed "
-                      f"{FORMS} (N in points{multiple}); rule: and py: policies play the "
-                      f"deck and dice families only")
+                      f"{FORMS} (N in points{multiple})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -240,7 +299,7 @@ def _warm():
 
 
 def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, name="this game",
-                _timed=True):
+                unit=1, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` to ``goal`` exactly.
 
     Parameters
@@ -254,6 +313,9 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
         otherwise).
     name : str
         The game, for error messages.
+    unit : int
+        Points per unit of score (what a rule or a function reads is in
+        points).
 
     Returns
     -------
@@ -281,6 +343,8 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     # the two tables and the optimal one, and per thread both sides' in-turn
     # values (affine, wins and actions), decisions and option picks
     need = (5 * n * n * H + nt * 2 * (nodes * (2 * p["K"] + 5) + picks)) * 8
+    n_tables = sum(pol.kind == K.TABLE for pol in (a, b))
+    need += n_tables * table_bytes(p)
     if need > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need / 2**20:,.0f} MB, over "
                             f"the limit of {memory_limit / 2**20:,.0f} MB")
@@ -290,7 +354,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
         if horizon is None:
             raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
                               f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use {FORMS} with N")
+                              f"maximises its points never stops; use hold-at:N, a rule: or a py: policy")
         horizon = max(horizon, tmax + 1)
         E, mstop, mcont = max_score_table(model, p, horizon)
     else:
@@ -306,6 +370,12 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     cf[K.CF_FORCED], cf[K.CF_TC] = int(model.forced_first), horizon
     cf[K.CF_KIND_A], cf[K.CF_KIND_B] = kinds
     cf[K.CF_HOLD_A], cf[K.CF_HOLD_B] = a.n, b.n
+    tabs = []
+    for side, pol in enumerate((a, b)):
+        if pol.kind == K.TABLE:
+            cf[K.CF_TAB_A + side] = len(tabs)
+            tabs.append(pol.table(model, goal, unit, p))
+    tabs = np.stack(tabs) if tabs else np.zeros((1, 1, 1, 1), dtype=np.int8)
     pick = hold_pick(model)
     # where optimal play records its option at each choice outcome of a node
     outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
@@ -322,8 +392,8 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     passes, residual = 0, 0.0
     while True:
         out[:] = 0.0
-        _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, V,
-             X, L, out)
+        _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont,
+             tabs, V, X, L, out)
         passes += 1
         if np.any(out[:, 2]):
             bad = pairs[int(np.flatnonzero(out[:, 2])[0])] + p["lo"]
@@ -342,17 +412,16 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     return RulesMatch(X, L, p["starts"], p["lo"], residual, passes, seconds)
 
 
-def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, V,
-             X, L, out):
+def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, tabs,
+         V, X, L, out):
     import numba
 
     args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
             model.out_prob, model.cont_throws, model.out_kind, model.out_points, p["out_h"], model.out_effect,
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
-            p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont, V,
-            X, L,
-            p["nodes"], out)
+            p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
+            tabs, V, X, L, p["nodes"], out)
     if not model.falls:
         K.match_pairs(*args)
         return

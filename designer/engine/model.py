@@ -130,6 +130,12 @@ class TurnModel:
         continuation whose rolls straight back to the same state, of chance
         ``q``, were folded away (:func:`fold_self_loops`). Only the count
         of actions (the game's length) reads it.
+    feature_names : tuple of str, optional
+        Names of what a player sees of a turn state beside the scores and
+        the turn total (``dice_left``, ``w_rem``, ...), read by policies
+        written as rules or functions.
+    features : int array, shape (S, len(feature_names)), optional
+        Each state's value of each named feature.
     """
 
     cont_start: np.ndarray = field(repr=False)
@@ -149,6 +155,8 @@ class TurnModel:
     floor: int = 0
     names: tuple = field(default=(), repr=False)
     cont_throws: np.ndarray = field(default=None, repr=False)
+    feature_names: tuple = field(default=(), repr=False)
+    features: np.ndarray = field(default=None, repr=False)
 
     def __post_init__(self):
         ints = ("cont_start", "out_start", "out_kind", "out_points", "out_next", "out_effect",
@@ -174,7 +182,25 @@ class TurnModel:
             raise ModelError(f"turn model: cont_throws must hold {C} finite numbers >= 1")
         w.setflags(write=False)
         object.__setattr__(self, "cont_throws", w)
+        names = tuple(self.feature_names)
+        S = len(self.cont_start) - 1
+        f = (np.zeros((max(S, 0), len(names)), dtype=np.int64) if self.features is None
+             else np.ascontiguousarray(self.features))
+        if f.shape != (max(S, 0), len(names)) or (f.size and not np.issubdtype(f.dtype,
+                                                                                np.integer)):
+            raise ModelError(f"turn model: features must be an integer array of shape "
+                             f"({S}, {len(names)})")
+        f = f.astype(np.int64)
+        f.setflags(write=False)
+        object.__setattr__(self, "feature_names", names)
+        object.__setattr__(self, "features", f)
         self._check()
+
+    def with_features(self, names, values):
+        """This model with named state features (``values[s, f]``)."""
+        from dataclasses import replace
+
+        return replace(self, feature_names=tuple(names), features=values)
 
     # -- sizes --------------------------------------------------------------
     @property

@@ -139,6 +139,12 @@ class Dice:
             return "dice in hand"
         return f"{key} dice set aside"
 
+    def features(self, key):
+        """What a player sees of the state (with dice set aside)."""
+        if not any(f.aside for f in self.faces):
+            return {}
+        return {"aside": key, "dice_left": self.count if self.refill else self.count - key}
+
     def continuations(self, aside):
         """The rolls possible with ``aside`` dice set aside: ``[{outcome: p}]``,
         one per number of dice the mover may throw."""
@@ -242,6 +248,12 @@ class ScoringDice:
         if self.farkles:
             text += f"; farkles in a row: {key[1]} (opponent {key[2]})"
         return text
+
+    def features(self, key):
+        """What a player sees of the state."""
+        if not self.farkles:
+            return {"dice_left": key}
+        return {"dice_left": key[0], "farkles": key[1], "opp_farkles": key[2]}
 
     def best(self, counts):
         """Best points of the dice ``counts`` (one count per face, faces
@@ -364,6 +376,10 @@ class Deck:
     def name(self, key):
         """A state in words."""
         return f"{key[0]} bad, {key[1]} good drawn since the shuffle"
+
+    def features(self, key):
+        """What a player sees of the state: the items left in the deck."""
+        return {"w_rem": self.bad - key[0], "c_rem": self.good - key[1]}
 
     def continuations(self, key):
         """One draw: ``[{outcome: p}]``."""

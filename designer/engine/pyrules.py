@@ -153,6 +153,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
+from designer.engine.features import bad_feature_name
 from designer.engine.model import PROB_TOL, ModelError, build_model, fold_self_loops, start_like
 from designer.engine.rulesfile import MAX_GOAL, Rules, RulesError, endless_states, scores
 
@@ -537,9 +540,45 @@ class _Reader:
         except ModelError as exc:  # the checks above should leave none: say where anyway
             self.fail(str(exc))
         self.playable(model, cfg, conts)
+        keys = [self.keys[s] for s in origin]
+        model = self.features(model, self.function(obj, "features", False), keys)
         return Rules(cfg["name"], cfg["goal"], cfg["komi"], cfg["players"], cfg["ending"],
-                     model, part, [self.keys[s] for s in origin], self.where, cfg["unit"],
-                     cfg["ties"])
+                     model, part, keys, self.where, cfg["unit"], cfg["ties"])
+
+    def features(self, model, func, keys):
+        """``model`` with the named features ``func(state)`` gives every
+        state (a dict of names to integers, the same names everywhere)."""
+        if func is None:
+            return model
+        pre = self.prefix
+        names, rows, seen = None, [], {}
+        for key in keys:
+            number = self.index[key]
+            if number in seen:  # a forced start's copy: the same state
+                rows.append(rows[seen[number]])
+                continue
+            shown = _show(key)
+            got = self.call(f"{pre}features({shown})", func, key)
+            if not isinstance(got, dict):
+                self.fail(f"{pre}features({shown}) returned {_kind(got)}: expected a dict of "
+                          "feature names to integers, e.g. {\"sixes\": 2}")
+            for n, v in got.items():
+                why = bad_feature_name(n)
+                if why:
+                    self.fail(f"{pre}features({shown}): {why}")
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral) or abs(v) > 10**9:
+                    self.fail(f"{pre}features({shown})[{n!r}] = {_kind(v)}: a feature is an "
+                              "integer from -1,000,000,000 to 1,000,000,000")
+            if names is None:
+                names = tuple(got)
+            elif set(got) != set(names):
+                self.fail(f"{pre}features({shown}) names {sorted(got)}, but "
+                          f"{pre}features({_show(keys[0])}) named {sorted(names)}: every state "
+                          "has the same features")
+            seen[number] = len(rows)
+            rows.append([int(got[n]) for n in names])
+        return model.with_features(names, np.array(rows, dtype=np.int64).reshape(len(keys),
+                                                                                  len(names)))
 
     def see(self, state, said):
         """The number of ``state``, numbering it if it is new; ``said()``

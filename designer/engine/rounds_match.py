@@ -72,7 +72,7 @@ from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
-from designer.engine.match import (FORMS, RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
+from designer.engine.match import (RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
                                    max_score_table)
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
@@ -178,6 +178,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     G, S = goal, model.states
     gmax = _gmax(model)
     kinds = (a.kind, b.kind)
+    for pol in (a, b):
+        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE):
+            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score or "
+                              f"hold-at:N; rule: and py: policies play the race ending")
     need_opt = OPTIMAL in kinds
     Tc = 1
     if MAX_SCORE in kinds:
@@ -185,7 +189,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         if horizon is None:
             raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
                               f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use {FORMS} with N")
+                              f"maximises its points never stops; use hold-at:N")
         Tc = max(horizon, model.min_bank + 1)
     ends = [_fixed_end(p, model, Tc) for p in (a, b)]
     need = G + max(ends) + gmax

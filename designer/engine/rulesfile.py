@@ -77,6 +77,7 @@ from pathlib import Path
 import numpy as np
 
 from designer.engine.cup import Colour, Cup
+from designer.engine.features import part_features
 from designer.engine.model import CHOOSE, END, TurnModel
 from designer.engine.parts import Deck, Dice, Face, ScoringDice, enumerate_turn
 from designer.errors import DesignError
@@ -492,6 +493,7 @@ class _Reader:
             komi = self.in_units(komi, "komi", unit)
             min_bank = self.in_units(min_bank, "turn.min_bank", unit)
         model, keys = enumerate_turn(part, forced_first=forced, min_bank=min_bank, floor=floor)
+        model = model.with_features(*part_features(part, keys))
         self.playable(model, kinds[0], goal, min_bank)
         return Rules(name, goal, komi, players, ending, model, part, keys, self.where, unit, ties)
 

@@ -101,6 +101,22 @@ FAMILY_ACTIONS = {
     "dice": set(ACTIONS) - {"bold", "mspace", "boldpace"} | {"while"},
     "zombie": set(ACTIONS) - {"maxscore", "bold", "mspace", "boldpace"} | {"while"},
 }
+#: What a rule over a rules game sees of the position (in points); the
+#: game's own turn-state features come after (:mod:`designer.engine.features`).
+RULES_FEATURES = ("i", "j", "k", "need", "opp_need", "diff", "max_ij", "sum_ij", "i2", "goal")
+FAMILY_FEATURES["rules"] = set(RULES_FEATURES)
+FAMILY_ACTIONS["rules"] = {"roll", "hold", "below", "pace", "reach", "reachmax", "lead", "while"}
+
+
+def feature_codes(family, extra=()):
+    """The features a rule of ``family`` may name, with their codes: the
+    families' fixed numbering, or for a rules game its position's numbers
+    then ``extra``, its turn state's own."""
+    if family != "rules":
+        return FEATURES
+    return {name: n for n, name in enumerate(RULES_FEATURES + tuple(extra))}
+
+
 #: Most clauses a rule may have (the kernel's arrays are small and fixed).
 MAX_CLAUSES = 24
 
@@ -166,15 +182,15 @@ class Condition:
     rhs: str | None = None
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text, names=FEATURES):
         parts = text.split()
         if len(parts) != 3 or not _SIMPLE.fullmatch(parts[0]) or not _SIMPLE_RHS.fullmatch(
                 parts[2]):
-            return ExprCondition.parse(text)
+            return ExprCondition.parse(text, names)
         feat, op, rhs = parts
         feat = ALIASES.get(feat, feat)
-        if feat not in FEATURES:
-            raise _err(text, f"unknown feature {feat!r} (allowed {', '.join(FEATURES)})")
+        if feat not in names:
+            raise _err(text, f"unknown feature {feat!r} (allowed {', '.join(names)})")
         if op not in OPS:
             raise _err(text, f"unknown comparison {op!r} (allowed {' '.join(OPS)})")
         m = re.fullmatch(r"(-?\d+)|([a-z_0-9]+?)(?:([+-])(\d+))?", rhs)
@@ -183,8 +199,8 @@ class Condition:
         if m.group(1) is not None:
             return cls(feat, op, _constant(text, m.group(1)))
         other = ALIASES.get(m.group(2), m.group(2))
-        if other not in FEATURES:
-            raise _err(text, f"unknown feature {other!r} (allowed {', '.join(FEATURES)})")
+        if other not in names:
+            raise _err(text, f"unknown feature {other!r} (allowed {', '.join(names)})")
         n = _constant(text, m.group(4) or "0") * (-1 if m.group(3) == "-" else 1)
         return cls(feat, op, n, other)
 
@@ -224,10 +240,10 @@ class Condition:
             if self.feature == "p":
                 value = f"player {self.const}"
         else:
-            value = _NOUN[self.rhs]
+            value = _noun(self.rhs)
             if self.const:
                 value += f" {'plus' if self.const > 0 else 'minus'} {abs(self.const)}"
-        return f"{_NOUN[self.feature]} {_VERB[self.op].format(value)}"
+        return f"{_noun(self.feature)} {_VERB[self.op].format(value)}"
 
 
 #: ``FEATURE OP VALUE`` conditions (any other is an arithmetic comparison).
@@ -235,11 +251,26 @@ _SIMPLE = re.compile(r"[a-z_][a-z_0-9]*")
 _SIMPLE_RHS = re.compile(r"-?\d+|[a-z_][a-z_0-9]*?(?:[+-]\d+)?")
 
 
-def _comparison(text, whole=None):
-    """``text`` as an arithmetic :class:`Comparison` of any family's features
-    (``whole``: the clause text the message quotes)."""
+def _noun(f):
+    """How a sentence says feature ``f`` (a rules game's own by its name)."""
+    from designer.engine.features import noun
+
+    return _NOUN.get(f) or noun(f)
+
+
+class _Nouns(dict):
+    """:data:`_NOUN` that also says a rules game's own features."""
+
+    def __missing__(self, f):
+        return _noun(f)
+
+
+def _comparison(text, whole=None, names=FEATURES):
+    """``text`` as an arithmetic :class:`Comparison` of the features
+    ``names`` (default: any family's; ``whole``: the clause text the
+    message quotes)."""
     try:
-        return Comparison.parse(text, tuple(FEATURES), ALIASES)
+        return Comparison.parse(text, tuple(names), ALIASES)
     except ExpressionError as exc:
         raise _err((whole or text).strip(), str(exc)) from None
 
@@ -257,8 +288,8 @@ class ExprCondition:
     comparison: Comparison
 
     @classmethod
-    def parse(cls, text):
-        return cls(_comparison(text))
+    def parse(cls, text, names=FEATURES):
+        return cls(_comparison(text, names=names))
 
     @property
     def size(self):
@@ -276,7 +307,7 @@ class ExprCondition:
         return _named(self.comparison.text(), family)
 
     def phrase(self):
-        return self.comparison.phrase(_NOUN, _VERB)
+        return self.comparison.phrase(_Nouns(), _VERB)
 
 
 def _top_level_split(text):
@@ -310,13 +341,13 @@ class Action:
     comparison: Comparison | None = None  # the ``while`` action's
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text, names=FEATURES):
         parts = text.split()
         if parts and parts[0] == "while":
             rest = text.strip()[len("while"):].strip()
             if not rest:
                 raise _err(text, "while takes a comparison, e.g. 'while c_rem > w_rem * k'")
-            return cls("while", (), _comparison(rest, text.strip()))
+            return cls("while", (), _comparison(rest, text.strip(), names))
         if not parts or parts[0] not in ACTIONS:
             raise _err(text, f"an action is one of {', '.join(ACTIONS)} followed by its "
                              f"integers, or 'while COMPARISON'")
@@ -378,7 +409,7 @@ class Action:
         tot = "the turn total" if family != "zombie" else "your brains this turn"
         a = self.args
         if self.kind == "while":
-            return f"{draw} while {self.comparison.phrase(_NOUN, _VERB)}"
+            return f"{draw} while {self.comparison.phrase(_Nouns(), _VERB)}"
         if self.kind == "roll":
             return f"{draw} on to the goal" if family != "zombie" else "roll"
         if self.kind == "hold":
@@ -434,10 +465,12 @@ class Rule:
 
     family: str
     clauses: tuple
+    extra: tuple = ()
 
     def __post_init__(self):
         if self.family not in FAMILY_FEATURES:
-            raise DesignError(f"invalid rule family {self.family!r}: allowed deck, dice, zombie")
+            raise DesignError(f"invalid rule family {self.family!r}: allowed deck, dice, zombie, "
+                              f"rules")
         if not self.clauses or self.clauses[-1].conditions:
             raise DesignError("invalid rule: the last clause is the default (no conditions)")
         if len(self.clauses) > MAX_CLAUSES:
@@ -448,24 +481,27 @@ class Rule:
                                   f"{self.family} games")
             for f in sorted(set().union(cl.action.features,
                                         *(c.features for c in cl.conditions))):
-                if f not in FAMILY_FEATURES[self.family]:
+                if f not in FAMILY_FEATURES[self.family] and f not in self.extra:
                     raise DesignError(f"invalid rule: feature {f!r} is not seen in "
                                       f"{self.family} games")
 
     @classmethod
-    def from_clauses(cls, family, clauses):
-        """``clauses``: list of lists of strings, each conditions then action."""
+    def from_clauses(cls, family, clauses, extra=()):
+        """``clauses``: list of lists of strings, each conditions then action;
+        ``extra``: a rules game's own feature names (family ``"rules"``)."""
+        names = feature_codes(family, extra)
         out = []
         for cl in clauses:
             if isinstance(cl, str):
                 cl = [cl]
             if not cl:
                 raise DesignError("invalid rule: an empty clause")
-            out.append(Clause(tuple(Condition.parse(c) for c in cl[:-1]), Action.parse(cl[-1])))
-        return cls(family, tuple(out))
+            out.append(Clause(tuple(Condition.parse(c, names) for c in cl[:-1]),
+                              Action.parse(cl[-1], names)))
+        return cls(family, tuple(out), tuple(extra))
 
     @classmethod
-    def parse(cls, family, text):
+    def parse(cls, family, text, extra=()):
         """Parse the compact text ``"cond, cond -> action; ...; action"``."""
         clauses = []
         for part in text.split(";"):
@@ -475,7 +511,7 @@ class Rule:
             head, arrow, act = part.rpartition("->")
             conds = [c.strip() for c in _top_level_split(head) if c.strip()] if arrow else []
             clauses.append(conds + [act.strip()])
-        return cls.from_clauses(family, clauses)
+        return cls.from_clauses(family, clauses, extra)
 
     # -- what a person reads ----------------------------------------------
     @property
@@ -547,7 +583,7 @@ class Rule:
         Path(path).write_text(self.dumps())
 
     @classmethod
-    def loads(cls, text, where="rule"):
+    def loads(cls, text, where="rule", extra=()):
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -555,21 +591,22 @@ class Rule:
         fam, clauses = data.get("family"), data.get("clauses")
         if not isinstance(fam, str) or not isinstance(clauses, list) or not all(
                 isinstance(c, list) and all(isinstance(x, str) for x in c) for c in clauses):
-            raise DesignError(f"invalid rule file {where}: needs family = \"deck|dice|zombie\" "
-                              f"and clauses = [[\"COND\", ..., \"ACTION\"], ...]")
+            raise DesignError(f"invalid rule file {where}: needs family = "
+                              f"\"deck|dice|zombie|rules\" and clauses = [[\"COND\", ..., "
+                              f"\"ACTION\"], ...]")
         try:
-            return cls.from_clauses(fam, clauses)
+            return cls.from_clauses(fam, clauses, extra if fam == "rules" else ())
         except DesignError as exc:
             raise DesignError(f"invalid rule file {where}: {exc}") from None
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, extra=()):
         try:
             text = Path(path).read_text()
         except (OSError, UnicodeDecodeError) as exc:
             raise DesignError(f"cannot read rule file {str(path)!r}: "
                               f"{getattr(exc, 'strerror', None) or exc}") from None
-        return cls.loads(text, repr(str(path)))
+        return cls.loads(text, repr(str(path)), extra)
 
     # -- for the kernel ------------------------------------------------------
     def encode(self):

@@ -37,3 +37,7 @@ def choices(m):
 
 def describe(m):
     return f"multiplier {m}"
+
+
+def features(m):
+    return {"multiplier": m}   # what a rule:/py: policy can read of the state

@@ -1,0 +1,346 @@
+"""Rules and Python functions as policies of rules games (rule:, py:).
+
+Each policy is checked against the slow match reference
+(tests/engine_match_reference.py), where the same decision is written
+again in Python from the rule's meaning over the reference's own turn
+state; against the engine's own hold-at (a rule ``below N`` is the same
+policy); and on the command line, where every mistake ends in one line and
+exit status 2.
+"""
+
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from cli_runner import cli
+from engine_match_reference import Decide, HoldAt, MaxScore, Optimal, reference_match
+from engine_reference import AsideDice, Deck, Die, FromModel, PairOfDice
+
+from designer.analysis.rules_compare import compare_rules
+from designer.engine.game import load_rules_game
+from designer.engine.match import match_model, parse_rules_policy
+from designer.engine.model import build_model
+from designer.engine.pyrules import load_module_rules
+from designer.engine.rulesfile import parse_rules
+from designer.errors import DesignError
+
+DECK = "goal = 6\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 3\n"
+D3 = "goal = 8\n[dice]\nsides = 3\nface.1 = { bust = true }\n"
+ASIDE = ("goal = 6\n[turn]\nforced_first = true\n[dice]\ncount = 3\nsides = 3\n"
+         "other_faces = 1\nface.1 = { aside = true }\naside_bust = 2\n")
+PAIR = ("goal = 12\n[dice]\ncount = 2\nsides = 3\nface.1 = { bust = true }\n"
+        "[dice.bust_effect]\nbust_faces = 2\nscore = \"zero\"\n")
+KEYS = ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second")
+
+
+class _Game:
+    """What parsing a policy reads of a rules game."""
+
+    def __init__(self, rules):
+        self.rules, self.unit, self.name = rules, rules.unit, "test"
+
+
+def _engine(rules, a, b, model=None):
+    g = _Game(rules)
+    return match_model(model or rules.model, rules.goal, parse_rules_policy(a, g),
+                       parse_rules_policy(b, g), unit=rules.unit)
+
+
+def _ref_policy(spec):
+    if spec == "optimal":
+        return Optimal()
+    if spec == "max-score":
+        return MaxScore()
+    return HoldAt(int(spec.split(":")[1]))
+
+
+def _agree(m, ref):
+    for key in KEYS:
+        assert abs(getattr(m, key)() - ref[key]) < 1e-9, (key, getattr(m, key)(), ref[key])
+
+
+# -- against the slow reference ----------------------------------------------------
+# (rule, the same decision over the reference's state, its rules, the
+# reference's process and options, the other policy)
+
+def _round_half_even(x):
+    return round(x)
+
+
+CASES = {
+    "deck-maxscore-rule": (
+        DECK, "rule:while c_rem > w_rem * k",
+        lambda i, j, s, t: int((3 - s[1]) > (2 - s[0]) * t),
+        Deck(2, 3), {"forced_first": True}, "optimal"),
+    "deck-lead-clauses": (
+        DECK, "rule:j >= 4 -> roll; c_rem <= 1 -> hold; i2 >= j + 2 -> hold; below 3",
+        lambda i, j, s, t: 1 if j >= 4 else 0 if 3 - s[1] <= 1 else 0 if i + t >= j + 2
+        else int(t < 3),
+        Deck(2, 3), {"forced_first": True}, "max-score"),
+    "d3-pace": (
+        D3, "rule:pace 3 2",
+        lambda i, j, s, t: int(t < 3 + _round_half_even((j - i) / 2)),
+        Die(["bust", 2, 3]), {}, "hold-at:4"),
+    "d3-expression": (
+        D3, "rule:need <= 3 -> reach 8; while k * 2 < opp_need + max(diff, 1)",
+        lambda i, j, s, t: int(i + t < 8) if 8 - i <= 3 else int(t * 2 < (8 - j) + max(j - i, 1)),
+        Die(["bust", 2, 3]), {}, "optimal"),
+    "aside-dice-left": (
+        ASIDE, "rule:dice_left >= 3 -> roll; aside >= 1, k >= 2 -> hold; reachmax 4 1",
+        lambda i, j, s, t: 1 if 3 - s >= 3 else 0 if (s >= 1 and t >= 2) else
+        int(i + t < max(4, j + 1)),
+        AsideDice(3, 3, 2), {"forced_first": True}, "hold-at:2"),
+    "falling-scores": (
+        PAIR, "rule:i >= 6 -> below 2; lead 3",
+        lambda i, j, s, t: int(t < 2) if i >= 6 else int(i + t < j + 3),
+        PairOfDice(3), {}, "max-score"),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_rule_matches_the_reference(name):
+    text, spec, f, proc, opts, other = CASES[name]
+    rules = parse_rules(text)
+    tol = 1e-14 if rules.model.falls else 1e-15
+    for a, b, ra, rb in ((spec, other, Decide(f), _ref_policy(other)),
+                         (other, spec, _ref_policy(other), Decide(f))):
+        m = _engine(rules, a, b)
+        ref = reference_match(proc, rules.goal, ra, rb, tol=tol, **opts)
+        _agree(m, ref)
+
+
+def _odd(min_bank=0, forced_first=False):
+    """Two ways to go on at state 0 (the second gains more and busts more),
+    a choice of options, an end with points; state 1 has one way."""
+    return build_model([
+        [[(0.3, "bust", 0, "none", 0), (0.4, "choose", [(1, 0), (2, 1)]), (0.3, "end", 2, 0)],
+         [(0.4, "bust", 0, "none", 0), (0.6, "choose", [(3, 1)])]],
+        [[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0), (1, 1)])]],
+    ], [0, 0], min_bank=min_bank, forced_first=forced_first)
+
+
+def _second_way(i, j, k, ways):
+    # the bolder way (where there is one) while behind, the first while
+    # ahead, stop at 3 or more
+    if k >= 3:
+        return 0
+    return min(2 if j > i else 1, ways)
+
+
+@pytest.mark.parametrize("opts", [{}, {"min_bank": 2}, {"forced_first": True}],
+                         ids=["plain", "min-bank", "forced"])
+def test_a_function_picks_the_way_to_go_on(opts, tmp_path):
+    model = _odd(**opts)
+    ways = np.diff(model.cont_start)
+    model = model.with_features(("ways",), ways[:, None])
+    (tmp_path / "pol.py").write_text(
+        "def second_way(i, j, k, ways):\n    if k >= 3:\n        return 0\n"
+        "    return min(2 if j > i else 1, ways)\n")
+    spec = f"py:{tmp_path / 'pol.py'}:second_way"
+
+    def f(i, j, s, t):
+        return _second_way(i, j, t, int(ways[s]))
+
+    for a, b, ra, rb in ((spec, "hold-at:2", Decide(f), HoldAt(2)),
+                         ("optimal", spec, Optimal(), Decide(f))):
+        g = _Game(SimpleNamespace(model=model, unit=1))
+        m = match_model(model, 6, parse_rules_policy(a, g), parse_rules_policy(b, g))
+        ref = reference_match(FromModel(model), 6, ra, rb, **opts)
+        _agree(m, ref)
+
+
+def test_a_function_reads_the_deck_as_the_rule_does(tmp_path):
+    (tmp_path / "pol.py").write_text(
+        "def bold(k, w_rem, c_rem, diff):\n    return c_rem > w_rem * (k - (diff > 0))\n")
+    rules = parse_rules(DECK)
+    m = _engine(rules, f"py:{tmp_path / 'pol.py'}:bold", "optimal")
+    ref = reference_match(Deck(2, 3), 6, Decide(
+        lambda i, j, s, t: int((3 - s[1]) > (2 - s[0]) * (t - (j - i > 0)))), Optimal(),
+        forced_first=True)
+    _agree(m, ref)
+
+
+# -- the same policy written three ways ------------------------------------------
+
+@pytest.mark.parametrize("name, goal, n", [("farkle", 1500, 300), ("fowl-play", 20, 5),
+                                           ("piglet", 10, 3), ("hog", 40, 9)])
+def test_below_n_is_hold_at_n(name, goal, n, tmp_path):
+    game = load_rules_game(name, goal=goal)
+    hold = compare_rules(game, f"hold-at:{n}", "optimal")
+    rule = compare_rules(game, f"rule:below {n}", "optimal")
+    (tmp_path / "p.py").write_text(f"def f(k):\n    return k < {n}\n")
+    func = compare_rules(game, f"py:{tmp_path / 'p.py'}:f", "optimal")
+    for r in (rule, func):
+        for key in ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second"):
+            assert abs(getattr(r, key) - getattr(hold, key)) < 1e-12, key
+
+
+def _hog_turn(c):
+    """Points of one Hog turn throwing ``c`` dice, from its rules: any 1
+    scores 1; otherwise the sum of the dice, each 2..6."""
+    dist = {0: 1.0}
+    for _ in range(c):
+        nxt = {}
+        for v, p in dist.items():
+            for face in range(2, 7):
+                nxt[v + face] = nxt.get(v + face, 0.0) + p / 6
+        dist = nxt
+    dist = {v: p for v, p in dist.items()}
+    dist[1] = dist.get(1, 0.0) + 1.0 - (5 / 6) ** c
+    return dist
+
+
+def _hog_race(ca, cb, goal):
+    """A's win moving first when A always throws ``ca`` dice and B ``cb``:
+    every turn scores, so the race is a recursion on the scores."""
+    turns = {ca: _hog_turn(ca), cb: _hog_turn(cb)}
+    memo = {}
+
+    def w(mover, i, j):  # the mover's win, its count first
+        key = (mover, i, j)
+        if key not in memo:
+            c = ca if mover == 0 else cb
+            memo[key] = sum(p * (1.0 if i + x >= goal else 1.0 - w(1 - mover, j, i + x))
+                            for x, p in turns[c].items())
+        return memo[key]
+
+    return w(0, 0, 0), 1.0 - w(1, 0, 0)
+
+
+def test_hog_a_function_chooses_how_many_dice(tmp_path):
+    """Hog's only decision is how many dice to throw: the c-th way to go on
+    throws c dice; a fixed count against another is a race checked here by
+    a recursion over each count's points per turn."""
+    game = load_rules_game("hog", goal=40)
+    (tmp_path / "p.py").write_text("def five(k):\n    return 5\n\ndef two(k):\n    return 2\n")
+    r = compare_rules(game, f"py:{tmp_path / 'p.py'}:five", f"py:{tmp_path / 'p.py'}:two")
+    first, second = _hog_race(5, 2, 40)
+    assert abs(r.win_as_first - first) < 1e-12 and abs(r.win_as_second - second) < 1e-12
+    rule = compare_rules(game, "rule:roll", f"py:{tmp_path / 'p.py'}:two")
+    first, second = _hog_race(1, 2, 40)  # a rule's roll: the first way, one die
+    assert abs(rule.win_as_first - first) < 1e-12 and abs(rule.win_as_second - second) < 1e-12
+
+
+def test_scores_in_points_with_a_unit(tmp_path):
+    """Farkle counts points in units of 50; rules and functions read points:
+    the same policy written both ways agrees, and its score clause acts."""
+    game = load_rules_game("farkle", goal=1000)
+    rule = compare_rules(game, "rule:i2 >= 600 -> hold; dice_left <= 2, k >= 250 -> hold; "
+                               "below 350", "optimal")
+    (tmp_path / "p.py").write_text(
+        "def f(i, k, dice_left):\n"
+        "    if i + k >= 600 or (dice_left <= 2 and k >= 250):\n"
+        "        return False\n"
+        "    return k < 350\n")
+    func = compare_rules(game, f"py:{tmp_path / 'p.py'}:f", "optimal")
+    plain = compare_rules(game, "hold-at:350", "optimal")
+    for key in ("win_as_first", "win_as_second", "actions_as_first"):
+        assert abs(getattr(rule, key) - getattr(func, key)) < 1e-12, key
+    assert abs(rule.win_average - plain.win_average) > 1e-4
+
+
+def test_a_python_rules_module_names_its_features(tmp_path):
+    rules = load_module_rules("designer/engine/examples/doubling_pig.py")
+    assert rules.model.feature_names == ("multiplier",)
+    assert sorted(set(rules.model.features[:, 0])) == [1, 2, 4, 8]
+    g = _Game(rules)
+    pol = parse_rules_policy("rule:multiplier >= 4 -> below 40; below 20", g)
+    assert pol.source.extra == ("multiplier",)
+    m = match_model(rules.model, rules.goal, pol, parse_rules_policy("hold-at:20", g))
+    assert 0.5 < m.win_as_first() < 1.0 and m.win_as_first() != m.win_as_second()
+
+
+# -- mistakes: one line, exit 2 ------------------------------------------------------
+
+def _refused(r, *words):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+FUNCS = """\
+def unknown(k, zz):
+    return True
+
+def third(k):
+    return 3
+
+def negative(k):
+    return -1
+
+def divide(k, dice_left):
+    return 10 // (dice_left - 6) > k
+
+def junk(k):
+    return "roll"
+
+def star(*args):
+    return True
+"""
+
+
+@pytest.mark.parametrize("policy, words", [
+    ("rule:w_rem > 2 -> hold; roll", ["unknown feature 'w_rem'", "dice_left"]),
+    ("rule:maxscore", ["'maxscore' is not for rules games"]),
+    ("rule:", ["rule: needs a rule"]),
+    ("rule:below", ["below takes 1 integer"]),
+    ("rule:nothere.toml", ["cannot read rule file 'nothere.toml'"]),
+    ("rule:deck_rule.toml", ["is for deck games, not rules games"]),
+    ("py:funcs.py:unknown", ["parameter 'zz' is not a feature", "dice_left"]),
+    ("py:funcs.py:third", ["chose way 3 to go on", "which has 1"]),
+    ("py:funcs.py:negative", ["returned -1 at i=0, j=0, k=0"]),
+    ("py:funcs.py:divide", ["policy function 'divide' failed", "ZeroDivisionError"]),
+    ("py:funcs.py:junk", ["policy function 'junk' failed"]),
+    ("py:funcs.py:star", ["parameter 'args' must be a plain parameter"]),
+    ("py:funcs.py:missing", ["has no function 'missing'"]),
+    ("py:nofile.py:f", ["no policy file 'nofile.py'"]),
+    ("py:funcs.py", ["use py:FILE.py:FUNCTION"]),
+])
+def test_bad_policies_are_refused_in_one_line(policy, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "funcs.py").write_text(FUNCS)
+    (tmp_path / "deck_rule.toml").write_text('family = "deck"\nclauses = [["maxscore"]]\n')
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = cli("compare", "farkle", "--goal", "1000", "--policy", policy, "--against", "hold-at:300")
+    _refused(r, *words)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == before
+
+
+def test_rule_and_py_policies_play_the_race_only():
+    r = cli("compare", "great-rolled-ones", "--policy", "rule:below 10", "--against", "optimal")
+    _refused(r, "rule:below 10", "race ending")
+
+
+def test_a_rule_that_never_ends_a_turn_is_refused():
+    # always passing at 0: no turn ever scores
+    r = cli("compare", "piglet", "--goal", "5", "--policy", "rule:hold", "--against", "rule:hold")
+    _refused(r, "can go on forever")
+
+
+def test_a_rule_file_for_rules_games(tmp_path):
+    (tmp_path / "r.toml").write_text(
+        'family = "rules"\nclauses = [["dice_left <= 2", "k >= 200", "hold"], ["below 300"]]\n')
+    game = load_rules_game("farkle", goal=1000)
+    a = compare_rules(game, f"rule:{tmp_path / 'r.toml'}", "optimal")
+    b = compare_rules(game, "rule:dice_left <= 2, k >= 200 -> hold; below 300", "optimal")
+    assert a.win_as_first == b.win_as_first and a.win_as_second == b.win_as_second
+
+
+def test_json_names_the_policy(tmp_path):
+    r = cli("compare", "rules:fowl-play", "--goal", "15", "--policy", "rule:while c_rem > w_rem * k",
+            "--against", "max-score", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["policy"] == "rule:while c_rem > w_rem * k"
+    # the rule is max-score's draw-while-it-gains: the same decisions
+    assert abs(out["win_average"] - 0.5) < 1e-12
+
+
+def test_parse_errors_name_the_game_features():
+    game = load_rules_game("zombie-dice")
+    with pytest.raises(DesignError, match="s, feet, in_cup"):
+        parse_rules_policy("rule:shotguns >= 2 -> hold; roll", game)
