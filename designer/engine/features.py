@@ -35,18 +35,12 @@ import re
 
 import numpy as np
 
-#: The position's numbers (module docstring), with how a sentence says them.
+#: The position's numbers (module docstring), with what they are.
 POSITION = {"i": "your score", "j": "the opponent's score", "k": "the turn total",
             "goal": "the goal", "need": "the points you still need",
             "opp_need": "the points the opponent needs", "diff": "the opponent's lead",
             "max_ij": "the higher score", "sum_ij": "the sum of the two scores",
             "i2": "your score plus the turn total"}
-
-#: How a sentence says the parts' state numbers.
-STATE_NOUNS = {"aside": "the dice set aside", "dice_left": "the dice left to throw",
-               "farkles": "your farkles in a row", "opp_farkles": "the opponent's farkles in a row",
-               "w_rem": "the bad items left", "c_rem": "the good items left",
-               "s": "the shotguns", "feet": "the footprints in hand", "in_cup": "the dice in the cup"}
 
 #: Names a turn state's feature may not take (the position's, the rule
 #: language's other words, Python's keywords).
@@ -75,9 +69,4 @@ def part_features(part, keys):
     return names, values
 
 
-def noun(name):
-    """How a sentence says a feature."""
-    return POSITION.get(name) or STATE_NOUNS.get(name) or name.replace("_", " ")
-
-
-__all__ = ["POSITION", "RESERVED", "bad_feature_name", "noun", "part_features"]
+__all__ = ["POSITION", "RESERVED", "bad_feature_name", "part_features"]

@@ -251,11 +251,18 @@ _SIMPLE = re.compile(r"[a-z_][a-z_0-9]*")
 _SIMPLE_RHS = re.compile(r"-?\d+|[a-z_][a-z_0-9]*?(?:[+-]\d+)?")
 
 
-def _noun(f):
-    """How a sentence says feature ``f`` (a rules game's own by its name)."""
-    from designer.engine.features import noun
+#: How a sentence says a rules game's position and turn-state features
+#: (:mod:`designer.engine.features`) that the families do not have.
+_RULES_NOUN = {"goal": "the goal", "aside": "the dice set aside",
+               "dice_left": "the dice left to throw", "farkles": "your farkles in a row",
+               "opp_farkles": "the opponent's farkles in a row",
+               "feet": "the footprints in hand", "in_cup": "the dice in the cup"}
 
-    return _NOUN.get(f) or noun(f)
+
+def _noun(f):
+    """How a sentence says feature ``f`` (a Python rules module's own by its
+    name)."""
+    return _NOUN.get(f) or _RULES_NOUN.get(f) or f.replace("_", " ")
 
 
 class _Nouns(dict):
