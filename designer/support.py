@@ -62,7 +62,7 @@ SUPPORT = {
                 "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
              "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},
-    "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS},
+    "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS, "rules": TWO_RACE},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,

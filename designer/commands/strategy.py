@@ -23,9 +23,14 @@ def register(sub):
                     "found: one English sentence, a formula, its exact win probability against the optimal player "
                     "moving first, second and on average, its agreement with the optimal "
                     "policy and the share of max-score's gap to optimal it closes (Zombie "
-                    "Dice: fixed_hold_at's). Every candidate is scored exactly (no simulation).",
+                    "Dice: fixed_hold_at's). A rules game (2 players, race ending) is searched "
+                    "over thresholds on the turn total, the race and its own turn state "
+                    "(dice_left, w_rem, ...), measured against max-score; its agreement is "
+                    "not counted. Every candidate is scored "
+                    "exactly (no simulation).",
         epilog="examples: designer strategy pig --max-size 4 --json | designer strategy "
                "fowl-play --card | designer strategy zombie-yellow --out rules/ | "
+               "designer strategy farkle --goal 2000 --card | "
                "designer compare fowl-play --policy rule:rules/size-4.toml --against optimal")
     add_game_args(p)
     p.add_argument("--max-size", type=int, default=8, metavar="N",
@@ -141,7 +146,8 @@ def _show(card):
         if r is not None:
             t.add_row(str(r.size), str(r.rule_size), str(r.ops), pct(r.win_as_first),
                       pct(r.win_as_second),
-                      f"[bold]{pct(r.win_average, 4)}[/bold]", pct(r.agreement, 2),
+                      f"[bold]{pct(r.win_average, 4)}[/bold]",
+                      pct(r.agreement, 2) if r.agreement is not None else "-",
                       pct(r.gap_closed, 1))
     console.print(t)
     shown = set()

@@ -12,13 +12,14 @@ share of the baseline's gap to optimal play that it closes:
     \\text{closed} = \\frac{w_{rule} - w_{base}}{1/2 - w_{base}}
 
 (optimal play against itself averages 1/2). The baseline is max-score for
-deck and dice games and the slides' ``fixed_hold_at`` for Zombie Dice.
+deck and dice games (for a rules game the engine's ``max-score``, which is
+not a rule of the grammar) and the slides' ``fixed_hold_at`` for Zombie Dice.
 """
 
 from dataclasses import asdict, dataclass
 
 from designer.errors import ParameterError
-from designer.strategy.evaluate import Evaluator, known_rules
+from designer.strategy.evaluate import known_rules, make_evaluator
 from designer.strategy.search import best_by_size, search_rules
 
 #: Largest size the command searches.
@@ -66,8 +67,14 @@ class Card:
         for r in self.rows:
             if r is not None and r.text not in seen:
                 seen.add(r.text)
-                out.append(Rule.parse(self.game.family, r.text))
+                out.append(Rule.parse(self.game.family, r.text, _extra(self.game)))
         return out
+
+
+def _extra(game):
+    """A rules game's own feature names (none for the families)."""
+    rules = getattr(game, "rules", None)
+    return rules.model.feature_names if rules is not None else ()
 
 
 def _row(size, found, ev, base):
@@ -118,8 +125,8 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int)
                                 or not 0 <= max_ops <= MAX_OPS):
         raise ParameterError("--max-ops", max_ops, f"an integer 0..{MAX_OPS}")
-    ev = evaluator or Evaluator(game)
-    refs = known_rules(game.family)
+    ev = evaluator or make_evaluator(game)
+    refs = known_rules(game.family) if game.family != "rules" else {}
     found, stats = search_rules(game, max_size=max_size, trials=trials, jobs=jobs, seed=seed,
                                 cache=cache, evaluator=ev, progress=progress,
                                 extra=list(refs.values()), induce=induce, arith=arith,
@@ -127,7 +134,11 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     by_text = {f.rule.text(): f for f in found}
     references = {name: by_text[r.text()] for name, r in refs.items()}
     baseline = "fixed_hold_at" if game.family == "zombie" else "max-score"
-    base = references[baseline].win_average
+    if game.family == "rules":  # max-score is the engine's policy, not a rule
+        ms = ev.max_score()
+        base = ms["win_average"] if ms is not None else 0.5
+    else:
+        base = references[baseline].win_average
     rows, memo = [], {}
     for s, f in enumerate(best_by_size(found, max_size)):
         if f is None:
@@ -138,6 +149,10 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
             memo[key] = _row(s, f, ev, base)
         rows.append(CardRow(**{**asdict(memo[key]), "size": s}))
     ref_rows = tuple((name, _row(f.size, f, ev, base)) for name, f in references.items())
+    if game.family == "rules" and ms is not None:
+        ref_rows = (("max-score", CardRow(0, 0, 0, "Bank the most points on average this turn.",
+                                          "max-score", "max-score", ms["win_as_first"],
+                                          ms["win_as_second"], ms["win_average"], None, 0.0)),)
     return Card(game, tuple(rows), ref_rows, baseline, stats)
 
 

@@ -85,6 +85,16 @@ class Evaluator:
         return policy_agreement(RulePolicy(self.game, rule), self.optimal)[0]
 
 
+def make_evaluator(game, solution=None):
+    """The evaluator of ``game``: :class:`Evaluator`, or for a rules game
+    :class:`~designer.strategy.rules_game.RulesEvaluator`."""
+    if game.family == "rules":
+        from designer.strategy.rules_game import RulesEvaluator
+
+        return RulesEvaluator(game, solution)
+    return Evaluator(game, solution)
+
+
 def known_rules(family):
     """The classic rules of each family as :class:`Rule` objects (name -> rule).
 

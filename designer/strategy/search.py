@@ -53,7 +53,7 @@ from pathlib import Path
 
 from designer.errors import DesignError
 from designer.strategy import arith as arith_search
-from designer.strategy.evaluate import Evaluator
+from designer.strategy.evaluate import make_evaluator
 from designer.strategy.templates import template_of, templates
 
 
@@ -78,6 +78,10 @@ class Found:
 
 def game_key(game):
     """A stable key of the design, for the cache file."""
+    if game.family == "rules":
+        from designer.strategy.rules_game import game_key as rules_key
+
+        return rules_key(game)
     return json.dumps({"family": game.family, **game.params}, sort_keys=True, default=list)
 
 
@@ -401,7 +405,11 @@ def search_rules(game, *, max_size=8, trials=120, jobs=2, seed=0, cache=None, ev
         Every candidate scored (best first), and run statistics
         (``evaluated``, ``resumed``, ``templates``).
     """
-    ev = evaluator or Evaluator(game)
+    ev = evaluator or make_evaluator(game)
+    if game.family == "rules":
+        # the engine's match runs on every core itself; the arithmetic
+        # shapes are written for the families' max-score
+        jobs, arith = 1, False
     # each template keeps its index in the whole list (its sampler's seed), so
     # that what is found at a size never depends on --max-size
     every = shapes if shapes is not None else templates(game)

@@ -26,13 +26,19 @@ class Template:
     text: str
     ranges: tuple  # ((slot, lo, hi), ...)
     choices: tuple = ()
+    extra: tuple = ()  # a rules game's own feature names
+    unit: int = 1
+    scaled: tuple = ()  # slots counted in units of ``unit`` points
 
     def rule(self, values):
-        """The rule with ``values[slot]`` filled in."""
+        """The rule with ``values[slot]`` filled in (``scaled`` slots times
+        ``unit``: a rules game's points)."""
         fill = dict(values)
         for slot, texts in self.choices:
             fill[slot] = texts[values[slot]]
-        return Rule.parse(self.family, self.text.format(**fill))
+        for slot in self.scaled:
+            fill[slot] = values[slot] * self.unit
+        return Rule.parse(self.family, self.text.format(**fill), self.extra)
 
     @property
     def slots(self):
@@ -73,6 +79,10 @@ LEADS = ("j < i", "j <= i", "i2 < j", "i2 <= j")
 
 def templates(game):
     """The template list of ``game``'s family, with ranges fitted to it."""
+    if game.family == "rules":
+        from designer.strategy.rules_game import rules_templates
+
+        return rules_templates(game)
     G = game.goal
     if game.family == "deck":
         t = max(2, min(game.good, G - 1))

@@ -1,0 +1,145 @@
+"""The rule search over a rules game: its shapes, its scoring, its classic rule.
+
+A rules game (a rules file, a Python rules module or a shipped example) has
+no family kernels: a rule is scored by the engine's exact match
+(:func:`designer.engine.match.match_model`, the rule turned into a decision
+table by :mod:`designer.engine.policy_tables`) against the engine's optimal
+play, solved once. The shapes searched are the dice family's (hold at a
+turn total, keep pace with the opponent, roll on near the end of the race)
+plus, for each of the game's own turn-state features (``dice_left``,
+``w_rem``, ``s``, ...), a threshold that depends on it:
+``FEATURE <= x -> below a; below b``. Constants that are points move in
+steps of the game's unit (50 in Farkle).
+
+The baseline measured beside the search is ``max-score``, as for deck and
+dice games: the most points banked on average this turn at every state
+(Pig's "hold at 20"; in Farkle a threshold that depends on the dice left).
+It is not itself a rule of the grammar (in general it takes the one-turn
+expectations to play), so it has no size on the card.
+"""
+
+import hashlib
+import json
+
+from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
+from designer.engine.match import RulesPolicy, match_model, max_score_horizon
+from designer.errors import ConvergenceError
+from designer.strategy.templates import Template
+
+#: Most turn-state features given a shape of their own (the first ones).
+FEATURE_SHAPES = 3
+
+
+def _threshold_top(game):
+    """The largest threshold searched, in units: twice the one-turn optimum
+    (at least 10 units), at most the goal."""
+    horizon, _ = max_score_horizon(game.rules.model)
+    top = 2 * (horizon - 1) if horizon is not None else game.rules.goal
+    return max(2, min(game.rules.goal, max(top, 10)))
+
+
+def _t(game, text, **ranges):
+    """A template of ``game``; slots ``a b c e`` are points (in units)."""
+    rng = tuple((k, lo, hi) for k, (lo, hi) in ranges.items())
+    scaled = tuple(k for k in ranges if k in "abce")
+    return Template("rules", text, rng, (), game.rules.model.feature_names, game.unit, scaled)
+
+
+def rules_templates(game):
+    """The shapes searched for a rules game, ranges fitted to it."""
+    G = game.rules.goal
+    t = _threshold_top(game)
+    out = [
+        _t(game, "below {a}", a=(1, t)),
+        _t(game, "pace {a} {d}", a=(1, t), d=(1, 40)),
+        _t(game, "max_ij >= {e} -> roll; below {b}", e=(1, max(1, G - 1)), b=(1, t)),
+        _t(game, "opp_need <= {e} -> roll; below {b}", e=(1, G), b=(1, t)),
+        _t(game, "max_ij >= {e} -> roll; pace {b} {d}", e=(1, max(1, G - 1)), b=(1, t),
+           d=(1, 40)),
+    ]
+    model = game.rules.model
+    shaped = 0
+    for f, name in enumerate(model.feature_names):
+        lo, hi = int(model.features[:, f].min()), int(model.features[:, f].max())
+        if lo == hi or shaped >= FEATURE_SHAPES:
+            continue
+        shaped += 1
+        x = dict(x=(lo, hi - 1))
+        out += [
+            _t(game, f"{name} <= {{x}} -> below {{a}}; below {{b}}", **x, a=(1, t), b=(1, t)),
+            _t(game, f"{name} <= {{x}} -> below {{a}}; pace {{b}} {{d}}", **x, a=(1, t),
+               b=(1, t), d=(1, 40)),
+            _t(game, f"opp_need <= {{e}} -> roll; {name} <= {{x}} -> below {{a}}; below {{b}}",
+               e=(1, G), **x, a=(1, t), b=(1, t)),
+        ]
+    return out
+
+
+def game_key(game):
+    """A stable key of a rules game for the search's cache: its settings and
+    a fingerprint of its turn model (an edited rules file is another game)."""
+    m = game.rules.model
+    h = hashlib.sha1()
+    for a in (m.cont_start, m.out_start, m.out_prob, m.out_kind, m.out_points, m.out_next,
+              m.out_effect, m.out_penalty, m.opt_start, m.opt_gain, m.opt_next, m.handover,
+              m.features):
+        h.update(a.tobytes())
+    h.update(repr((m.forced_first, m.min_bank, m.floor, m.feature_names)).encode())
+    return json.dumps({"family": "rules", **game.describe(), "start": list(game.start),
+                       "players": game.players, "ending": game.ending,
+                       "model": h.hexdigest()}, sort_keys=True, default=list)
+
+
+class RulesEvaluator:
+    """Scores rules of one rules game exactly against its optimal player
+    (the engine's solve, computed once).
+
+    Scores are computed one at a time (the match runs on every core
+    itself). ``agreement`` is None: the share of decisions that agree with
+    optimal play is not counted for rules games."""
+
+    family = "rules"
+
+    def __init__(self, game, solution=None):
+        from designer.engine.solve import solve_model
+
+        self.game = game
+        r = game.rules
+        self.solution = solution or solve_model(r.model, r.goal, 0)
+        self._opt = RulesPolicy(OPTIMAL, "optimal")
+
+    def score(self, rule):
+        """``win_as_first``, ``win_as_second``, ``win_average``, ``gap`` of
+        ``rule`` against optimal play (:class:`ConvergenceError` for a rule
+        under which a turn never ends)."""
+        r = self.game.rules
+        pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
+        m = match_model(r.model, r.goal, pol, self._opt, solution=self.solution,
+                        name=self.game.name, unit=self.game.unit)
+        wf, ws = m.win_as_first(self.game.start), m.win_as_second(self.game.start)
+        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
+                "gap": wf + ws - 1.0}
+
+    def safe_score(self, rule):
+        try:
+            return self.score(rule)
+        except ConvergenceError:
+            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+
+    def agreement(self, rule):
+        return None
+
+    def max_score(self):
+        """``max-score``'s exact scores against optimal play (module
+        docstring), or None for a game where it is not defined."""
+        r = self.game.rules
+        if max_score_horizon(r.model)[0] is None:
+            return None
+        m = match_model(r.model, r.goal, RulesPolicy(MAX_SCORE, "max-score"), self._opt,
+                        solution=self.solution, name=self.game.name, unit=self.game.unit)
+        wf, ws = m.win_as_first(self.game.start), m.win_as_second(self.game.start)
+        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
+                "gap": wf + ws - 1.0}
+
+
+__all__ = ["RulesEvaluator", "game_key", "rules_templates"]

@@ -1,0 +1,119 @@
+"""Strategy cards of rules games (designer.strategy.rules_game).
+
+Each rule on a card is scored again by the engine's compare (the rule read
+back from its text and from its saved file); the card's front never falls
+with size and starts no lower than the best single threshold, found here by
+scanning every threshold through compare; a resumed search reads every
+score back; an edited rules file is another game for the cache; the shapes
+use the game's own turn-state features and count points in its unit."""
+
+import json
+
+import pytest
+from cli_runner import cli
+
+from designer.analysis.rules_compare import compare_rules
+from designer.engine.game import load_rules_game
+from designer.strategy.card import strategy_card
+from designer.strategy.rules_game import game_key, rules_templates
+from designer.strategy.search import search_rules
+
+
+@pytest.fixture(scope="module")
+def piglet_card():
+    game = load_rules_game("piglet", goal=8)
+    return game, strategy_card(game, max_size=4, trials=8, jobs=1)
+
+
+def test_every_row_is_its_rule_compared_exactly(piglet_card):
+    game, card = piglet_card
+    rows = [r for r in card.rows if r is not None]
+    assert rows
+    for r in rows:
+        c = compare_rules(game, f"rule:{r.text}", "optimal")
+        assert abs(c.win_as_first - r.win_as_first) < 1e-12
+        assert abs(c.win_as_second - r.win_as_second) < 1e-12
+        assert r.agreement is None
+    aves = [r.win_average for r in rows]
+    assert aves == sorted(aves) and aves[-1] < 0.5
+
+
+def test_the_front_starts_at_the_best_threshold(piglet_card):
+    game, card = piglet_card
+    best = max(compare_rules(game, f"hold-at:{n}", "optimal").win_average for n in range(1, 9))
+    size1 = card.rows[1]
+    assert size1 is not None and abs(size1.win_average - best) < 1e-12
+
+
+def test_the_baseline_is_max_score(piglet_card):
+    game, card = piglet_card
+    (name, row), = card.references
+    c = compare_rules(game, "max-score", "optimal")
+    assert name == card.baseline == "max-score"
+    assert abs(row.win_as_first - c.win_as_first) < 1e-12
+    assert abs(row.win_as_second - c.win_as_second) < 1e-12
+    for r in card.rows:
+        if r is not None:  # the share of max-score's gap closed
+            want = (r.win_average - c.win_average) / (0.5 - c.win_average)
+            assert abs(r.gap_closed - want) < 1e-12
+
+
+def test_shapes_use_the_game_features_and_unit():
+    game = load_rules_game("farkle", goal=1000)
+    texts = [t.text for t in rules_templates(game)]
+    assert any("dice_left <= {x}" in t for t in texts)
+    for t in rules_templates(game):
+        rule = t.rule({s: lo for s, lo, _ in t.ranges})
+        for cl in rule.clauses:  # points are multiples of 50
+            if cl.action.kind == "below":
+                assert cl.action.args[0] % 50 == 0
+    deck = load_rules_game("red-light", goal=20)
+    texts = [t.text for t in rules_templates(deck)]
+    assert any(t.startswith("w_rem <= {x}") for t in texts)
+    assert any(t.startswith("c_rem <= {x}") for t in texts)
+
+
+def test_a_resumed_search_reads_every_score_back(tmp_path):
+    game = load_rules_game("piglet", goal=6)
+    cache = tmp_path / "scores.jsonl"
+    a, sa = search_rules(game, max_size=3, trials=4, jobs=1, cache=cache)
+    b, sb = search_rules(game, max_size=3, trials=4, jobs=1, cache=cache)
+    assert sa["evaluated"] > 0 and sb["evaluated"] == 0 and sb["resumed"] == sa["evaluated"]
+    assert [(f.rule.text(), f.win_average) for f in a] == [(f.rule.text(), f.win_average)
+                                                            for f in b]
+
+
+def test_an_edited_rules_file_is_another_game(tmp_path):
+    text = "goal = 6\n[dice]\nsides = 3\nface.1 = { bust = true }\n"
+    (tmp_path / "a.toml").write_text(text)
+    (tmp_path / "b.toml").write_text(text.replace("sides = 3", "sides = 4"))
+    ka = game_key(load_rules_game(str(tmp_path / "a.toml")))
+    kb = game_key(load_rules_game(str(tmp_path / "b.toml")))
+    assert ka != kb and ka == game_key(load_rules_game(str(tmp_path / "a.toml")))
+
+
+def test_the_command_line_saves_rules_that_compare_reads(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "farkle", "--goal", "500", "--max-size", "4", "--trials", "4", "--json",
+            "--out", "cards")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    best = rows[-1]
+    saved = sorted((tmp_path / "cards").glob("size-*.toml"))
+    assert saved and (tmp_path / "cards" / "front.csv").exists()
+    last = saved[-1] if len(saved) < 10 else max(saved, key=lambda p: int(p.stem[5:]))
+    assert 'family = "rules"' in last.read_text()
+    c = cli("compare", "farkle", "--goal", "500", "--policy", f"rule:{last}", "--json")
+    assert c.returncode == 0, c.stderr
+    assert abs(json.loads(c.stdout)["win_average"] - best["win_average"]) < 1e-12
+
+
+@pytest.mark.parametrize("args, words", [
+    (["great-rolled-ones"], "does not take --ending rounds"),
+    (["piglet", "--players", "3"], "--players 3"),
+])
+def test_refused_in_one_line(args, words):
+    r = cli("strategy", *args, "--max-size", "1")
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], r.stderr
