@@ -344,3 +344,69 @@ def test_parse_errors_name_the_game_features():
     game = load_rules_game("zombie-dice")
     with pytest.raises(DesignError, match="s, feet, in_cup"):
         parse_rules_policy("rule:shotguns >= 2 -> hold; roll", game)
+
+
+# -- a rule as the computer player of designer play ------------------------------------
+
+@pytest.mark.parametrize("name, goal, text", [
+    ("farkle", 600, "dice_left <= 2, k >= 150 -> hold; opp_need <= 200 -> roll; below 300"),
+    ("rules:fowl-play", 8, "while c_rem > w_rem * k + diff / 3"),
+    ("great-rolled-ones", 12, "aside >= 1 -> below 4; pace 6 3"),
+])
+def test_the_play_level_decides_as_the_table(name, goal, text):
+    """``--level rule:RULE`` stops exactly where the compared rule's table
+    stops, at every position a player can stop and not win by stopping."""
+    from designer.engine.solve import plan
+    from designer.play.players import make_player
+    from designer.play.rules_engine import STOP, RulesState
+
+    game = load_rules_game(name, goal=goal)
+    player = make_player(f"rule:{text}", None, game=game)
+    rules = game.rules
+    model = rules.model
+    p = plan(model, rules.goal)
+    table = parse_rules_policy(f"rule:{text}", game).table(model, rules.goal, game.unit, p)
+    checked = 0
+    for a in range(p["n"]):
+        for b in range(p["n"]):
+            for s in range(model.states):
+                for t in range(1, int(p["node_len"][s])):
+                    if a + t >= rules.goal or model.cont_start[s] == model.cont_start[s + 1]:
+                        continue
+                    state = RulesState(game, (a, b), 0, s, t, fresh=False)
+                    if not state.can_stop():
+                        continue
+                    go = player.decide(state) != STOP
+                    assert go == bool(table[a, b, p["node_base"][s] + t]), (a, b, s, t)
+                    checked += 1
+    assert checked > 100
+
+
+def test_the_command_plays_against_a_rule(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import re
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "DESIGNER_DATA_DIR": str(tmp_path), "COLUMNS": "100", "LINES": "50"}
+    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "piglet", "--goal", "4",
+                                           "--level", "rule:k >= 2 -> hold; roll",
+                                           "--first", "computer", "--no-pause", "--seed", "2"],
+                          cwd=str(root), env=env, encoding="utf-8", timeout=120,
+                          dimensions=(50, 100))
+    child.expect(r"Computer \(first\)")
+    move = r"turn total (\d+)"
+    for _ in range(300):
+        i = child.expect([move, "You win", "The computer wins"])
+        if i > 0:
+            break
+        child.send("h" if int(child.match.group(1)) >= 1 else "d")
+    else:
+        raise AssertionError("the game did not end")
+    child.expect(pexpect.EOF)
+    tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    assert "level rule:k >= 2 -> hold; roll" in tail
+    child.close()
+    assert child.exitstatus == 0

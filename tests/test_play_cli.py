@@ -233,7 +233,7 @@ def test_computer_first_and_a_dice_game(tmp_path):
     ([], "name a game to play"),
     (["persian-monarchs"], "designer play does not take wagering games (Persian Monarchs)"),
     (["red-light", "--level", "expert"], "invalid --level='expert'"),
-    (["zombie-yellow", "--level", "rule:x.toml"], "rule:FILE plays deck and dice games"),
+    (["zombie-yellow", "--level", "rule:x.toml"], "rule:FILE plays deck, dice and rules games"),
     (["red-light", "--level", "rule:missing.toml"], "missing.toml"),
     (["deck", "--bad", "0", "--good", "3", "--goal", "5"], "invalid bad=0"),
 ])

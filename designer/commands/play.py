@@ -47,8 +47,9 @@ def register(sub):
     add_game_args(p, optional=True)
     p.add_argument("--level", default="medium", metavar="LEVEL",
                    help="the computer's strength: easy, medium (default) or hard; or "
-                        "rule:FILE, a rule saved by `designer strategy --out` (deck and dice "
-                        "games)")
+                        "rule:FILE, a rule saved by `designer strategy --out` (deck, dice and "
+                        "rules games; a rules game also takes a rule written out, "
+                        "'rule:k >= 300 -> hold; roll')")
     p.add_argument("--nn", metavar="FILE",
                    help="with --level hard: play a trained 118-weight network (from "
                         "`designer policy train-nn`) instead of the exact optimal policy")

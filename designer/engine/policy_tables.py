@@ -53,19 +53,30 @@ def table_bytes(p):
     return p["n"] * p["n"] * max(int(p["nodes"]), 1)
 
 
-def _env(model, p, goal, unit, a, node_s, node_t):
-    """The features at every ``(b, node)`` with the mover at score index ``a``
-    (arrays that broadcast to ``(n, nodes)``; points)."""
-    lo = p["lo"]
-    i = np.float64((lo + a) * unit)
-    j = ((lo + np.arange(p["n"])) * unit).astype(np.float64)[:, None]
-    k = (node_t * unit).astype(np.float64)[None, :]
+def _env(model, goal, unit, i, j, k, s):
+    """What a rule sees (points; arrays broadcast): scores ``i``, ``j``, turn
+    total ``k`` in units, turn states ``s``."""
+    i, j, k = (np.asarray(x, dtype=np.float64) * unit for x in (i, j, k))
     g = np.float64(goal * unit)
     env = {"i": i, "j": j, "k": k, "goal": g, "need": g - i, "opp_need": g - j, "diff": j - i,
            "max_ij": np.maximum(i, j), "sum_ij": i + j, "i2": i + k}
     for f, name in enumerate(model.feature_names):
-        env[name] = model.features[node_s, f].astype(np.float64)[None, :]
+        env[name] = model.features[s, f].astype(np.float64)
     return env
+
+
+def _goes(rule, env, shape):
+    """Where the decision list says go on (the first clause whose conditions
+    all hold decides)."""
+    go = np.zeros(shape, dtype=bool)
+    open_ = np.ones(shape, dtype=bool)  # not yet decided by an earlier clause
+    for cl in rule.clauses:
+        here = open_.copy()
+        for c in cl.conditions:
+            here &= np.broadcast_to(_condition(c, env), shape)
+        go |= here & np.broadcast_to(_action(cl.action, env), shape)
+        open_ &= ~here
+    return go
 
 
 def _value(node, env):
@@ -131,22 +142,20 @@ def _action(action, env):
 def rule_table(rule, model, goal, unit, p):
     """The decision table (module docstring) of ``rule`` (family
     ``"rules"``) over the plan ``p`` of ``model`` to ``goal`` (units)."""
-    n = p["n"]
+    n, lo = p["n"], p["lo"]
     node_s, node_t = layout(p)
     out = np.zeros((n, n, max(len(node_s), 1)), dtype=np.int8)
-    shape = (n, len(node_s))
+    j = (lo + np.arange(n))[:, None]
     for a in range(n):
-        env = _env(model, p, goal, unit, a, node_s, node_t)
-        go = np.zeros(shape, dtype=bool)
-        open_ = np.ones(shape, dtype=bool)  # not yet decided by an earlier clause
-        for cl in rule.clauses:
-            here = open_.copy()
-            for c in cl.conditions:
-                here &= np.broadcast_to(_condition(c, env), shape)
-            go |= here & np.broadcast_to(_action(cl.action, env), shape)
-            open_ &= ~here
-        out[a, :, :len(node_s)] = go
+        env = _env(model, goal, unit, lo + a, j, node_t[None, :], node_s[None, :])
+        out[a, :, :len(node_s)] = _goes(rule, env, (n, len(node_s)))
     return out
+
+
+def rule_goes(rule, model, goal, unit, i, j, s, t):
+    """Whether ``rule`` goes on at one position (scores ``i``, ``j`` and turn
+    total ``t`` in units, turn state ``s``): what its table says there."""
+    return bool(_goes(rule, _env(model, goal, unit, i, j, t, s), ())[()])
 
 
 # -- functions ---------------------------------------------------------------
@@ -271,4 +280,4 @@ def check_table(table, model, p, unit, name):
     return table
 
 
-__all__ = ["FunctionTable", "check_table", "layout", "rule_table", "table_bytes"]
+__all__ = ["FunctionTable", "check_table", "layout", "rule_goes", "rule_table", "table_bytes"]

@@ -133,6 +133,34 @@ class RulesSimplePlayer:
         return go
 
 
+class RulesRulePlayer:
+    """A rule of your own (``--level rule:RULE`` or ``rule:FILE.toml``) for a
+    rules game, played as ``designer compare`` plays it: it banks a total
+    that wins the game, goes on where it may not stop, takes the first way
+    to go on, and at a choice of dice to keep the option of most points."""
+
+    def __init__(self, level, rule, game):
+        self.level = level
+        self.rule = rule
+        self.game = game
+
+    def decide(self, state):
+        from designer.engine.policy_tables import rule_goes
+        from designer.play.rules_engine import STOP, holding_wins, most_points
+
+        if state.pending is not None:
+            return most_points(state)
+        goes = [a for a in state.legal() if a[0] == "go"]
+        if not state.can_stop():
+            return goes[0] if goes else STOP
+        if not goes or holding_wins(state, state.t):
+            return STOP
+        i, j, s, t = state.mover_view()
+        g = self.game
+        return goes[0] if rule_goes(self.rule, g.rules.model, g.rules.goal, g.unit, i, j, s,
+                                    t) else STOP
+
+
 class RulesOptimalPlayer:
     """Hard for a rules game: the action of largest exact value."""
 
@@ -224,8 +252,12 @@ def check_level(level, game, nn=None):
                           "hard by its exact optimal policy")
     if not rule:
         return None
+    if game.family == "rules":
+        from designer.engine.match import parse_rules_policy
+
+        return parse_rules_policy(level, game)
     if game.family not in ("deck", "dice"):
-        raise DesignError(f"--level rule:FILE plays deck and dice games, not {game.name}")
+        raise DesignError(f"--level rule:FILE plays deck, dice and rules games, not {game.name}")
     return parse_policy(level, game)
 
 
@@ -243,6 +275,8 @@ def make_player(level, solution, nn=None, game=None):
 
     game = solution.game if solution is not None else game
     rule = check_level(level, game, nn)
+    if rule is not None and game.family == "rules":
+        return RulesRulePlayer(level, rule.source, game)
     if rule is not None:
         return PolicyPlayer(level, rule)
     if game.family == "rules":
