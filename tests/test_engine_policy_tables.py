@@ -410,3 +410,39 @@ def test_the_command_plays_against_a_rule(tmp_path):
     assert "level rule:k >= 2 -> hold; roll" in tail
     child.close()
     assert child.exitstatus == 0
+
+
+# -- fuzz: random rule texts end in a result or one line ---------------------------
+
+_TOKENS = ["i", "j", "k", "b", "need", "opp_need", "diff", "max_ij", "sum_ij", "i2", "goal",
+           "dice_left", "w_rem", "s", "zz", ">=", "<=", "==", "<", ">", "!=", "=", "=>", "3",
+           "-2", "0", "10**12", "1.5", "1e9", "nan", "100", "250", "roll", "hold", "below 3",
+           "below 150", "pace 2 0", "pace 100 3", "below", "reach x", "reachmax 200 50",
+           "lead 50", "while k <", "while k < 200", "maxscore", "->", "->", ";", ",", "(", ")",
+           "+", "*", "/", "min(", "max(", "**2", "\u00e9", "\x00", "", " "]
+
+
+def _random_rule(rng):
+    return " ".join(rng.choice(_TOKENS) for _ in range(rng.randint(1, 9)))
+
+
+def test_fuzz_rule_texts(tmp_path, monkeypatch):
+    import random
+
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(7)
+    texts = [_random_rule(rng) for _ in range(120)]
+    texts += ["dice_left <= 2 -> hold; below 100", "k >= 100 -> hold; roll", "while k < 150",
+              "i2 >= 300 -> hold; pace 100 3"]
+    ok = 0
+    for text in texts:
+        r = cli("compare", "farkle", "--goal", "300", "--policy", f"rule:{text}", "--against",
+                "hold-at:100", "--json", limit=30)
+        if r.returncode == 0:
+            out = json.loads(r.stdout)
+            assert 0.0 <= out["win_as_first"] <= 1.0 and 0.0 <= out["win_as_second"] <= 1.0
+            ok += 1
+        else:
+            _refused(r)
+    assert ok >= 4 and ok < len(texts)
+    assert list(tmp_path.iterdir()) == []  # nothing written

@@ -589,6 +589,27 @@ REFUSED = {
     "no score": (HEAD + OK_START + "def choices(s):\n"
                  "    return {'roll': [(0.5, bust()), (0.5, go(0, 1))]}\n",
                  ["no turn can score a point"]),
+    "features not a dict": (HEAD + OK_START + "def choices(s):\n" + COIN
+                            + "\n\ndef features(s):\n    return [s]\n",
+                            ["features(0) returned [0] (list): expected a dict"]),
+    "features raises": (HEAD + OK_START + "def choices(s):\n" + COIN
+                        + "\n\ndef features(s):\n    return {'x': 1 / s}\n",
+                        ["features(0) raised ZeroDivisionError"]),
+    "feature named like a score": (HEAD + OK_START + "def choices(s):\n" + COIN
+                                   + "\n\ndef features(s):\n    return {'k': s}\n",
+                                   ["features(0): 'k' is taken by the position's numbers"]),
+    "feature name not a word": (HEAD + OK_START + "def choices(s):\n" + COIN
+                                + "\n\ndef features(s):\n    return {'two words': s}\n",
+                                ["features(0): 'two words' is not a feature name"]),
+    "feature not an integer": (HEAD + OK_START + "def choices(s):\n" + COIN
+                               + "\n\ndef features(s):\n    return {'half': 0.5}\n",
+                               ["features(0)['half'] = 0.5 (float): a feature is an integer"]),
+    "features differ by state": (
+        HEAD + OK_START + "def choices(s):\n    return {'roll': [(0.5, bust()), "
+        "(0.5, go(1, min(s + 1, 2)))]}\n\n\ndef features(s):\n"
+        "    return {'a': s} if s < 2 else {'c': s}\n",
+        ["features(2) names ['c'], but features(0) named ['a']: every state has the same "
+         "features"]),
 }
 
 

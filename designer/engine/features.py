@@ -55,7 +55,8 @@ def bad_feature_name(name):
         return (f"{name!r} is not a feature name: lower-case letters, digits and _, "
                 f"starting with a letter, at most 32 characters")
     if name in RESERVED:
-        return f"{name!r} is the name of a position's number ({', '.join(sorted(RESERVED))})"
+        return (f"{name!r} is taken by the position's numbers and the rules' words "
+                f"({', '.join(sorted(RESERVED))})")
     return None
 
 

@@ -176,7 +176,7 @@ def caller(f, lo, unit, goal, node_s, node_t, SF, out, bad):
                 s = node_s[q]
                 t = node_t[q]
                 v = f({args})
-                if v < 0 or v > 127:
+                if not (v >= 0 and v <= 127 and v == int(v)):  # NaN fails too
                     bad[0] = a
                     bad[1] = b
                     bad[2] = q
@@ -242,18 +242,25 @@ class FunctionTable:
         n = p["n"]
         node_s, node_t = layout(p)
         out = np.zeros((n, n, max(len(node_s), 1)), dtype=np.int8)
-        bad = np.full(4, -1, dtype=np.int64)
+        bad = np.full(4, -1.0)
         caller = _caller(self.args)
         try:
             caller(self.func, p["lo"], unit, goal, node_s, node_t, model.features, out, bad)
-        except Exception as exc:  # numba typing errors, errors raised by the function
+        except numba.core.errors.TypingError as exc:
+            raise DesignError(f"policy function {self.name!r} does not compile for integer "
+                              f"arguments returning True, False or an integer (numba says: "
+                              f"{_short(exc)})") from None
+        except Exception as exc:  # errors raised by the function
             raise DesignError(f"policy function {self.name!r} failed: "
                               f"{type(exc).__name__}: {_short(exc)}") from None
         if bad[0] >= 0:
-            a, b, q, v = (int(x) for x in bad)
+            a, b, q = (int(x) for x in bad[:3])
+            v = float(bad[3])
+            v = int(v) if v.is_integer() else v
             raise DesignError(f"policy function {self.name!r} returned {v} at "
                               f"{_where(model, p, unit, a, b, node_s[q], node_t[q])}: allowed "
-                              f"0 or False (stop), 1 or True (go on), c for the c-th way to go on")
+                              f"0 or False (stop), 1 or True (go on), an integer c for the c-th "
+                              f"way to go on")
         return out
 
 
