@@ -20,3 +20,16 @@ def cli(*args, limit=300):
     status, out, err, _ = run_cli([str(a) for a in args], os.getcwd(), limit=limit)
     assert status is not None, f"designer {' '.join(map(str, args))} ran past {limit} s"
     return SimpleNamespace(returncode=status, stdout=out, stderr=err)
+
+
+def one_line_refusal(r, *words):
+    """Assert that ``r`` (from :func:`cli`) is a refusal: exit status 2,
+    nothing on stdout, one line ``designer: error: ...`` holding every one
+    of ``words``; returns the line."""
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]

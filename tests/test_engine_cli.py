@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from cli_runner import cli
+from cli_runner import one_line_refusal as _one_line_refusal
 from designer.engine import solve_model
 from designer.engine.rounds import rounds_estimate, solve_rounds_model
 from designer.engine.rulesfile import example_path, examples, load_rules
@@ -67,14 +68,6 @@ def _in_tmp(tmp_path, monkeypatch):
     monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path.parent / f"{tmp_path.name}-data"))
 
 
-def _one_line_refusal(r, *words):
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
-    return lines[0]
 
 
 # -- rules check --------------------------------------------------------------
@@ -280,11 +273,13 @@ def test_presets_keep_todays_solvers():
 def test_other_commands_refuse_rules_games_from_the_table():
     from designer.support import sentence
 
-    for argv in (["strategy", "farkle", "--max-size", "1"], ["simulate", "piglet"]):
-        command = argv[0]
-        line = _one_line_refusal(cli(*argv), f"designer {command} does not take rules-file "
-                                             "games")
-        assert " ".join(sentence(command).split()) in line
+    line = _one_line_refusal(cli("simulate", "piglet"), "designer simulate does not take "
+                                                        "rules-file games")
+    assert " ".join(sentence("simulate").split()) in line
+    # strategy cards: two seats, race ending
+    _one_line_refusal(cli("strategy", "farkle", "--players", "3", "--max-size", "1"),
+                      "designer strategy does not take --players 3 for Farkle: it takes",
+                      "rules-file games with 2 players, race ending")
     # the rounds ending is compared and played with two seats, not three
     for command in ("compare", "play"):
         extra = ["--policy", "optimal"] if command == "compare" else []

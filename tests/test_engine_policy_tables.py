@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from cli_runner import cli
+from cli_runner import one_line_refusal as _refused
 from engine_match_reference import Decide, HoldAt, MaxScore, Optimal, reference_match
 from engine_reference import AsideDice, Deck, Die, FromModel, PairOfDice
 
@@ -253,13 +254,6 @@ def test_a_python_rules_module_names_its_features(tmp_path):
 
 # -- mistakes: one line, exit 2 ------------------------------------------------------
 
-def _refused(r, *words):
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 FUNCS = """\
@@ -294,7 +288,7 @@ def star(*args):
     ("py:funcs.py:third", ["chose way 3 to go on", "which has 1"]),
     ("py:funcs.py:negative", ["returned -1 at i=0, j=0, k=0"]),
     ("py:funcs.py:divide", ["policy function 'divide' failed", "ZeroDivisionError"]),
-    ("py:funcs.py:junk", ["policy function 'junk' failed"]),
+    ("py:funcs.py:junk", ["policy function 'junk' does not compile"]),
     ("py:funcs.py:star", ["parameter 'args' must be a plain parameter"]),
     ("py:funcs.py:missing", ["has no function 'missing'"]),
     ("py:nofile.py:f", ["no policy file 'nofile.py'"]),

@@ -17,6 +17,7 @@ import pytest
 from engine_reference import Die, FromModel, PenaltyDie, reference_win
 
 from cli_runner import cli
+from cli_runner import one_line_refusal as _one_line_refusal
 from designer.engine import solve_model
 from designer.engine.game import (check_game, is_rules_name, load_path, load_rules_game,
                                   solve_game)
@@ -625,13 +626,6 @@ def test_a_bad_module_is_refused_in_one_line(case):
         assert w in line, (w, line)
 
 
-def _one_line_refusal(r, *words):
-    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("designer: error: "), r.stderr
-    for w in words:
-        assert w in lines[0], (w, lines[0])
 
 
 @pytest.mark.parametrize("case", ["choices raises at a state", "sum 0.9", "unhashable state",

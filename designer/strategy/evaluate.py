@@ -19,12 +19,29 @@ from designer.policies.rule import RulePolicy
 from designer.policies.rules import Rule
 
 
+def scores(wf, ws):
+    """The scores of a rule winning ``wf`` moving first and ``ws`` second."""
+    return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
+            "gap": wf + ws - 1.0}
+
+
+class Scoring:
+    """What every evaluator shares: :meth:`safe_score` over its ``score``."""
+
+    def safe_score(self, rule):
+        """``score(rule)``, with a rule that never finishes scored as losing."""
+        try:
+            return self.score(rule)
+        except ConvergenceError:
+            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+
+
 def zombie_rule_table(game, rule):
     """The decision table ``roll[p, i, j, b, s]`` of a Zombie Dice rule."""
     return RulePolicy(game, rule).table()
 
 
-class Evaluator:
+class Evaluator(Scoring):
     """Scores rules of one game exactly against its optimal player.
 
     Thread-safe: the kernels release the GIL, so a thread pool evaluates
@@ -66,16 +83,7 @@ class Evaluator:
         from designer.solve.match import match_table
 
         m = match_table(self.game, RulePolicy(self.game, rule).table(), self._opt)
-        wf, ws = m.win_as_first(), m.win_as_second()
-        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
-                "gap": wf + ws - 1.0}
-
-    def safe_score(self, rule):
-        """:meth:`score`, with a rule that never finishes scored as losing."""
-        try:
-            return self.score(rule)
-        except ConvergenceError:
-            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+        return scores(m.win_as_first(), m.win_as_second())
 
     def agreement(self, rule):
         """Share of decision states where ``rule`` acts as the optimal policy

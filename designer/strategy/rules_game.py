@@ -23,7 +23,7 @@ import json
 
 from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import RulesPolicy, match_model, max_score_horizon
-from designer.errors import ConvergenceError
+from designer.strategy.evaluate import Scoring, scores
 from designer.strategy.templates import Template
 
 #: Most turn-state features given a shape of their own (the first ones).
@@ -90,7 +90,7 @@ def game_key(game):
                        "model": h.hexdigest()}, sort_keys=True, default=list)
 
 
-class RulesEvaluator:
+class RulesEvaluator(Scoring):
     """Scores rules of one rules game exactly against its optimal player
     (the engine's solve, computed once).
 
@@ -112,19 +112,13 @@ class RulesEvaluator:
         """``win_as_first``, ``win_as_second``, ``win_average``, ``gap`` of
         ``rule`` against optimal play (:class:`ConvergenceError` for a rule
         under which a turn never ends)."""
-        r = self.game.rules
-        pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
-        m = match_model(r.model, r.goal, pol, self._opt, solution=self.solution,
-                        name=self.game.name, unit=self.game.unit)
-        wf, ws = m.win_as_first(self.game.start), m.win_as_second(self.game.start)
-        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
-                "gap": wf + ws - 1.0}
+        return self._against_optimal(RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule))
 
-    def safe_score(self, rule):
-        try:
-            return self.score(rule)
-        except ConvergenceError:
-            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+    def _against_optimal(self, pol):
+        r, g = self.game.rules, self.game
+        m = match_model(r.model, r.goal, pol, self._opt, solution=self.solution, name=g.name,
+                        unit=g.unit)
+        return scores(m.win_as_first(g.start), m.win_as_second(g.start))
 
     def agreement(self, rule):
         return None
@@ -132,14 +126,9 @@ class RulesEvaluator:
     def max_score(self):
         """``max-score``'s exact scores against optimal play (module
         docstring), or None for a game where it is not defined."""
-        r = self.game.rules
-        if max_score_horizon(r.model)[0] is None:
+        if max_score_horizon(self.game.rules.model)[0] is None:
             return None
-        m = match_model(r.model, r.goal, RulesPolicy(MAX_SCORE, "max-score"), self._opt,
-                        solution=self.solution, name=self.game.name, unit=self.game.unit)
-        wf, ws = m.win_as_first(self.game.start), m.win_as_second(self.game.start)
-        return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
-                "gap": wf + ws - 1.0}
+        return self._against_optimal(RulesPolicy(MAX_SCORE, "max-score"))
 
 
 __all__ = ["RulesEvaluator", "game_key", "rules_templates"]
