@@ -117,3 +117,11 @@ def test_refused_in_one_line(args, words):
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+def test_a_deck_gets_max_scores_comparison_at_size_zero():
+    game = load_rules_game("rules:red-light", goal=8)
+    card = strategy_card(game, max_size=0, trials=2, jobs=1)
+    (name, ms), = card.references
+    assert card.rows[0].text == "while c_rem > w_rem * k"
+    assert abs(card.rows[0].win_average - ms.win_average) < 1e-12

@@ -8,7 +8,9 @@ play, solved once. The shapes searched are the dice family's (hold at a
 turn total, keep pace with the opponent, roll on near the end of the race)
 plus, for each of the game's own turn-state features (``dice_left``,
 ``w_rem``, ``s``, ...), a threshold that depends on it:
-``FEATURE <= x -> below a; below b``. Constants that are points move in
+``FEATURE <= x -> below a; below b``; a deck (``w_rem`` and ``c_rem``) also
+gets max-score's own comparison, ``while c_rem > w_rem * k``, alone and
+after an end-of-race clause. Constants that are points move in
 steps of the game's unit (50 in Farkle).
 
 The baseline measured beside the search is ``max-score``, as for deck and
@@ -58,6 +60,16 @@ def rules_templates(game):
            d=(1, 40)),
     ]
     model = game.rules.model
+    if {"w_rem", "c_rem"} <= set(model.feature_names):
+        # a deck: max-score draws while the good items left outweigh the bad
+        # items left times the turn total (in points: k / unit items)
+        u = game.unit
+        ratio = f"c_rem * {u} > w_rem * k" if u > 1 else "c_rem > w_rem * k"
+        out += [
+            _t(game, f"while {ratio}"),
+            _t(game, f"opp_need <= {{e}} -> roll; while {ratio}", e=(1, G)),
+            _t(game, f"max_ij >= {{e}} -> roll; while {ratio}", e=(1, max(1, G - 1))),
+        ]
     shaped = 0
     for f, name in enumerate(model.feature_names):
         lo, hi = int(model.features[:, f].min()), int(model.features[:, f].max())
