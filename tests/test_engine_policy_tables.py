@@ -440,3 +440,12 @@ def test_fuzz_rule_texts(tmp_path, monkeypatch):
             _refused(r)
     assert ok >= 4 and ok < len(texts)
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_rules_check_lists_what_a_policy_reads():
+    out = json.loads(cli("rules", "check", "farkle", "--json").stdout)
+    assert out["features"] == {"dice_left": [1, 6]}
+    out = json.loads(cli("rules", "check", "rules:red-light", "--json").stdout)
+    assert out["features"] == {"w_rem": [1, 4], "c_rem": [0, 24]}
+    text = cli("rules", "check", "piglet").stdout
+    assert "policy reads i, j, k, goal and the race" in " ".join(text.split())

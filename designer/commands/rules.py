@@ -59,6 +59,9 @@ def show_check(f):
     if turn:
         console.print("  " + "; ".join(turn))
     console.print(f"  turn states: {f['turn_states']:,} ({f['start_states']:,} can start a turn)")
+    feats = ", ".join(f"{name} {lo}..{hi}" for name, (lo, hi) in f["features"].items())
+    console.print(f"  a rule: or py: policy reads i, j, k, goal and the race (need, diff, ...)"
+                  f"{'; ' + feats if feats else ''}", highlight=False)
     least = "at least " if f["states_at_least"] else ""
     console.print(f"  positions: {least}{f['states']:,} (the states `designer solve` counts)")
     mb = f["memory_bytes"] / 2**20

@@ -235,9 +235,17 @@ def check_game(game):
             "min_bank": rules.model.min_bank * game.unit,
             "scores_can_fall": rules.model.falls,
             "turn_states": rules.model.states, "start_states": est["start_states"],
+            "features": _feature_ranges(rules.model),
             "states": est["positions"], "states_at_least": est["at_least"],
             "memory_bytes": est["memory"], "memory_limit_bytes": MEMORY_LIMIT,
             "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"]}
+
+
+def _feature_ranges(model):
+    """The turn state's named features (what a ``rule:`` or ``py:`` policy
+    reads beside the scores), each with its smallest and largest value."""
+    return {name: [int(model.features[:, f].min()), int(model.features[:, f].max())]
+            for f, name in enumerate(model.feature_names)}
 
 
 #: Seconds per position of the rounds ending's solve that the exact game
