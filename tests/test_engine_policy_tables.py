@@ -16,7 +16,7 @@ import pytest
 from cli_runner import cli
 from cli_runner import one_line_refusal as _refused
 from engine_match_reference import Decide, HoldAt, MaxScore, Optimal, reference_match
-from engine_reference import AsideDice, Deck, Die, FromModel, PairOfDice
+from engine_reference import AsideDice, Deck, Die, FromModel, PairOfDice, PenaltyDie
 
 from designer.analysis.rules_compare import compare_rules
 from designer.engine.game import load_rules_game
@@ -32,6 +32,9 @@ ASIDE = ("goal = 6\n[turn]\nforced_first = true\n[dice]\ncount = 3\nsides = 3\n"
          "other_faces = 1\nface.1 = { aside = true }\naside_bust = 2\n")
 PAIR = ("goal = 12\n[dice]\ncount = 2\nsides = 3\nface.1 = { bust = true }\n"
         "[dice.bust_effect]\nbust_faces = 2\nscore = \"zero\"\n")
+PENALTY = ("goal = 5\n[dice]\nsides = 3\nface.1 = { bust = true }\nface.2 = { points = 1 }\n"
+           "face.3 = { points = 2 }\n[dice.bust_effect]\nscore = \"penalty\"\npenalty = 1\n"
+           "floor = -2\n")
 KEYS = ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second")
 
 
@@ -92,6 +95,10 @@ CASES = {
         lambda i, j, s, t: 1 if 3 - s >= 3 else 0 if (s >= 1 and t >= 2) else
         int(i + t < max(4, j + 1)),
         AsideDice(3, 3, 2), {"forced_first": True}, "hold-at:2"),
+    "penalty-below-zero": (
+        PENALTY, "rule:i < 0 -> below 3; diff >= 2 -> roll; below 1",
+        lambda i, j, s, t: int(t < 3) if i < 0 else 1 if j - i >= 2 else int(t < 1),
+        PenaltyDie(["bust", 1, 2], 1, -2), {"floor": -2}, "hold-at:2"),
     "falling-scores": (
         PAIR, "rule:i >= 6 -> below 2; lead 3",
         lambda i, j, s, t: int(t < 2) if i >= 6 else int(i + t < j + 3),
