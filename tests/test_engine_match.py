@@ -77,7 +77,7 @@ def test_optimal_against_optimal_is_the_solve(name, kw, komis):
         r = compare_rules(game, "optimal", "optimal")
         assert abs(r.win_as_first - v) < 1e-12
         assert abs(r.win_as_second - (1 - v)) < 1e-12
-        assert abs(r.win_average - 0.5) < 1e-12 and r.agreement is None
+        assert abs(r.win_average - 0.5) < 1e-12 and r.agreement == 1.0
 
 
 def test_optimal_against_optimal_where_scores_fall():
@@ -226,7 +226,11 @@ def test_json_output():
                         "agreement_seconds", "residual", "passes"}
     ref = reference_match(Die(["bust", 1]), 6, MaxScore(), HoldAt(2))
     assert abs(out["win_as_first"] - ref["win_as_first"]) < 1e-9
-    assert out["agreement"] is None and out["policy"] == "max-score"
+    # max-score holds at 1 (a flip gains 1/2 and risks 1/2 of 1: a tie,
+    # which holds), hold-at:2 at 2: of the 21 positions (i, t), i + t < 6,
+    # per opponent score, they differ at t = 1, i <= 4
+    assert abs(out["agreement"] - 16 / 21) < 1e-15 and out["states"] == 6 * 21
+    assert out["policy"] == "max-score"
     assert abs(out["gap"] - (out["win_as_first"] + out["win_as_second"] - 1)) < 1e-15
 
 

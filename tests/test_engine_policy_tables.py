@@ -24,6 +24,7 @@ from designer.engine.match import match_model, parse_rules_policy
 from designer.engine.model import build_model
 from designer.engine.pyrules import load_module_rules
 from designer.engine.rulesfile import parse_rules
+from designer.engine.solve import solve_model
 from designer.errors import DesignError
 
 DECK = "goal = 6\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 3\n"
@@ -456,3 +457,63 @@ def test_rules_check_lists_what_a_policy_reads():
     assert out["features"] == {"w_rem": [1, 4], "c_rem": [0, 24]}
     text = cli("rules", "check", "piglet").stdout
     assert "policy reads i, j, k, goal and the race" in " ".join(text.split())
+
+
+# -- agreement: the share of decision positions where two policies act alike -------
+
+def _reference_agreement(model, goal, ra, rb, opts):
+    """The agreement counted from the slow reference's decisions over the
+    engine's decision positions (its plan's turn totals per state)."""
+    from designer.engine.solve import plan
+
+    proc = FromModel(model)
+    p = plan(model, goal)
+    states = list(range(model.states))
+    rolls = {s: proc.rolls(s) for s in states}
+    for pol in (ra, rb):
+        pol.setup(proc, goal, states, rolls, **{"min_bank": 0, "forced_first": False,
+                                                "floor": 0, **opts})
+    same = total = 0
+    for i in range(goal):
+        for j in range(goal):
+            for s in states:
+                for t in range(int(p["node_len"][s])):
+                    if (i + t >= goal or not rolls[s] or t < model.min_bank
+                            or (t == 0 and not p["pass_ok"][s])):
+                        continue
+                    acts = [0 if pol.stops(i, j, s, t, True) else pol.cont(i, j, s, t) + 1
+                            for pol in (ra, rb)]
+                    same += acts[0] == acts[1]
+                    total += 1
+    return same / total, total
+
+
+@pytest.mark.parametrize("opts", [{}, {"min_bank": 2}], ids=["plain", "min-bank"])
+def test_agreement_matches_the_reference(opts):
+    from designer.engine.agreement import agreement
+
+    model = _odd(**opts)
+    g = _Game(SimpleNamespace(model=model, unit=1))
+    sol = solve_model(model, 6, 0)
+    for a, b, ra, rb in (("optimal", "hold-at:2", Optimal(), HoldAt(2)),
+                         ("max-score", "optimal", MaxScore(), Optimal()),
+                         ("hold-at:1", "max-score", HoldAt(1), MaxScore())):
+        got = agreement(model, 6, parse_rules_policy(a, g), parse_rules_policy(b, g),
+                        solution=sol)
+        want = _reference_agreement(model, 6, ra, rb, opts)
+        assert got[1] == want[1] and abs(got[0] - want[0]) < 1e-12, (a, b, got, want)
+
+
+def test_agreement_invariants():
+    game = load_rules_game("farkle", goal=1500)
+    same = compare_rules(game, "rule:below 300", "hold-at:300")
+    assert same.agreement == 1.0 and same.states > 0
+    opt = compare_rules(game, "optimal", "optimal")
+    assert opt.agreement == 1.0 and opt.states == same.states
+    ab = compare_rules(game, "hold-at:300", "max-score")
+    ba = compare_rules(game, "max-score", "hold-at:300")
+    assert ab.agreement == ba.agreement and 0.0 < ab.agreement < 1.0
+    off = compare_rules(game, "hold-at:300", "optimal", with_agreement=False)
+    assert off.agreement is None and off.states == 0
+    rounds = compare_rules(load_rules_game("great-rolled-ones"), "hold-at:10", "optimal")
+    assert rounds.agreement is None

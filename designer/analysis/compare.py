@@ -109,7 +109,8 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         The design; its komi goes to the second mover in both seatings. A
         rules-file game is evaluated by the engine
         (:func:`designer.analysis.rules_compare.compare_rules`: ``optimal``,
-        ``hold-at:N`` and ``max-score``, no agreement).
+        ``hold-at:N``, ``max-score``, and under the race ``rule:`` and
+        ``py:`` policies; no agreement under the rounds ending).
     policy, against : str or Policy
         Policy strings as on the command line (``"optimal"``,
         ``"max-score"``, ``"hold-at:5"``, ``"nn:FILE"``,
@@ -139,7 +140,8 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
     if game.family == "rules":  # a rules-file game: the engine evaluates the match
         from designer.analysis.rules_compare import compare_rules
 
-        return compare_rules(game, policy, against, solution=solution)
+        return compare_rules(game, policy, against, solution=solution,
+                             with_agreement=with_agreement)
     if game.family in ("deck", "dice") and game.ending != "race":
         # a deck or dice game's policies are evaluated under the race only;
         # Zombie Dice's own rounds are its rules (its only ending)

@@ -16,14 +16,15 @@ from designer.errors import DesignError
 class RulesComparison(Comparison):
     """A :class:`~designer.analysis.compare.Comparison` of a rules game, with
     ``residual`` and ``passes`` (0 and 1 where scores never fall).
-    ``agreement`` is None: the share of positions where the two policies
-    act alike is not counted for rules games yet."""
+    ``agreement`` is the share of decision positions where the two policies
+    act alike (:mod:`designer.engine.agreement`) under the race ending, and
+    None under the rounds ending (not counted there yet)."""
 
     residual: float = 0.0
     passes: int = 1
 
 
-def compare_rules(game, policy, against, *, solution=None):
+def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
     """Policy ``policy`` (A) against ``against`` (B) on the rules game
     ``game`` (two seats, race or rounds ending), exactly.
 
@@ -36,6 +37,8 @@ def compare_rules(game, policy, against, *, solution=None):
         ``py:FILE.py:FUNCTION`` (:mod:`designer.engine.policy_tables`).
     solution : EngineResult or RoundsResult, optional
         The engine's solve (race) or rounds solve (rounds), for ``optimal``.
+    with_agreement : bool
+        Also count the agreement (race ending).
 
     Returns
     -------
@@ -43,7 +46,9 @@ def compare_rules(game, policy, against, *, solution=None):
         A's win moving first (seat 1, with seat 1's start points), moving
         second, their average, the gap, the expected actions of each
         seating and the evaluation's seconds (the optimal solve and the
-        kernels' loading left out); ``agreement`` None.
+        kernels' loading left out); the agreement and the decision positions
+        it counts (race; None and 0 under the rounds ending or without
+        ``with_agreement``).
     """
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"designer compare takes rules games with 2 players and the race or "
@@ -75,9 +80,20 @@ def compare_rules(game, policy, against, *, solution=None):
                         unit=game.unit)
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
+    agree, positions, agree_s = None, 0, 0.0
+    if with_agreement and game.ending == "race":
+        import time
+
+        from designer.engine.agreement import agreement
+
+        t0 = time.perf_counter()
+        agree, positions = agreement(rules.model, rules.goal, a, b, unit=game.unit,
+                                     solution=solution)
+        agree_s = time.perf_counter() - t0
     return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,
-                           (w1 + w2) / 2, w1 + w2 - 1.0, None, 0, m.actions_as_first(start),
-                           m.actions_as_second(start), m.seconds, 0.0, m.residual, m.passes)
+                           (w1 + w2) / 2, w1 + w2 - 1.0, agree, positions,
+                           m.actions_as_first(start), m.actions_as_second(start), m.seconds,
+                           agree_s, m.residual, m.passes)
 
 
 __all__ = ["RulesComparison", "compare_rules"]

@@ -25,8 +25,7 @@ def register(sub):
                     "policy and the share of max-score's gap to optimal it closes (Zombie "
                     "Dice: fixed_hold_at's). A rules game (2 players, race ending) is searched "
                     "over thresholds on the turn total, the race and its own turn state "
-                    "(dice_left, w_rem, ...), measured against max-score; its agreement is "
-                    "not counted. Every candidate is scored "
+                    "(dice_left, w_rem, ...), measured against max-score. Every candidate is scored "
                     "exactly (no simulation).",
         epilog="examples: designer strategy pig --max-size 4 --json | designer strategy "
                "fowl-play --card | designer strategy zombie-yellow --out rules/ | "

@@ -464,3 +464,34 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   Do[t], Co[t], Y[t],
                   LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
                   out[m])
+
+
+@parallel_kernel
+def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
+                      out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
+                      hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase,
+                      node_s, V, onodes, D):
+    """Optimal play's decision at every position, ``D[a, b, node]``: 0 stop,
+    ``c + 1`` its ``c``-th way to go on (the decision tables of
+    :mod:`designer.engine.policy_tables`), from the solved start table
+    ``V`` with the solver's ties (:func:`_opt_side`); -1 where the turn
+    total wins (nothing is decided). The pairs are independent: ``nt``
+    threads take them side by side."""
+    nodes = D.shape[2]
+    Wo = np.zeros((nt, nodes))
+    Do = np.zeros((nt, nodes), dtype=np.int64)
+    Co = np.zeros((nt, nodes), dtype=np.int64)
+    Pk = np.zeros((nt, onodes), dtype=np.int64)
+    for m in prange(n * n):
+        t = numba.get_thread_id()
+        ma = m // n
+        mb = m - ma * n
+        for nd in range(nodes):
+            Do[t, nd] = -2
+        _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
+                  out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
+                  hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V,
+                  Wo[t], Do[t], Co[t], Pk[t])
+        for nd in range(nodes):
+            d = Do[t, nd]
+            D[ma, mb, nd] = -1 if d == -2 else 0 if d == -1 else d - cont_start[node_s[nd]] + 1

@@ -107,8 +107,7 @@ class RulesEvaluator(Scoring):
     (the engine's solve, computed once).
 
     Scores are computed one at a time (the match runs on every core
-    itself). ``agreement`` is None: the share of decisions that agree with
-    optimal play is not counted for rules games."""
+    itself)."""
 
     family = "rules"
 
@@ -133,7 +132,13 @@ class RulesEvaluator(Scoring):
         return scores(m.win_as_first(g.start), m.win_as_second(g.start))
 
     def agreement(self, rule):
-        return None
+        """The share of decision positions where ``rule`` acts as optimal
+        play (:mod:`designer.engine.agreement`)."""
+        from designer.engine.agreement import agreement
+
+        r, g = self.game.rules, self.game
+        pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
+        return agreement(r.model, r.goal, pol, self._opt, unit=g.unit, solution=self.solution)[0]
 
     def max_score(self):
         """``max-score``'s exact scores against optimal play (module

@@ -1,0 +1,87 @@
+"""How often two policies of a rules game decide alike.
+
+The agreement of policies A and B is the share of **decision positions**
+where they take the same action: positions ``(i, j, s, t)`` of the mover's
+score, the opponent's, the turn state and the turn total, below the goal,
+where the mover may stop (not below the minimum bank, not the forced first
+throw, at ``t = 0`` only where passing is allowed) and may go on; the
+action is to stop or which way to go on. Each position counts once, reached
+or not, as the agreement of the deck and dice games counts their states.
+
+Each policy's decisions are one table over the solver's plan
+(:mod:`designer.engine.policy_tables`): a rule's or a function's own,
+``hold-at:N``'s threshold, ``max-score``'s one-turn table, and optimal
+play's, read from the solved start table with the solver's ties
+(:func:`designer.engine._match_kernels.optimal_decisions`).
+"""
+
+import numpy as np
+
+from designer._jit import TIE, threads
+from designer.engine import _match_kernels as K
+from designer.engine.match import max_score_horizon, max_score_table
+from designer.engine.policy_tables import layout
+
+
+def decision_positions(model, goal, p):
+    """Mask ``(n, n, nodes)`` of the decision positions (module docstring)."""
+    n, lo = p["n"], p["lo"]
+    node_s, node_t = layout(p)
+    ncont = np.diff(model.cont_start)[node_s]
+    may_stop = (node_t >= model.min_bank) & ((node_t > 0) | p["pass_ok"][node_s].astype(bool))
+    per_node = may_stop & (ncont > 0)
+    below_goal = (lo + np.arange(n))[:, None] + node_t[None, :] < goal  # (a, node)
+    return np.broadcast_to(per_node[None, None, :] & below_goal[:, None, :],
+                           (n, n, len(node_s)))
+
+
+def decisions(pol, model, goal, unit, p, solution=None):
+    """Policy ``pol``'s decision table ``(n, n, nodes)``: 0 stop, ``c`` its
+    ``c``-th way to go on."""
+    n = p["n"]
+    node_s, node_t = layout(p)
+    nodes = max(len(node_s), 1)
+    if pol.kind == K.TABLE:
+        return pol.table(model, goal, unit, p)
+    if pol.kind == K.HOLD_AT:
+        go = (node_t < pol.n).astype(np.int8)
+        return np.broadcast_to(go[None, None, :], (n, n, nodes))
+    if pol.kind == K.MAX_SCORE:
+        horizon, _ = max_score_horizon(model)
+        horizon = max(horizon, max(goal - p["lo"], model.min_bank) + 1)
+        _, stop, cont = max_score_table(model, p, horizon)
+        c = cont[node_s, node_t] - model.cont_start[node_s] + 1
+        go = np.where(stop[node_s, node_t], 0, c).astype(np.int8)
+        return np.broadcast_to(go[None, None, :], (n, n, nodes))
+    D = np.zeros((n, n, nodes), dtype=np.int8)
+    outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
+    size = p["node_len"] * outs
+    obase = np.concatenate(([0], np.cumsum(size)[:-1])).astype(np.int64)
+    K.optimal_decisions(n, threads(), goal, p["lo"], model.min_bank, TIE, model.cont_start,
+                        model.out_start, model.out_prob, model.out_kind, model.out_points,
+                        p["out_h"], model.out_effect, model.out_penalty, model.opt_start,
+                        model.opt_gain, model.opt_next, p["hand_h"], p["pass_ok"],
+                        p["blk_ptr"], p["blk_states"], p["blk_tmax"], p["node_base"],
+                        p["node_len"], obase, node_s.astype(np.int64), solution.win,
+                        max(int(size.sum()), 1), D)
+    return D
+
+
+def agreement(model, goal, a, b, *, unit=1, solution=None):
+    """``(share, positions)``: the share of the decision positions where
+    policies ``a`` and ``b`` (:class:`~designer.engine.match.RulesPolicy`)
+    decide alike, and how many positions there are; ``solution`` the
+    engine's solve, for ``optimal``."""
+    from designer.engine.solve import plan
+
+    p = plan(model, goal)
+    mask = decision_positions(model, goal, p)
+    total = int(mask.sum())
+    if total == 0:
+        return 1.0, 0
+    da = decisions(a, model, goal, unit, p, solution)
+    db = decisions(b, model, goal, unit, p, solution)
+    return float(((da == db) & mask).sum()) / total, total
+
+
+__all__ = ["agreement", "decision_positions", "decisions"]
