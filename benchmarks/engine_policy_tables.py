@@ -12,7 +12,8 @@ printed with each section):
    the whole comparison as the command line runs it (the table included,
    and for ``py:`` compiling the function and its caller, as every run of
    the command does once); the ratios rule / hold-at and py / hold-at, and
-   the seconds of the rule's table alone.
+   the seconds of the rule's table alone and of the agreement of the rule
+   with optimal play (left out of the three columns before).
 2. A strategy search's cost per candidate on Farkle to 1,000 and 2,000: one
    exact match of a three-clause rule against optimal play.
 """
@@ -55,7 +56,7 @@ def three_ways(repeats, folder):
     print(f"\n1. one policy three ways against optimal ({_load()}, "
           f"{numba.get_num_threads()} threads)")
     print(f"{'game':<16} {'goal':>6} {'hold-at s':>10} {'rule s':>8} {'py s':>8} "
-          f"{'rule/hold':>10} {'py/hold':>8} {'table s':>8}")
+          f"{'rule/hold':>10} {'py/hold':>8} {'table s':>8} {'agree s':>8}")
     for name, goal, n in GAMES:
         game = load_rules_game(name, **({"goal": goal} if goal else {}))
         rules = game.rules
@@ -67,18 +68,20 @@ def three_ways(repeats, folder):
         specs = (f"hold-at:{n}", f"rule:below {n}", f"py:{src}:f")
         for spec in specs:  # compile and load everything once
             compare_rules(game, spec, "optimal", solution=sol)
+        agree = compare_rules(game, specs[1], "optimal", solution=sol).agreement_seconds
         # alternated, so that a change of the machine's load meets all three
         runs = {spec: [] for spec in specs}
         for _ in range(repeats):
             for spec in specs:
                 runs[spec].append(_median(
-                    lambda s=spec: compare_rules(game, s, "optimal", solution=sol), 1))
+                    lambda s=spec: compare_rules(game, s, "optimal", solution=sol,
+                                                 with_agreement=False), 1))
         t = [statistics.median(runs[spec]) for spec in specs]
         p = plan(rules.model, rules.goal)
         rule = parse_rules_policy(f"rule:below {n}", game).source
         tab = _median(lambda: rule_table(rule, rules.model, rules.goal, unit, p), repeats)
         print(f"{game.name:<16} {game.goal:>6} {t[0]:>10.3f} {t[1]:>8.3f} {t[2]:>8.3f} "
-              f"{t[1] / t[0]:>9.2f}x {t[2] / t[0]:>7.2f}x {tab:>8.4f}")
+              f"{t[1] / t[0]:>9.2f}x {t[2] / t[0]:>7.2f}x {tab:>8.4f} {agree:>8.3f}")
 
 
 def per_candidate(repeats):

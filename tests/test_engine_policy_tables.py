@@ -513,6 +513,15 @@ def test_agreement_invariants():
     ab = compare_rules(game, "hold-at:300", "max-score")
     ba = compare_rules(game, "max-score", "hold-at:300")
     assert ab.agreement == ba.agreement and 0.0 < ab.agreement < 1.0
+    # optimal play's decisions recorded by the match equal those read apart
+    from designer.engine.agreement import agreement
+
+    rec = compare_rules(game, "hold-at:300", "optimal")
+    rules = game.rules
+    apart = agreement(rules.model, rules.goal, parse_rules_policy("hold-at:300", game),
+                      parse_rules_policy("optimal", game), unit=50,
+                      solution=solve_model(rules.model, rules.goal, 0))
+    assert (rec.agreement, rec.states) == apart and 0.0 < apart[0] < 1.0
     off = compare_rules(game, "hold-at:300", "optimal", with_agreement=False)
     assert off.agreement is None and off.states == 0
     rounds = compare_rules(load_rules_game("great-rolled-ones"), "hold-at:10", "optimal")

@@ -77,7 +77,7 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         if solution is None and OPTIMAL in (a.kind, b.kind):
             solution = solve_model(rules.model, rules.goal, 0)
         m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name,
-                        unit=game.unit)
+                        unit=game.unit, record=with_agreement)
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
     agree, positions, agree_s = None, 0, 0.0
@@ -88,7 +88,7 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
 
         t0 = time.perf_counter()
         agree, positions = agreement(rules.model, rules.goal, a, b, unit=game.unit,
-                                     solution=solution)
+                                     solution=solution, optimal_table=m.optimal_table)
         agree_s = time.perf_counter() - t0
     return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,
                            (w1 + w2) / 2, w1 + w2 - 1.0, agree, positions,

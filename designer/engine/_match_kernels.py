@@ -387,7 +387,7 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
           out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
           fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
           mcont, tabs, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx,
-          out):
+          out, node_s, D):
     """Evaluate pair ``{a, b}``: both seatings (A at ``(a, b)`` against B at
     ``(b, a)``, and B at ``(a, b)`` against A at ``(b, a)``; one when ``a ==
     b``). ``out``: largest win change, largest relative actions change,
@@ -404,6 +404,8 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
                       out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                       opt_next, hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base,
                       node_len, obase, V, Wo[side], Do[side], Co[side], Pk[side])
+            if D.shape[0] > 1:  # record optimal play's decisions (the agreement's)
+                _record(Do[side], cont_start, node_s, D[ma, mb])
     dw = 0.0
     dl = 0.0
     for pol0 in range(2):
@@ -424,17 +426,28 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
     out[1] = dl
 
 
+@kernel
+def _record(Do, cont_start, node_s, row):
+    """Optimal decisions ``Do`` (-1 stop, else a continuation) as a decision
+    table's row: 0 stop, ``c + 1`` the state's ``c``-th way to go on."""
+    for nd in range(row.shape[0]):
+        d = Do[nd]
+        row[nd] = 0 if d < 0 else d - cont_start[node_s[nd]] + 1
+
+
 @parallel_kernel
 def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob, throws,
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                 node_base, node_len, obase, onodes, pick, E, mstop, mcont, tabs, V, X, L, nodes,
-                out):
+                out, node_s, D):
     """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums). The pairs of one sum
     read only pairs of larger sums (scores that never fall), so they run
     side by side on ``nt`` threads; where scores can fall (``falls``) the
-    caller runs one thread, and the pairs go in order."""
+    caller runs one thread, and the pairs go in order. With ``D`` of more
+    than one row, optimal play's decisions are recorded into it
+    (:func:`optimal_decisions`' table, below the goal)."""
     nF = fh.shape[0]
     K1 = 2 * nF + 1
     H = X.shape[3]
@@ -463,7 +476,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   node_base, node_len, obase, pick, E, mstop, mcont, tabs, V, X, L, Pk[t], Wo[t],
                   Do[t], Co[t], Y[t],
                   LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
-                  out[m])
+                  out[m], node_s, D)
 
 
 @parallel_kernel
@@ -474,9 +487,9 @@ def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out
     """Optimal play's decision at every position, ``D[a, b, node]``: 0 stop,
     ``c + 1`` its ``c``-th way to go on (the decision tables of
     :mod:`designer.engine.policy_tables`), from the solved start table
-    ``V`` with the solver's ties (:func:`_opt_side`); -1 where the turn
-    total wins (nothing is decided). The pairs are independent: ``nt``
-    threads take them side by side."""
+    ``V`` with the solver's ties (:func:`_opt_side`), at every turn total
+    below the goal (the rest of a row is left as it was). The pairs are
+    independent: ``nt`` threads take them side by side."""
     nodes = D.shape[2]
     Wo = np.zeros((nt, nodes))
     Do = np.zeros((nt, nodes), dtype=np.int64)
@@ -486,12 +499,8 @@ def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out
         t = numba.get_thread_id()
         ma = m // n
         mb = m - ma * n
-        for nd in range(nodes):
-            Do[t, nd] = -2
         _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
                   out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
                   hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V,
                   Wo[t], Do[t], Co[t], Pk[t])
-        for nd in range(nodes):
-            d = Do[t, nd]
-            D[ma, mb, nd] = -1 if d == -2 else 0 if d == -1 else d - cont_start[node_s[nd]] + 1
+        _record(Do[t], cont_start, node_s, D[ma, mb])

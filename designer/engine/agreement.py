@@ -35,9 +35,10 @@ def decision_positions(model, goal, p):
                            (n, n, len(node_s)))
 
 
-def decisions(pol, model, goal, unit, p, solution=None):
+def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
     """Policy ``pol``'s decision table ``(n, n, nodes)``: 0 stop, ``c`` its
-    ``c``-th way to go on."""
+    ``c``-th way to go on (``optimal_table``: optimal play's, recorded by a
+    match, else computed from ``solution``)."""
     n = p["n"]
     node_s, node_t = layout(p)
     nodes = max(len(node_s), 1)
@@ -53,6 +54,8 @@ def decisions(pol, model, goal, unit, p, solution=None):
         c = cont[node_s, node_t] - model.cont_start[node_s] + 1
         go = np.where(stop[node_s, node_t], 0, c).astype(np.int8)
         return np.broadcast_to(go[None, None, :], (n, n, nodes))
+    if optimal_table is not None:
+        return optimal_table
     D = np.zeros((n, n, nodes), dtype=np.int8)
     outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
     size = p["node_len"] * outs
@@ -67,11 +70,12 @@ def decisions(pol, model, goal, unit, p, solution=None):
     return D
 
 
-def agreement(model, goal, a, b, *, unit=1, solution=None):
+def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):
     """``(share, positions)``: the share of the decision positions where
     policies ``a`` and ``b`` (:class:`~designer.engine.match.RulesPolicy`)
     decide alike, and how many positions there are; ``solution`` the
-    engine's solve, for ``optimal``."""
+    engine's solve, for ``optimal`` (or ``optimal_table``, its decisions
+    recorded by :func:`~designer.engine.match.match_model`)."""
     from designer.engine.solve import plan
 
     p = plan(model, goal)
@@ -79,8 +83,8 @@ def agreement(model, goal, a, b, *, unit=1, solution=None):
     total = int(mask.sum())
     if total == 0:
         return 1.0, 0
-    da = decisions(a, model, goal, unit, p, solution)
-    db = decisions(b, model, goal, unit, p, solution)
+    da = decisions(a, model, goal, unit, p, solution, optimal_table)
+    db = decisions(b, model, goal, unit, p, solution, optimal_table)
     return float(((da == db) & mask).sum()) / total, total
 
 

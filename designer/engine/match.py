@@ -204,6 +204,9 @@ class RulesMatch:
     passes : int
     seconds : float
         Wall time of the evaluation kernels.
+    optimal_table : ndarray or None
+        With ``record``: optimal play's decision table ``(n, n, nodes)``
+        (:mod:`designer.engine.policy_tables`' form, below the goal).
     """
 
     win: np.ndarray = field(repr=False)
@@ -213,6 +216,7 @@ class RulesMatch:
     residual: float
     passes: int
     seconds: float
+    optimal_table: np.ndarray = field(default=None, repr=False)
 
     def _at(self, arr, p, start):
         h = int(np.searchsorted(self.start_states, 0))
@@ -299,7 +303,7 @@ def _warm():
 
 
 def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, name="this game",
-                unit=1, _timed=True):
+                unit=1, record=False, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` to ``goal`` exactly.
 
     Parameters
@@ -316,6 +320,9 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     unit : int
         Points per unit of score (what a rule or a function reads is in
         points).
+    record : bool
+        Keep optimal play's decisions (``optimal_table``) when a policy is
+        ``optimal``, for the agreement.
 
     Returns
     -------
@@ -343,8 +350,8 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     # the two tables and the optimal one, and per thread both sides' in-turn
     # values (affine, wins and actions), decisions and option picks
     need = (5 * n * n * H + nt * 2 * (nodes * (2 * p["K"] + 5) + picks)) * 8
-    n_tables = sum(pol.kind == K.TABLE for pol in (a, b))
-    need += n_tables * table_bytes(p)
+    record = bool(record) and need_opt
+    need += (sum(pol.kind == K.TABLE for pol in (a, b)) + record) * table_bytes(p)
     if need > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need / 2**20:,.0f} MB, over "
                             f"the limit of {memory_limit / 2**20:,.0f} MB")
@@ -376,6 +383,9 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
             cf[K.CF_TAB_A + side] = len(tabs)
             tabs.append(pol.table(model, goal, unit, p))
     tabs = np.stack(tabs) if tabs else np.zeros((1, 1, 1, 1), dtype=np.int8)
+    D = (np.zeros((n, n, max(nodes, 1)), dtype=np.int8) if record
+         else np.zeros((1, 1, 1), dtype=np.int8))
+    node_s = np.repeat(np.arange(model.states), p["node_len"]).astype(np.int64)
     pick = hold_pick(model)
     # where optimal play records its option at each choice outcome of a node
     outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
@@ -393,7 +403,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     while True:
         out[:] = 0.0
         _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont,
-             tabs, V, X, L, out)
+             tabs, V, X, L, out, node_s, D)
         passes += 1
         if np.any(out[:, 2]):
             bad = pairs[int(np.flatnonzero(out[:, 2])[0])] + p["lo"]
@@ -409,11 +419,12 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
             raise ConvergenceError(f"the match table still moves by {residual:.1e} after "
                                    f"{passes} passes")
     seconds = time.perf_counter() - t0
-    return RulesMatch(X, L, p["starts"], p["lo"], residual, passes, seconds)
+    return RulesMatch(X, L, p["starts"], p["lo"], residual, passes, seconds,
+                      D if record else None)
 
 
 def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, tabs,
-         V, X, L, out):
+         V, X, L, out, node_s, D):
     import numba
 
     args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
@@ -421,7 +432,7 @@ def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, msto
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
-            tabs, V, X, L, p["nodes"], out)
+            tabs, V, X, L, p["nodes"], out, node_s, D)
     if not model.falls:
         K.match_pairs(*args)
         return
