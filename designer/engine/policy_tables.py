@@ -79,35 +79,10 @@ def _goes(rule, env, shape):
     return go
 
 
-def _value(node, env):
-    """An expression's value over arrays, as the rule language computes it."""
-    kind = node.kind
-    if kind == "f":
-        return env[node.value]
-    if kind == "c":
-        return np.float64(node.value)
-    a = [_value(x, env) for x in node.args]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if kind == "+":
-            return a[0] + a[1]
-        if kind == "-":
-            return a[0] - a[1]
-        if kind == "*":
-            return a[0] * a[1]
-        if kind == "/":
-            return a[0] / a[1]
-        if kind == "min":
-            return np.where(a[0] <= a[1], a[0], a[1])
-        if kind == "max":
-            return np.where(a[0] >= a[1], a[0], a[1])
-        if kind == "sq":
-            return a[0] * a[0]
-    return -a[0]
-
-
 def _holds(comparison, env):
+    left, right = comparison.values(env)  # the rule language's arithmetic, over arrays
     with np.errstate(invalid="ignore"):
-        return _OPS[comparison.op](_value(comparison.left, env), _value(comparison.right, env))
+        return _OPS[comparison.op](left, right)
 
 
 def _condition(c, env):

@@ -125,15 +125,22 @@ def _text(node, parent=0, right=False):
     return s
 
 
-def _evaluate(node, env):
-    """Value of ``node`` in 64-bit floats, as the compiled decision computes it."""
+def _f64(x):
+    """``x`` in 64-bit floats: a scalar stays a scalar, an array an array."""
+    return np.float64(x) if np.ndim(x) == 0 else np.asarray(x, dtype=np.float64)
+
+
+def evaluate(node, env):
+    """Value of ``node`` in 64-bit floats, as the compiled decision computes
+    it; ``env`` maps feature names to numbers, or to arrays (that broadcast
+    together) to evaluate many states at once."""
     k = node.kind
     if k == "f":
-        return np.float64(env[node.value])
+        return _f64(env[node.value])
     if k == "c":
         return np.float64(node.value)
-    a = [_evaluate(x, env) for x in node.args]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    a = [evaluate(x, env) for x in node.args]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if k == "+":
             return a[0] + a[1]
         if k == "-":
@@ -141,13 +148,13 @@ def _evaluate(node, env):
         if k == "*":
             return a[0] * a[1]
         if k == "/":
-            return np.float64(a[0]) / np.float64(a[1])
-    if k == "min":
-        return a[0] if a[0] <= a[1] else a[1]
-    if k == "max":
-        return a[0] if a[0] >= a[1] else a[1]
-    if k == "sq":
-        return a[0] * a[0]
+            return _f64(a[0]) / _f64(a[1])
+        if k == "min":  # a if a <= b else b (a NaN takes b, as compiled)
+            return _f64(np.where(a[0] <= a[1], a[0], a[1]))
+        if k == "max":
+            return _f64(np.where(a[0] >= a[1], a[0], a[1]))
+        if k == "sq":
+            return a[0] * a[0]
     return -a[0]
 
 
@@ -261,7 +268,7 @@ class Comparison:
     # -- what a machine computes -------------------------------------------------
     def values(self, env):
         """The two sides' values at the state ``env`` (feature name -> value)."""
-        return _evaluate(self.left, env), _evaluate(self.right, env)
+        return evaluate(self.left, env), evaluate(self.right, env)
 
     def holds(self, env):
         """Whether it holds at the state ``env`` (feature name -> value)."""
