@@ -42,7 +42,8 @@ def register(sub):
                    help="TPE candidates per rule template (default 60; small templates are "
                         "searched exhaustively)")
     p.add_argument("--jobs", type=int_in(1, MAX_JOBS), default=2, metavar="N",
-                   help=f"threads scoring candidates, 1..{MAX_JOBS} (default 2)")
+                   help=f"threads scoring candidates, 1..{MAX_JOBS} (default 2; a rules game "
+                        f"scores one at a time, each match on every core)")
     p.add_argument("--seed", type=int_in(0, 2**32 - 1), default=0,
                    help="seed of the search, 0..2**32-1 (default 0)")
     p.add_argument("--cache", metavar="FILE",
