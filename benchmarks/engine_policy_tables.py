@@ -16,6 +16,9 @@ printed with each section):
    with optimal play (left out of the three columns before).
 2. A strategy search's cost per candidate on Farkle to 1,000 and 2,000: one
    exact match of a three-clause rule against optimal play.
+3. The same candidate scored by a family's own evaluator (its kernels) and
+   by the rules game's (the engine), on Pig and Fowl Play: medians, the
+   ratio engine / family and the largest difference of the two scores.
 """
 
 import argparse
@@ -96,6 +99,31 @@ def per_candidate(repeats):
         print(f"{'Farkle':<10} {goal:>6} {_median(lambda: ev.score(rule), repeats):>8.3f}")
 
 
+def family_vs_engine(repeats):
+    from designer import load_game
+    from designer.strategy.evaluate import Evaluator
+
+    print(f"\n3. one candidate scored by the family and by the engine ({_load()})")
+    print(f"{'game':<10} {'family s':>9} {'engine s':>9} {'ratio':>7} {'max |d|':>9}")
+    cases = (("pig", "max_ij >= 71 -> roll; pace 21 8", "max_ij >= 71 -> roll; pace 21 8"),
+             ("fowl-play", "opp_need <= w_rem -> roll; maxscore",
+              "opp_need <= w_rem -> roll; while c_rem > w_rem * k"))
+    for name, fam_text, rules_text in cases:
+        family = Evaluator(load_game(name))
+        rules = load_rules_game(f"rules:{name}")
+        engine = RulesEvaluator(rules)
+        fr = Rule.parse(family.family, fam_text)
+        rr = Rule.parse("rules", rules_text, rules.rules.model.feature_names)
+        a, b = family.score(fr), engine.score(rr)
+        diff = max(abs(a[k] - b[k]) for k in ("win_as_first", "win_as_second"))
+        tf, te = [], []
+        for _ in range(repeats):  # alternated
+            tf.append(_median(lambda: family.score(fr), 1))
+            te.append(_median(lambda: engine.score(rr), 1))
+        tf, te = statistics.median(tf), statistics.median(te)
+        print(f"{name:<10} {tf:>9.4f} {te:>9.4f} {te / tf:>6.2f}x {diff:>9.1e}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
@@ -104,6 +132,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         three_ways(args.repeats, Path(d))
     per_candidate(args.repeats)
+    family_vs_engine(args.repeats)
 
 
 if __name__ == "__main__":

@@ -125,3 +125,30 @@ def test_a_deck_gets_max_scores_comparison_at_size_zero():
     (name, ms), = card.references
     assert card.rows[0].text == "while c_rem > w_rem * k"
     assert abs(card.rows[0].win_average - ms.win_average) < 1e-12
+
+
+@pytest.mark.parametrize("name, goal, pairs", [
+    ("pig", 30, [("below 20", "below 20"), ("pace 21 8", "pace 21 8"),
+                 ("max_ij >= 21 -> roll; pace 12 8", "max_ij >= 21 -> roll; pace 12 8"),
+                 ("opp_need <= 6 -> roll; below 15", "opp_need <= 6 -> roll; below 15"),
+                 ("maxscore", "while k < 20")]),
+    ("fowl-play", 20, [("maxscore", "while c_rem > w_rem * k"), ("below 3", "below 3"),
+                       ("opp_need <= w_rem -> roll; maxscore",
+                        "opp_need <= w_rem -> roll; while c_rem > w_rem * k")]),
+])
+def test_the_engine_scores_rules_as_the_family_does(name, goal, pairs):
+    """The same rule scored by the family's evaluator (its own kernels) and
+    by the rules game's (the engine's match), on the same game."""
+    from designer import load_game
+    from designer.policies.rules import Rule
+    from designer.strategy.evaluate import Evaluator
+    from designer.strategy.rules_game import RulesEvaluator
+
+    family = Evaluator(load_game(name, goal=goal))
+    rules = load_rules_game(f"rules:{name}", goal=goal)
+    engine = RulesEvaluator(rules)
+    for fam_text, rules_text in pairs:
+        a = family.score(Rule.parse(family.family, fam_text))
+        b = engine.score(Rule.parse("rules", rules_text, rules.rules.model.feature_names))
+        for key in ("win_as_first", "win_as_second"):
+            assert abs(a[key] - b[key]) < 1e-12, (fam_text, key, a[key], b[key])
