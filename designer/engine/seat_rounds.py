@@ -85,11 +85,11 @@ import numpy as np
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _moves, _order, _totals
+from designer.engine.seats import SeatValues, _check_players
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _check_stuck, _edges, plan
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Seats the solver takes.
-MIN_SEATS, MAX_SEATS = 2, 4
 #: Sweeps allowed per open tuple of three or more seats before it is
 #: declared unsettled.
 VI_SWEEPS = 1000
@@ -108,7 +108,7 @@ SECONDS_FIXED = 0.01
 
 
 @dataclass(frozen=True, eq=False)
-class SeatRoundsResult:
+class SeatRoundsResult(SeatValues):
     """Exact max-n play of ``players`` seats under the rounds ending.
 
     Attributes
@@ -149,31 +149,6 @@ class SeatRoundsResult:
     tie_iterations: int
     feedback: int
     seconds: float
-
-    def value(self, scores, state=0):
-        """Every seat's win probability at the start of a round, seat 1 to
-        move from ``state``, the seats at ``scores`` (seat 1 first)."""
-        scores = tuple(int(s) for s in scores)
-        if len(scores) != self.players or not all(0 <= s < self.goal for s in scores):
-            raise DesignError(f"scores {list(scores)}: allowed {self.players} scores, each "
-                              f"0..{self.goal - 1}")
-        h = int(np.searchsorted(self.start_states, state))
-        if h >= len(self.start_states) or self.start_states[h] != state:
-            raise DesignError(f"state {state} never starts a turn")
-        return np.array(self.win[scores + (h,)], dtype=float)
-
-    def seat_win(self, start=None):
-        """Every seat's win probability, seat 1 first, when seat ``s`` starts
-        with ``start[s]`` points (default none), from state 0."""
-        return self.value((0,) * self.players if start is None else start, 0)
-
-
-def _check_players(players):
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or \
-            not MIN_SEATS <= players <= MAX_SEATS:
-        raise DesignError(f"invalid players={players}: allowed {MIN_SEATS} <= players <= "
-                          f"{MAX_SEATS}")
-    return int(players)
 
 
 def _masks(m, replay):

@@ -142,8 +142,36 @@ SECONDS_PER_CELL = 5e-9
 SECONDS_PER_WORK = 1.2e-9
 
 
+class SeatValues:
+    """Reading a table of every seat's win probability, ``win[scores + (h,
+    seat)]``, that starts ``start_states`` (the race's and the rounds'
+    results; ``floor``: the lowest score held, 0 unless given)."""
+
+    def value(self, scores, state=0):
+        """Every seat's win probability, the seats at ``scores`` (each from
+        ``floor`` to ``goal - 1``), from turn state ``state``: at a turn
+        start, scores from the mover on (the race), or at the start of a
+        round, in seat order (the rounds)."""
+        floor = getattr(self, "floor", 0)
+        scores = tuple(int(s) for s in scores)
+        if len(scores) != self.players or not all(floor <= s < self.goal for s in scores):
+            raise DesignError(f"scores {list(scores)}: allowed {self.players} scores, each "
+                              f"{floor}..{self.goal - 1}")
+        h = int(np.searchsorted(self.start_states, state))
+        if h >= len(self.start_states) or self.start_states[h] != state:
+            raise DesignError(f"state {state} never starts a turn")
+        idx = tuple(s - floor for s in scores) + (h,)
+        return np.array(self.win[idx], dtype=float)
+
+    def seat_win(self, start=None):
+        """Every seat's win probability, seat 1 first, when seat ``s``
+        starts with ``start[s]`` points (default: none) and seat 1 moves
+        first from state 0."""
+        return self.value((0,) * self.players if start is None else start, 0)
+
+
 @dataclass(frozen=True, eq=False)
-class SeatsResult:
+class SeatsResult(SeatValues):
     """Exact max-n play of a race over a turn model, every start at once.
 
     Attributes
@@ -189,25 +217,6 @@ class SeatsResult:
     win: np.ndarray = field(repr=False)
     start_states: np.ndarray = field(repr=False)
     floor: int = 0
-
-    def value(self, scores, state=0):
-        """Every seat's win probability at a turn start from ``state``, the
-        scores (and the probabilities) in seat order from the mover."""
-        scores = tuple(int(s) for s in scores)
-        if len(scores) != self.players or not all(self.floor <= s < self.goal for s in scores):
-            raise DesignError(f"scores {list(scores)}: allowed {self.players} scores, each "
-                              f"{self.floor}..{self.goal - 1}")
-        h = int(np.searchsorted(self.start_states, state))
-        if h >= len(self.start_states) or self.start_states[h] != state:
-            raise DesignError(f"state {state} never starts a turn")
-        idx = tuple(s - self.floor for s in scores) + (h,)
-        return np.array(self.win[idx], dtype=float)
-
-    def seat_win(self, start=None):
-        """Every seat's win probability, seat 1 first, when seat ``s``
-        starts with ``start[s]`` points (default: none) and seat 1 moves
-        first from state 0."""
-        return self.value((0,) * self.players if start is None else start, 0)
 
 
 def _check_players(players):
