@@ -405,6 +405,12 @@ CF_GOAL, CF_LO, CF_MIN_BANK, CF_FORCED, CF_SIMPLE = 0, 1, 2, 3, 4
 
 
 @kernel
+def settings(cf):
+    """``(goal, lo, min_bank, forced)`` from the packed settings ``cf``."""
+    return cf[CF_GOAL], cf[CF_LO], cf[CF_MIN_BANK], cf[CF_FORCED] != 0
+
+
+@kernel
 def _keep2(rad, m, slope, dA, dO, dT, thr, side, mg, cnt):
     """A decision of the two-unknown sweep whose margin ``m = dA + dO x_own
     + dT x_oth - thr`` (side ``side``'s own coordinates, ``slope = |dO| +
@@ -451,10 +457,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
     cnt[0] = 0
     nodes = W.shape[0] // 2
     H = B.shape[0] // 2
-    goal = cf[CF_GOAL]
-    lo = cf[CF_LO]
-    min_bank = cf[CF_MIN_BANK]
-    forced = cf[CF_FORCED] != 0
+    goal, lo, min_bank, forced = settings(cf)
     for blk in range(blk_ptr.shape[0] - 1):
         q0 = blk_ptr[blk]
         q1 = blk_ptr[blk + 1]
@@ -652,10 +655,7 @@ def _sweep2s(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, fbh, blk_states
     cnt[0] = 0
     nodes = W.shape[0] // 2
     H = B.shape[0] // 2
-    goal = cf[CF_GOAL]
-    lo = cf[CF_LO]
-    min_bank = cf[CF_MIN_BANK]
-    forced = cf[CF_FORCED] != 0
+    goal, lo, min_bank, forced = settings(cf)
     for q in range(blk_states.shape[0]):
         s = blk_states[q]
         c0 = st[s, ST_C0]

@@ -13,10 +13,10 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._kernels import (CF_FORCED, CF_GOAL, CF_LO, CF_MIN_BANK, OC_EFFECT, OC_KIND,
-                                      OC_PENALTY, OC_POINTS, OP_CHOICE, OP_FEEDBACK, OP_GENERAL,
-                                      OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND, ST_LEN, ST_PASS,
-                                      ST_START, await_inputs)
+from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+                                      OP_FEEDBACK, OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1,
+                                      ST_HAND, ST_LEN, ST_PASS, ST_START, await_inputs,
+                                      settings)
 from designer.engine._linear import two_rows
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
@@ -38,10 +38,7 @@ def _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, op
     ``L[i, j, h]``: the lengths of the pairs this one reads."""
     nodes = W.shape[0] // 2
     H = BL.shape[0] // 2
-    goal = cf[CF_GOAL]
-    lo = cf[CF_LO]
-    min_bank = cf[CF_MIN_BANK]
-    forced = cf[CF_FORCED] != 0
+    goal, lo, min_bank, forced = settings(cf)
     for blk in range(blk_ptr.shape[0] - 1):
         for side in range(2):
             ma, mb = (a, b) if side == 0 else (b, a)
@@ -174,10 +171,7 @@ def _sweep_simple(a, b, cf, tie, st, out_start, out_prob, throws, oq, fbh, blk_s
     for the solve), so each turn total reads one move and one stop."""
     nodes = W.shape[0] // 2
     H = BL.shape[0] // 2
-    goal = cf[CF_GOAL]
-    lo = cf[CF_LO]
-    min_bank = cf[CF_MIN_BANK]
-    forced = cf[CF_FORCED] != 0
+    goal, lo, min_bank, forced = settings(cf)
     for q in range(blk_states.shape[0]):
         s = blk_states[q]
         c0 = st[s, ST_C0]
