@@ -17,7 +17,7 @@ from designer.analysis.rules_compare import compare_rules
 from designer.engine.match import match_model, max_score_horizon, parse_rules_policy
 from designer.engine.model import build_model
 from designer.engine.rulesfile import parse_rules
-from designer.engine.solve import solve_model
+from designer.engine.solve import plan, solve_model
 from designer.errors import DesignError
 
 PIGLET = "goal = {goal}\n[dice]\nsides = 2\nface.1 = { bust = true }\nface.2 = { points = 1 }\n"
@@ -42,6 +42,17 @@ def _odd(min_bank=0, forced_first=False, zero=False):
          [(0.4, "bust", 0, wipe, 0), (0.6, "choose", [(3, 1)])]],
         [[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0), (1, 1)])]],
     ], [0, 0], min_bank=min_bank, forced_first=forced_first)
+
+
+def _two_starts():
+    """Two turn starts whose busts hand the opponent either one, a choice
+    and an end with points: the pair has two feedback states, so the
+    match's general sweep (vectors of unknowns) plays it."""
+    return build_model([
+        [[(0.2, "bust", 0, "none", 0), (0.2, "bust", 1, "none", 0),
+          (0.4, "choose", [(1, 0), (2, 1)]), (0.2, "end", 1, 1)]],
+        [[(0.3, "bust", 1, "none", 0), (0.1, "bust", 0, "none", 0), (0.6, "choose", [(2, 1)])]],
+    ], [1, 0])
 
 
 def _policy(text, unit=1):
@@ -114,6 +125,7 @@ CASES = [
     ("odd", lambda: _odd(), 6, None, {}),
     ("odd-min-bank", lambda: _odd(min_bank=2), 6, None, {"min_bank": 2}),
     ("odd-forced", lambda: _odd(forced_first=True), 6, None, {"forced_first": True}),
+    ("two-starts", _two_starts, 6, None, {}),
 ]
 PAIRS = [("hold-at:2", "optimal"), ("max-score", "hold-at:3"), ("max-score", "optimal"),
          ("hold-at:1", "hold-at:4")]
@@ -128,6 +140,11 @@ def test_matches_reference(name, build, goal, proc, opts):
         ref = reference_match(proc, goal, _policy(a), _policy(b), **opts)
         for key in ref:
             assert abs(getattr(m, key)() - ref[key]) < 1e-9, (a, b, key)
+
+
+def test_two_starts_take_the_general_sweep():
+    assert len(plan(_two_starts(), 6)["fh"]) == 2
+    assert len(plan(_odd(), 6)["fh"]) == 1  # the others: the sweep of one feedback state
 
 
 def test_matches_reference_with_start_points():

@@ -21,6 +21,19 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._kernels import (
+    OP_CHOICE,
+    OP_GENERAL,
+    OP_MOVE,
+    ST_BASE,
+    ST_C0,
+    ST_C1,
+    ST_HAND,
+    ST_LEN,
+    ST_PASS,
+    ST_START,
+    settings,
+)
 from designer.engine._linear import gauss_jordan
 
 # kinds and effects (mirrors of designer.engine.model)
@@ -99,7 +112,8 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
               pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V, Wo, Do, Co,
               Pk):
     """Optimal play of the mover at score indices ``(ma, mb)`` from the
-    solved start table ``V``: in-turn values ``Wo[node]``, decisions
+    solved start table ``V[i, h, j]`` (:func:`designer.engine.match.start_table`):
+    in-turn values ``Wo[node]``, decisions
     ``Do[node]`` (-1 stop, else the continuation), best continuations
     ``Co[node]`` and the option picked at each choice outcome ``o`` of
     state ``s`` from ``t``, ``Pk[obase[s] + t * n_s + o - o_s]`` (``n_s``
@@ -139,7 +153,7 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
                             if mi + tot >= goal:
                                 v += p
                             else:
-                                v += p * (1.0 - V[mb, ma + tot, out_h[o]])
+                                v += p * (1.0 - V[mb, out_h[o], ma + tot])
                         else:
                             e = out_effect[o]
                             if e == _NONE:
@@ -148,7 +162,7 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
                                 ns = 0
                             else:
                                 ns = max(mi - out_penalty[o], lo)
-                            v += p * (1.0 - V[mb, ns - lo, out_h[o]])
+                            v += p * (1.0 - V[mb, out_h[o], ns - lo])
                     if v > bestv:
                         bestv = v
                         bc = c
@@ -157,7 +171,7 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
                 d = bc
                 val = bestv
                 if t >= min_bank and (t > 0 or pass_ok[s]):
-                    sv = 1.0 - V[mb, ma + t, hand_h[s]]
+                    sv = 1.0 - V[mb, hand_h[s], ma + t]
                     thr = -tie if t == 0 else tie
                     if bc < 0 or not bestv - sv > thr:
                         d = -1
@@ -191,7 +205,7 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
     side 0 is the mover at ``(a, b)`` playing policy ``pol0``, side 1 the
     mover at ``(b, a)`` playing the other), affine in the pair's unknowns:
     in-turn values into ``Y``/``LY`` (win, actions), turn starts into
-    ``B``/``BL``. ``X[p]``, ``L[p]``: the solved turn starts of larger (or,
+    ``B``/``BL``. ``X[p, i, h, j]``, ``L[p, i, h, j]``: the solved turn starts of larger (or,
     where scores fall, other) pairs when the mover plays policy ``p``."""
     goal = cf[CF_GOAL]
     lo = cf[CF_LO]
@@ -277,8 +291,8 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                                 elif tot == 0:
                                     _other(cacc, clacc, p, B, BL, other, out_h[o], fb, nF)
                                 else:
-                                    cacc[0] += p * (1.0 - X[opp, mb, ma + tot, out_h[o]])
-                                    clacc[0] += p * L[opp, mb, ma + tot, out_h[o]]
+                                    cacc[0] += p * (1.0 - X[opp, mb, out_h[o], ma + tot])
+                                    clacc[0] += p * L[opp, mb, out_h[o], ma + tot]
                             else:
                                 e = out_effect[o]
                                 if e == _NONE:
@@ -290,8 +304,8 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                                 if ns == mi:
                                     _other(cacc, clacc, p, B, BL, other, out_h[o], fb, nF)
                                 else:
-                                    cacc[0] += p * (1.0 - X[opp, mb, ns - lo, out_h[o]])
-                                    clacc[0] += p * L[opp, mb, ns - lo, out_h[o]]
+                                    cacc[0] += p * (1.0 - X[opp, mb, out_h[o], ns - lo])
+                                    clacc[0] += p * L[opp, mb, out_h[o], ns - lo]
                     if d >= 0:
                         for k in range(K1):
                             Y[side, nd, k] = cacc[k]
@@ -303,8 +317,8 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                         if t == 0:  # a pass: the opponent starts from the hand-over
                             _other(acc, lacc, 1.0, B, BL, other, hand_h[s], fb, nF)
                         else:
-                            acc[0] = 1.0 - X[opp, mb, ma + t, hand_h[s]]
-                            lacc[0] = L[opp, mb, ma + t, hand_h[s]]
+                            acc[0] = 1.0 - X[opp, mb, hand_h[s], ma + t]
+                            lacc[0] = L[opp, mb, hand_h[s], ma + t]
                         lacc[0] += 1.0  # the stop
                         for k in range(K1):
                             Y[side, nd, k] = acc[k]
@@ -319,6 +333,172 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                             for k in range(K1):
                                 B[side, h, k] = Y[side, nd, k]
                                 BL[side, h, k] = LY[side, nd, k]
+
+
+@kernel
+def _chain2(a, b, pol0, cf, tie, st, out_start, out_prob, throws, oq, out_kind, out_points,
+            out_effect, out_penalty, opt_start, opt_gain, opt_next, opt_nb, fb, blk_ptr,
+            blk_states, blk_tmax, pick, E, mstop, mcont, tabs, X, L, obase, Pk, Do, Co, Y, LY,
+            B, BL):
+    """:func:`_chain` with one feedback state (every shipped game): a value
+    is three numbers ``c + e0 x0 + e1 x1`` (``x0``, ``x1``: the unknowns of
+    sides 0 and 1), kept in scalars, win and actions side by side.
+
+    Written out in one loop on purpose, as the solver's sweep
+    (:func:`designer.engine._kernels._sweep2`): a call that passes arrays
+    costs atomic reference counts, which on two threads meet on the same
+    arrays and were most of a position's cost. Outcomes are read through
+    the plan's ``oq`` (a move, the feedback start, another start at the
+    same scores, or the general case), and every turn start of the other
+    side, whatever led to it, is added by one piece of code at the end of
+    the outcome loop. The sums are those of :func:`_chain`, in the same
+    order."""
+    goal, lo, min_bank, forced = settings(cf)
+    Tc = cf[CF_TC]
+    for blk in range(blk_ptr.shape[0] - 1):
+        for t in range(blk_tmax[blk], -1, -1):
+            for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                s = blk_states[q]
+                if t >= st[s, ST_LEN]:
+                    continue
+                nd = st[s, ST_BASE] + t
+                c0 = st[s, ST_C0]
+                has = st[s, ST_C1] > c0
+                allowed = t >= min_bank and (t > 0 or st[s, ST_PASS] != 0)
+                h_s = st[s, ST_START]
+                hand_s = st[s, ST_HAND]
+                start = t == 0 and h_s >= 0
+                for side in range(2):
+                    ma = a if side == 0 else b
+                    mb = b if side == 0 else a
+                    other = 1 - side
+                    pol = pol0 if side == 0 else 1 - pol0
+                    opp = 1 - pol
+                    kind = cf[CF_KIND_A + pol]
+                    mi = ma + lo
+                    tcap = max(goal - mi, min_bank)
+                    if t >= tcap:
+                        continue
+                    # the policy's decision: -1 stop, else a continuation;
+                    # cc: its continuation where it must continue
+                    if kind == OPTIMAL:
+                        d = Do[side, nd]
+                        cc = Co[side, nd]
+                    elif kind == HOLD_AT:
+                        cc = c0 if has else -1
+                        d = -1 if allowed and (t >= cf[CF_HOLD_A + pol] or not has) else cc
+                    elif kind == TABLE:
+                        v = tabs[cf[CF_TAB_A + pol], ma, mb, nd]
+                        cc = (c0 + v - 1 if v > 0 else c0) if has else -1
+                        d = -1 if allowed and (v == 0 or not has) else cc
+                    else:
+                        cc = mcont[s, t]
+                        d = -1 if mstop[s, t] else cc
+                    need_cont = cc >= 0 and (d >= 0 or (start and forced))
+                    # win (wA + w0 x0 + w1 x1) and actions (lA + l0 x0 + l1 x1)
+                    wA, w0, w1 = 0.0, 0.0, 0.0
+                    lA, l0, l1 = 0.0, 0.0, 0.0
+                    if need_cont:
+                        lA = throws[cc]  # the throw or draw (rolls folded away too)
+                        for o in range(out_start[cc], out_start[cc + 1]):
+                            p = out_prob[o]
+                            op = oq[o, 0]
+                            r = -1  # an in-turn node to read
+                            if op == OP_MOVE:
+                                tt = t + oq[o, 1]
+                                if tt < tcap:
+                                    r = oq[o, 2] + tt
+                            elif op == OP_CHOICE:
+                                if kind == OPTIMAL:  # as _opt_side picked it
+                                    o0 = out_start[c0]
+                                    no = out_start[st[s, ST_C1]] - o0
+                                    k = Pk[side, obase[s] + t * no + o - o0]
+                                elif kind == MAX_SCORE:
+                                    k = _option(o, t, kind, opt_start, opt_gain, opt_next, E,
+                                                Tc, pick)
+                                else:
+                                    k = pick[o]
+                                tt = t + opt_gain[k]
+                                if tt < tcap:
+                                    r = opt_nb[k] + tt
+                            if op == OP_MOVE or op == OP_CHOICE:
+                                if r < 0:  # a winning hold follows
+                                    wA += p
+                                    lA += p
+                                else:
+                                    wA += p * Y[side, r, 0]
+                                    w0 += p * Y[side, r, 1]
+                                    w1 += p * Y[side, r, 2]
+                                    lA += p * LY[side, r, 0]
+                                    l0 += p * LY[side, r, 1]
+                                    l1 += p * LY[side, r, 2]
+                                continue
+                            h = oq[o, 3]
+                            if op == OP_GENERAL:
+                                ns = mi
+                                if out_kind[o] == _END:
+                                    tot = t + out_points[o]
+                                    if mi + tot >= goal:
+                                        wA += p
+                                        continue
+                                    if tot > 0:
+                                        wA += p * (1.0 - X[opp, mb, h, ma + tot])
+                                        lA += p * L[opp, mb, h, ma + tot]
+                                        continue
+                                else:
+                                    e = out_effect[o]
+                                    if e == _ZERO:
+                                        ns = 0
+                                    elif e != _NONE:
+                                        ns = max(mi - out_penalty[o], lo)
+                                if ns != mi:
+                                    wA += p * (1.0 - X[opp, mb, h, ns - lo])
+                                    lA += p * L[opp, mb, h, ns - lo]
+                                    continue
+                            # the other side's turn start h at these scores (the
+                            # plan's OP_START and OP_FEEDBACK, and the rest here)
+                            wA += p
+                            if fb[h] >= 0:  # its unknown
+                                if other == 0:
+                                    w0 -= p
+                                    l0 += p
+                                else:
+                                    w1 -= p
+                                    l1 += p
+                            else:
+                                wA -= p * B[other, h, 0]
+                                w0 -= p * B[other, h, 1]
+                                w1 -= p * B[other, h, 2]
+                                lA += p * BL[other, h, 0]
+                                l0 += p * BL[other, h, 1]
+                                l1 += p * BL[other, h, 2]
+                    if start and forced:
+                        B[side, h_s, 0], B[side, h_s, 1], B[side, h_s, 2] = wA, w0, w1
+                        BL[side, h_s, 0], BL[side, h_s, 1], BL[side, h_s, 2] = lA, l0, l1
+                    if d < 0:  # a stop
+                        if t == 0:  # a pass: the opponent starts from the hand-over
+                            wA, w0, w1 = 1.0, 0.0, 0.0
+                            lA, l0, l1 = 0.0, 0.0, 0.0
+                            if fb[hand_s] >= 0:
+                                if other == 0:
+                                    w0, l0 = -1.0, 1.0
+                                else:
+                                    w1, l1 = -1.0, 1.0
+                            else:
+                                wA -= B[other, hand_s, 0]
+                                w0 = -B[other, hand_s, 1]
+                                w1 = -B[other, hand_s, 2]
+                                lA, l0, l1 = BL[other, hand_s, 0], BL[other, hand_s, 1], \
+                                    BL[other, hand_s, 2]
+                        else:
+                            wA, w0, w1 = 1.0 - X[opp, mb, hand_s, ma + t], 0.0, 0.0
+                            lA, l0, l1 = L[opp, mb, hand_s, ma + t], 0.0, 0.0
+                        lA += 1.0  # the stop
+                    Y[side, nd, 0], Y[side, nd, 1], Y[side, nd, 2] = wA, w0, w1
+                    LY[side, nd, 0], LY[side, nd, 1], LY[side, nd, 2] = lA, l0, l1
+                    if start and not forced:
+                        B[side, h_s, 0], B[side, h_s, 1], B[side, h_s, 2] = wA, w0, w1
+                        BL[side, h_s, 0], BL[side, h_s, 1], BL[side, h_s, 2] = lA, l0, l1
 
 
 @kernel
@@ -375,10 +555,10 @@ def _store(a, b, pol0, B, BL, x, lx, X, L):
             for k in range(K):
                 w += B[side, h, 1 + k] * x[k]
                 la += BL[side, h, 1 + k] * lx[k]
-            dw = max(dw, abs(w - X[pol, ma, mb, h]))
-            dl = max(dl, abs(la - L[pol, ma, mb, h]) / max(1.0, abs(la)))
-            X[pol, ma, mb, h] = w
-            L[pol, ma, mb, h] = la
+            dw = max(dw, abs(w - X[pol, ma, h, mb]))
+            dl = max(dl, abs(la - L[pol, ma, h, mb]) / max(1.0, abs(la)))
+            X[pol, ma, h, mb] = w
+            L[pol, ma, h, mb] = la
     return dw, dl
 
 
@@ -387,7 +567,7 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
           out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
           fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
           mcont, tabs, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx,
-          out, node_s, D):
+          out, node_s, D, st, oq, opt_nb):
     """Evaluate pair ``{a, b}``: both seatings (A at ``(a, b)`` against B at
     ``(b, a)``, and B at ``(a, b)`` against A at ``(b, a)``; one when ``a ==
     b``). ``out``: largest win change, largest relative actions change,
@@ -411,11 +591,17 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
     for pol0 in range(2):
         if pol0 == 1 and a == b:
             break
-        _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind, out_points,
-               out_h,
-               out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
-               nF, blk_ptr, blk_states, blk_tmax, node_base, node_len, pick, E, mstop, mcont, tabs,
-               X, L, obase, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc)
+        if nF == 1:
+            _chain2(a, b, pol0, cf, tie, st, out_start, out_prob, throws, oq, out_kind,
+                    out_points, out_effect, out_penalty, opt_start, opt_gain, opt_next, opt_nb,
+                    fb, blk_ptr, blk_states, blk_tmax, pick, E, mstop, mcont, tabs, X, L, obase,
+                    Pk, Do, Co, Y, LY, B, BL)
+        else:
+            _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kind,
+                   out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
+                   hand_h, pass_ok, hidx, fb, nF, blk_ptr, blk_states, blk_tmax, node_base,
+                   node_len, pick, E, mstop, mcont, tabs, X, L, obase, Pk, Wo, Do, Co, Y, LY, B,
+                   BL, acc, lacc, cacc, clacc)
         if not _solve_rows(B, fh, nF, M, x) or not _solve_rows(BL, fh, nF, M, lx):
             out[2] = 1.0
             return
@@ -440,7 +626,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                 node_base, node_len, obase, onodes, pick, E, mstop, mcont, tabs, V, X, L, nodes,
-                out, node_s, D):
+                out, node_s, D, st, oq, opt_nb):
     """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums). The pairs of one sum
     read only pairs of larger sums (scores that never fall), so they run
@@ -450,7 +636,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
     (:func:`optimal_decisions`' table, below the goal)."""
     nF = fh.shape[0]
     K1 = 2 * nF + 1
-    H = X.shape[3]
+    H = X.shape[2]
     Wo = np.zeros((nt, 2, nodes))
     Pk = np.zeros((nt, 2, onodes), dtype=np.int64)
     Do = np.zeros((nt, 2, nodes), dtype=np.int64)
@@ -476,7 +662,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   node_base, node_len, obase, pick, E, mstop, mcont, tabs, V, X, L, Pk[t], Wo[t],
                   Do[t], Co[t], Y[t],
                   LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
-                  out[m], node_s, D)
+                  out[m], node_s, D, st, oq, opt_nb)
 
 
 @parallel_kernel
@@ -487,7 +673,7 @@ def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out
     """Optimal play's decision at every position, ``D[a, b, node]``: 0 stop,
     ``c + 1`` its ``c``-th way to go on (the decision tables of
     :mod:`designer.engine.policy_tables`), from the solved start table
-    ``V`` with the solver's ties (:func:`_opt_side`), at every turn total
+    ``V[i, h, j]`` with the solver's ties (:func:`_opt_side`), at every turn total
     below the goal (the rest of a row is left as it was). The pairs are
     independent: ``nt`` threads take them side by side."""
     nodes = D.shape[2]

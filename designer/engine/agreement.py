@@ -19,7 +19,7 @@ import numpy as np
 
 from designer._jit import TIE, threads
 from designer.engine import _match_kernels as K
-from designer.engine.match import max_score_horizon, max_score_table
+from designer.engine.match import max_score_horizon, max_score_table, start_table
 from designer.engine.policy_tables import layout
 
 
@@ -65,7 +65,7 @@ def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
                         p["out_h"], model.out_effect, model.out_penalty, model.opt_start,
                         model.opt_gain, model.opt_next, p["hand_h"], p["pass_ok"],
                         p["blk_ptr"], p["blk_states"], p["blk_tmax"], p["node_base"],
-                        p["node_len"], obase, node_s.astype(np.int64), solution.win,
+                        p["node_len"], obase, node_s.astype(np.int64), start_table(solution),
                         max(int(size.sum()), 1), D)
     return D
 

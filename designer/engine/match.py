@@ -57,6 +57,15 @@ against B, then B against A; once when ``i == j``). Expected actions (each
 throw or draw, each stop, the winning stop included) follow the same
 equations with ``1 +`` per action.
 
+Speed: with one feedback state (every shipped game) a value is three
+numbers, kept in registers by a sweep written for that case
+(:func:`designer.engine._match_kernels._chain2`). The turn-start tables are
+held as ``X[p, i, h, j]`` with each win beside its action count, so the
+stops of one state at ``t = 0, 1, 2, ...`` read neighbours in memory, one
+cache line for both numbers: those reads, which miss the cache, were half
+of a match's time. Fowl Play's match took 0.55 s before these two
+changes and 0.20-0.38 s after, on two threads.
+
 Where scores can fall, the pairs are swept again and again in the same
 order (each pair exact given the others) until no win probability moves
 by more than 1e-12 and no action count by more than 1e-12 of itself; the
@@ -237,6 +246,13 @@ class RulesMatch:
         return self._at(self.actions, 1, start)
 
 
+def start_table(solution):
+    """The solve's start values as the match kernels read them,
+    ``V[i - lo, h, j - lo]`` (contiguous): a turn's stops at ``t = 0, 1, 2,
+    ...`` read neighbours in memory."""
+    return np.ascontiguousarray(solution.win.transpose(0, 2, 1))
+
+
 def _pairs(n):
     """Pairs ``(a, b)``, ``a <= b``, by decreasing ``a + b``, with the group bounds."""
     rows, groups = [], [0]
@@ -347,9 +363,10 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     nt = threads()
     outs = model.out_start[model.cont_start[1:]] - model.out_start[model.cont_start[:-1]]
     picks = int((p["node_len"] * outs).sum()) if need_opt else 0
-    # the two tables and the optimal one, and per thread both sides' in-turn
-    # values (affine, wins and actions), decisions and option picks
-    need = (5 * n * n * H + nt * 2 * (nodes * (2 * p["K"] + 5) + picks)) * 8
+    # the two tables (wins and actions), the optimal one and its copy in the
+    # kernels' order, and per thread both sides' in-turn values (affine, wins
+    # and actions), decisions and option picks
+    need = (6 * n * n * H + nt * 2 * (nodes * (2 * p["K"] + 5) + picks)) * 8
     record = bool(record) and need_opt
     need += (sum(pol.kind == K.TABLE for pol in (a, b)) + record) * table_bytes(p)
     if need > memory_limit:
@@ -369,7 +386,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
         E = np.zeros((1, 1))
         mstop = np.zeros((1, 1), dtype=np.bool_)
         mcont = np.zeros((1, 1), dtype=np.int64)
-    V = solution.win if need_opt else np.zeros((1, 1, 1))
+    V = start_table(solution) if need_opt else np.zeros((1, 1, 1))
     if need_opt and solution.floor != p["lo"]:
         raise DesignError("the optimal solve does not match the plan's scores")
     cf = np.zeros(K.CF_LEN, dtype=np.int64)
@@ -393,8 +410,13 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     obase = np.concatenate(([0], np.cumsum(size)[:-1])).astype(np.int64)
     onodes = max(int(size.sum()), 1) if need_opt else 1
     pairs, groups = _pairs(n)
-    X = np.full((2, n, n, H), 0.5 if model.falls else 0.0)
-    L = np.zeros((2, n, n, H))
+    # held as X[p, i, h, j] in the kernels (as the solve's table): a turn's
+    # stops at t = 0, 1, 2, ... read X[p, j, h, i + t], neighbours in memory;
+    # and the win and the actions of a position side by side, so that a
+    # stop's two reads meet one cache line (they were half a match's time)
+    XL = np.zeros((2, n, H, n, 2))
+    X, L = XL[..., 0], XL[..., 1]
+    X[:] = 0.5 if model.falls else 0.0
     out = np.zeros((len(pairs), 3))
     if _timed:
         _warm()
@@ -419,8 +441,8 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
             raise ConvergenceError(f"the match table still moves by {residual:.1e} after "
                                    f"{passes} passes")
     seconds = time.perf_counter() - t0
-    return RulesMatch(X, L, p["starts"], p["lo"], residual, passes, seconds,
-                      D if record else None)
+    return RulesMatch(X.transpose(0, 1, 3, 2), L.transpose(0, 1, 3, 2), p["starts"], p["lo"],
+                      residual, passes, seconds, D if record else None)
 
 
 def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, tabs,
@@ -432,7 +454,7 @@ def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, msto
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
-            tabs, V, X, L, p["nodes"], out, node_s, D)
+            tabs, V, X, L, p["nodes"], out, node_s, D, p["st"], p["oq"], p["opt_nb"])
     if not model.falls:
         K.match_pairs(*args)
         return
