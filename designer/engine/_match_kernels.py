@@ -110,14 +110,19 @@ def max_score_table(Tc, min_bank, tie, cont_start, out_start, out_prob, out_kind
 def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
               out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h,
               pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V, Wo, Do, Co,
-              Pk):
+              Pk, oq):
     """Optimal play of the mover at score indices ``(ma, mb)`` from the
     solved start table ``V[i, h, j]`` (:func:`designer.engine.match.start_table`):
     in-turn values ``Wo[node]``, decisions
     ``Do[node]`` (-1 stop, else the continuation), best continuations
     ``Co[node]`` and the option picked at each choice outcome ``o`` of
     state ``s`` from ``t``, ``Pk[obase[s] + t * n_s + o - o_s]`` (``n_s``
-    outcomes from ``o_s`` on), with the solver's tie rules."""
+    outcomes from ``o_s`` on), with the solver's tie rules.
+
+    Outcomes are read through the plan's ``oq``: a move (one option) reads
+    its node straight and records no pick (only choices of several options
+    are read back), a bust that keeps the banked score reads the opponent's
+    start at these scores; the rest take the general path."""
     mi = ma + lo
     tcap = max(goal - mi, min_bank)
     for blk in range(blk_ptr.shape[0] - 1):
@@ -136,6 +141,14 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
                     v = 0.0
                     for o in range(out_start[c], out_start[c + 1]):
                         p = out_prob[o]
+                        op = oq[o, 0]
+                        if op == OP_MOVE:
+                            tt = t + oq[o, 1]
+                            v += p * (1.0 if tt >= tcap else Wo[oq[o, 2] + tt])
+                            continue
+                        if op != OP_GENERAL and op != OP_CHOICE:  # a bust, the score kept
+                            v += p * (1.0 - V[mb, oq[o, 3], ma])
+                            continue
                         kind = out_kind[o]
                         if kind == _CHOOSE:
                             bv = -np.inf
@@ -178,6 +191,61 @@ def _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, 
                         val = sv
                 Do[nd] = d
                 Wo[nd] = val
+
+
+@kernel
+def _opt_simple(ma, mb, goal, lo, min_bank, tie, st, out_start, out_prob, oq, blk_states, V, Wo,
+                Do, Co):
+    """:func:`_opt_side` for a turn model of *simple* states (a deck's: one
+    continuation each, whose outcomes are turn starts and at most one move;
+    :func:`designer.engine.solve.plan`'s ``simple``). The turn starts' part
+    of the continuation's value is the same at every turn total of a state,
+    so it is summed once per state, and the loop over the turn totals reads
+    the move's node and one stop value (as the solver's
+    :func:`designer.engine._kernels._sweep2s`). The sums are those of
+    :func:`_opt_side` in the same order (turn starts listed after the move,
+    which no part lists, summed apart: a difference in rounding only);
+    nothing is picked at a choice, for there is none."""
+    mi = ma + lo
+    tcap = max(goal - mi, min_bank)
+    for q in range(blk_states.shape[0]):
+        s = blk_states[q]
+        c0 = st[s, ST_C0]
+        nb, lenh, hand = st[s, ST_BASE], st[s, ST_LEN], st[s, ST_HAND]
+        pass_s = st[s, ST_PASS] != 0
+        kv = 0.0  # the turn starts before the move
+        zv = 0.0  # and after it
+        after = False
+        mp = 0.0
+        mgain = tcap  # no move: nothing to read (its probability 0)
+        mrow = 0
+        for o in range(out_start[c0], out_start[c0 + 1]):
+            p = out_prob[o]
+            if oq[o, 0] == OP_MOVE:
+                mp = p
+                mgain = oq[o, 1]
+                mrow = oq[o, 2]
+                after = True
+            elif after:
+                zv += p * (1.0 - V[mb, oq[o, 3], ma])
+            else:
+                kv += p * (1.0 - V[mb, oq[o, 3], ma])
+        for t in range(min(lenh, tcap) - 1, -1, -1):
+            tt = t + mgain
+            v = kv + mp * (1.0 if tt >= tcap else Wo[mrow + tt])
+            if after:
+                v += zv
+            nd = nb + t
+            Co[nd] = c0
+            d = c0
+            if t >= min_bank and (t > 0 or pass_s):
+                sv = 1.0 - V[mb, hand, ma + t]
+                thr = -tie if t == 0 else tie
+                if not v - sv > thr:
+                    d = -1
+                    v = sv
+            Do[nd] = d
+            Wo[nd] = v
 
 
 @kernel
@@ -260,7 +328,9 @@ def _chain(a, b, pol0, cf, tie, cont_start, out_start, out_prob, throws, out_kin
                             p = out_prob[o]
                             ok = out_kind[o]
                             if ok == _CHOOSE:
-                                if kind == OPTIMAL:  # as _opt_side picked it
+                                if opt_start[o + 1] - opt_start[o] == 1:  # no choice
+                                    r = opt_start[o]
+                                elif kind == OPTIMAL:  # as _opt_side picked it
                                     o0 = out_start[c0]
                                     no = out_start[cont_start[s + 1]] - o0
                                     r = Pk[side, obase[s] + t * no + o - o0]
@@ -567,7 +637,7 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
           out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
           fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, pick, E, mstop,
           mcont, tabs, V, X, L, Pk, Wo, Do, Co, Y, LY, B, BL, acc, lacc, cacc, clacc, M, x, lx,
-          out, node_s, D, st, oq, opt_nb):
+          out, node_s, D, st, oq, opt_nb, simple):
     """Evaluate pair ``{a, b}``: both seatings (A at ``(a, b)`` against B at
     ``(b, a)``, and B at ``(a, b)`` against A at ``(b, a)``; one when ``a ==
     b``). ``out``: largest win change, largest relative actions change,
@@ -580,10 +650,15 @@ def _pair(a, b, need_opt, cf, tie, cont_start, out_start, out_prob, throws, out_
         for side in range(2):
             ma = a if side == 0 else b
             mb = b if side == 0 else a
-            _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob,
-                      out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
-                      opt_next, hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base,
-                      node_len, obase, V, Wo[side], Do[side], Co[side], Pk[side])
+            if simple:
+                _opt_simple(ma, mb, goal, lo, min_bank, tie, st, out_start, out_prob, oq,
+                            blk_states, V, Wo[side], Do[side], Co[side])
+            else:
+                _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob,
+                          out_kind, out_points, out_h, out_effect, out_penalty, opt_start,
+                          opt_gain, opt_next, hand_h, pass_ok, blk_ptr, blk_states, blk_tmax,
+                          node_base, node_len, obase, V, Wo[side], Do[side], Co[side], Pk[side],
+                          oq)
             if D.shape[0] > 1:  # record optimal play's decisions (the agreement's)
                 _record(Do[side], cont_start, node_s, D[ma, mb])
     dw = 0.0
@@ -626,7 +701,7 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                 node_base, node_len, obase, onodes, pick, E, mstop, mcont, tabs, V, X, L, nodes,
-                out, node_s, D, st, oq, opt_nb):
+                out, node_s, D, st, oq, opt_nb, simple):
     """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums). The pairs of one sum
     read only pairs of larger sums (scores that never fall), so they run
@@ -662,14 +737,14 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   node_base, node_len, obase, pick, E, mstop, mcont, tabs, V, X, L, Pk[t], Wo[t],
                   Do[t], Co[t], Y[t],
                   LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
-                  out[m], node_s, D, st, oq, opt_nb)
+                  out[m], node_s, D, st, oq, opt_nb, simple)
 
 
 @parallel_kernel
 def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
                       out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
                       hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase,
-                      node_s, V, onodes, D):
+                      node_s, V, onodes, D, oq, st, simple):
     """Optimal play's decision at every position, ``D[a, b, node]``: 0 stop,
     ``c + 1`` its ``c``-th way to go on (the decision tables of
     :mod:`designer.engine.policy_tables`), from the solved start table
@@ -685,8 +760,12 @@ def optimal_decisions(n, nt, goal, lo, min_bank, tie, cont_start, out_start, out
         t = numba.get_thread_id()
         ma = m // n
         mb = m - ma * n
-        _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
-                  out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
-                  hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase, V,
-                  Wo[t], Do[t], Co[t], Pk[t])
+        if simple:
+            _opt_simple(ma, mb, goal, lo, min_bank, tie, st, out_start, out_prob, oq, blk_states,
+                        V, Wo[t], Do[t], Co[t])
+        else:
+            _opt_side(ma, mb, goal, lo, min_bank, tie, cont_start, out_start, out_prob, out_kind,
+                      out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
+                      hand_h, pass_ok, blk_ptr, blk_states, blk_tmax, node_base, node_len, obase,
+                      V, Wo[t], Do[t], Co[t], Pk[t], oq)
         _record(Do[t], cont_start, node_s, D[ma, mb])

@@ -66,7 +66,7 @@ def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
                         model.opt_gain, model.opt_next, p["hand_h"], p["pass_ok"],
                         p["blk_ptr"], p["blk_states"], p["blk_tmax"], p["node_base"],
                         p["node_len"], obase, node_s.astype(np.int64), start_table(solution),
-                        max(int(size.sum()), 1), D)
+                        max(int(size.sum()), 1), D, p["oq"], p["st"], p["simple"])
     return D
 
 

@@ -63,8 +63,10 @@ numbers, kept in registers by a sweep written for that case
 held as ``X[p, i, h, j]`` with each win beside its action count, so the
 stops of one state at ``t = 0, 1, 2, ...`` read neighbours in memory, one
 cache line for both numbers: those reads, which miss the cache, were half
-of a match's time. Fowl Play's match took 0.55 s before these two
-changes and 0.20-0.38 s after, on two threads.
+of a match's time. Optimal play's side of a deck (simple states) is found
+as the solver's simple sweep finds it, its busts summed once per state
+(:func:`designer.engine._match_kernels._opt_simple`). Fowl Play's match
+took 0.55 s before these changes and 0.20-0.38 s after, on two threads.
 
 Where scores can fall, the pairs are swept again and again in the same
 order (each pair exact given the others) until no win probability moves
@@ -454,7 +456,7 @@ def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, msto
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
-            tabs, V, X, L, p["nodes"], out, node_s, D, p["st"], p["oq"], p["opt_nb"])
+            tabs, V, X, L, p["nodes"], out, node_s, D, p["st"], p["oq"], p["opt_nb"], p["simple"])
     if not model.falls:
         K.match_pairs(*args)
         return
