@@ -1,7 +1,7 @@
 """Benchmark: the engine with three and four seats, race ending.
 
 Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
-[--no-farkle] [--no-today] [--no-rounds] [--rounds-only]``.
+[--no-farkle] [--no-today] [--no-rounds] [--rounds-only] [--no-length]``.
 
 1. **Farkle to 5,000 with three players**, as a user runs it:
    ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
@@ -23,6 +23,13 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    ``--rounds-repeats`` runs each, their ratio, sweeps, the seats' wins and
    the largest difference of the two tables (tuples whose max-n replies do
    not settle keep each solver's iterate of least residual, and differ).
+
+5. **The game length** (:mod:`designer.engine.seat_length`) on the games
+   of part 2, two threads: the median seconds of the solve and of the
+   length after it, their ratio, and with today's N-player solvers (whose
+   solve counts the actions as it goes) the engine's solve and length
+   together against theirs, with the largest difference of the two
+   lengths at the first turn of every start of 0-2 points per seat.
 
 The load average is printed with every part: the machine is shared, and
 other processes move every figure here.
@@ -192,6 +199,40 @@ def rounds(repeats):
           f"{', '.join(f'{p:.9f}' for p in f.seat_win())}, max |dP| {diff:.1e}   [{_load()}]")
 
 
+def lengths(repeats):
+    import itertools
+
+    from designer.engine.seat_length import seat_lengths
+
+    print(f"\n5. the game length, two threads ({_load()})")
+    print(f"{'game':<20} {'solve s':>8} {'length s':>9} {'len/solve':>10} {'today s':>8} "
+          f"{'engine/today':>13} {'max |dL|':>9}")
+    for label, example, goal, players, preset in GAMES:
+        rules = load_rules(example_path(example))
+        model = rules.model
+        seat_lengths(model, solve_seats_model(model, 5, players))  # load the kernels
+        ts, tl, tf = [], [], []
+        fam = None
+        for _ in range(repeats):  # alternating, so that all meet the same load
+            r = solve_seats_model(model, goal, players)
+            L, sec = seat_lengths(model, r)
+            ts.append(r.seconds)
+            tl.append(sec)
+            if preset is not None:
+                fam = solve(load_game(preset, goal=goal, players=players))
+                tf.append(fam.seconds)
+        a, b = statistics.median(ts), statistics.median(tl)
+        line = f"{label:<20} {a:>8.3f} {b:>9.3f} {b / a:>9.2f}x"
+        if fam is not None:
+            h0 = int(np.searchsorted(r.start_states, 0))
+            diff = max(abs(L[(0,) + rest + (h0,)] - fam.expected_actions(goal, [0, *rest]))
+                       for rest in itertools.product(range(3), repeat=players - 1))
+            c = statistics.median(tf)
+            line += f" {c:>8.3f} {(a + b) / c:>12.2f}x {diff:>9.1e}"
+        print(line)
+    print(f"  [{_load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="runs of each small solve")
@@ -201,6 +242,7 @@ def main():
     ap.add_argument("--no-today", action="store_true", help="skip today's solvers")
     ap.add_argument("--no-rounds", action="store_true", help="skip the rounds ending")
     ap.add_argument("--rounds-only", action="store_true", help="only the rounds ending")
+    ap.add_argument("--no-length", action="store_true", help="skip the game length")
     ap.add_argument("--rounds-repeats", type=int, default=3,
                     help="runs of 3-player Pig to 100 under the rounds ending")
     args = ap.parse_args()
@@ -219,6 +261,8 @@ def main():
             farkle(args.farkle_repeats, busy=True)
     if not args.no_rounds:
         rounds(args.rounds_repeats)
+    if not args.no_length:
+        lengths(args.repeats)
 
 
 if __name__ == "__main__":

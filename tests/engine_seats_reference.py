@@ -67,11 +67,16 @@ class _Race:
         return _back(self.V[(sc[1:] + (score,), h)])
 
     def go(self, sc, s, t):
-        best = None
-        for outs in self.rolls[s]:
+        """The best continuation's vector, the continuation (its index) and
+        the option taken at each of its outcomes (None where there is no
+        choice); ``(None, None, None)`` where the mover cannot go on."""
+        best = index = picks = None
+        for c, outs in enumerate(self.rolls[s]):
             v = [0.0] * self.N
+            taken = []
             for o in outs:
                 p, kind = o[0], o[1]
+                k = None
                 if kind == "bust":
                     u = self.handed(sc, o[3](sc[0]), o[2])
                 elif kind == "end":
@@ -80,28 +85,34 @@ class _Race:
                          else self.handed(sc, sc[0] + total, o[3]))
                 else:
                     u = None
-                    for g, s2 in o[2]:
+                    for i, (g, s2) in enumerate(o[2]):
                         cand = self.w(sc, s2, t + g)
                         if u is None or cand[0] > u[0]:
-                            u = cand
+                            u, k = cand, i
+                taken.append(k)
                 for r in range(self.N):
                     v[r] += p * u[r]
             v = tuple(v)
             if best is None or v[0] > best[0]:
-                best = v
-        return best
+                best, index, picks = v, c, taken
+        return best, index, picks
 
-    def choose(self, sc, s, t, first):
-        c = self.go(sc, s, t)
+    def decide(self, sc, s, t, first):
+        """``(vector, action)``: the action is None for a stop, else the
+        continuation and its options (:meth:`go`)."""
+        c, index, picks = self.go(sc, s, t)
         may_stop = t >= self.min_bank and not (first and self.forced_first)
         if not may_stop:
-            return c
+            return c, (index, picks)
         stop = self.handed(sc, sc[0] + t, self.proc.handover(s))
         if c is None:
-            return stop
+            return stop, None
         if t == 0:
-            return stop if stop[0] > c[0] + TIE else c
-        return c if c[0] > stop[0] + TIE else stop
+            return (stop, None) if stop[0] > c[0] + TIE else (c, (index, picks))
+        return (c, (index, picks)) if c[0] > stop[0] + TIE else (stop, None)
+
+    def choose(self, sc, s, t, first):
+        return self.decide(sc, s, t, first)[0]
 
     def sweep_turns(self):
         """One Gauss-Seidel sweep of the in-turn values; the largest change."""
@@ -147,6 +158,64 @@ def reference_seats(proc, goal, players, *, forced_first=False, min_bank=0, floo
         if delta < tol:
             return race.V
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+
+
+def reference_seat_lengths(proc, goal, players, *, forced_first=False, min_bank=0, floor=0,
+                           tol=1e-13, max_iter=200_000):
+    """Expected actions left at every turn start under max-n play,
+    ``L[(scores, h)]``: the values solved as :func:`reference_seats` solves
+    them, every decision taken from them, then Gauss-Seidel over the
+    lengths straight from the rules: a stop is one action, then the next
+    seat's turn (none after a winning stop); a throw is one action, then
+    each outcome's length: the next seat's turn after a bust or an end
+    (none after an end that wins), the node the mover's option reaches
+    (one action, its winning stop, at or past the goal)."""
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    for _ in range(max_iter):
+        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
+            break
+    else:
+        raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+    LV = {key: 0.0 for key in race.V}
+    LW = {key: 0.0 for key in race.W}
+
+    def inside(sc, s, t):
+        return 1.0 if t >= max(goal - sc[0], min_bank) else LW[(sc, s, t)]
+
+    def after(sc, score, h):
+        return LV[(sc[1:] + (score,), h)]
+
+    def length(sc, s, t, first):
+        _, action = race.decide(sc, s, t, first)
+        if action is None:
+            return 1.0 + after(sc, sc[0] + t, proc.handover(s))
+        index, picks = action
+        total = 1.0
+        for o, k in zip(race.rolls[s][index], picks):
+            p, kind = o[0], o[1]
+            if kind == "bust":
+                total += p * after(sc, o[3](sc[0]), o[2])
+            elif kind == "end":
+                if sc[0] + t + o[2] < goal:
+                    total += p * after(sc, sc[0] + t + o[2], o[3])
+            else:
+                g, s2 = o[2][k]
+                total += p * inside(sc, s2, t + g)
+        return total
+
+    for _ in range(max_iter):
+        delta = 0.0
+        for key in race.order:
+            new = length(*key, False)
+            delta = max(delta, abs(new - LW[key]) / max(1.0, new))
+            LW[key] = new
+        for key in LV:
+            new = length(key[0], key[1], 0, True)
+            delta = max(delta, abs(new - LV[key]) / max(1.0, new))
+            LV[key] = new
+        if delta < tol:
+            return LV
+    raise RuntimeError(f"reference lengths did not converge in {max_iter} sweeps")
 
 
 def bellman_residual(proc, goal, players, values, *, forced_first=False, min_bank=0, floor=0):

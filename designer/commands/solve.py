@@ -17,8 +17,8 @@ def register(sub):
                     "(rules:FILE.py, whose code runs) or a shipped rules example (piglet, "
                     "two-dice-pig, hog, great-rolled-ones, farkle; rules:pig, rules:fowl-play, "
                     "rules:red-light, rules:zombie-dice) is solved by the engine, which also "
-                    "prints the residual of its solve (the game length for 2 players; "
-                    "--no-length skips it); its komi and "
+                    "prints the residual of its solve (the game length for 2 players, and "
+                    "for 3-4 players in the race ending; --no-length skips it); its komi and "
                     "--max-komi count points in steps of the rules' unit (50 in Farkle).",
         epilog="examples: designer solve fowl-play | designer solve red-light --json | "
                "designer solve deck --bad 5 --good 30 --goal 40 --komi 2 | "
@@ -144,15 +144,22 @@ def _show_rules_seats(summary, verbose=False):
     console.print(f"  wins: [bold]{seats}[/bold]")
     console.print(f"  largest gap from an equal share ({pct(1 / n, 1)}): "
                   f"{pct(summary['fairness'], 3)}")
+    if "expected_actions" in summary:
+        console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
+    elif "length_error" in summary:
+        console.print(f"  expected game length: not defined ({summary['length_error']})")
     console.print(f"  fair komi: {start_points(summary['fair_komi'], n)}")
     console.print(f"    (seats win {', '.join(pct(p, 3) for p in summary['fair_komi_seat_win'])})")
-    rows = pd.DataFrame([{"komi": r["komi"], "largest gap from equal": r["fairness"],
-                          **{f"seat {a + 1}": p for a, p in enumerate(r["seat_win"])}}
+    rows = pd.DataFrame([{"komi": r["komi"], "largest gap from equal": r["fairness"]}
+                         | ({"game length (actions)": r["expected_actions"]}
+                            if "expected_actions" in r else {})
+                         | {f"seat {a + 1}": p for a, p in enumerate(r["seat_win"])}
                          for r in summary["komi_table"]])
     lo, hi = int(rows["komi"].min()), int(rows["komi"].max())
     console.print(frame_table(rows, title=f"komi {lo}..{hi}: points for every seat after the "
                                           "first",
                               formats={"largest gap from equal": lambda v: pct(v, 3),
+                                       "game length (actions)": lambda v: f"{v:.2f}",
                                        **{f"seat {a + 1}": (lambda v: pct(v, 3))
                                           for a in range(n)}}))
     if summary["unsettled_positions"]:
@@ -161,6 +168,8 @@ def _show_rules_seats(summary, verbose=False):
     line = (f"  states: {summary['states']:,}   residual: {summary['residual']:.1e}   "
             f"solve time: {summary['seconds']:.3f} s")
     if verbose:
+        if "length_seconds" in summary:
+            line += f"   game length time: {summary['length_seconds']:.3f} s"
         line += (f"   turn states: {summary['turn_states']:,}   passes: {summary['passes']:,}"
                  f"   sweeps: {summary['sweeps']:,}")
     console.print(line)

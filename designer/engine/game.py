@@ -287,7 +287,7 @@ def solve_game(game, max_komi=10, length=None):
         _check_seats(game)
         if game.ending == "rounds":
             return _solve_seat_rounds_game(game, max_komi)
-        return _solve_seats_game(game, max_komi)
+        return _solve_seats_game(game, max_komi, length)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
@@ -342,10 +342,14 @@ def _check_seats(game):
                           f"players, not {game.players}")
 
 
-def _solve_seats_game(game, max_komi):
+def _solve_seats_game(game, max_komi, length=None):
     """:func:`solve_game` for three or four seats
     (:func:`designer.engine.seats.solve_seats_model`), with the keys of
-    today's N-player solves: ``seat_win`` (every seat, seat 1 first),
+    today's N-player solves: ``expected_actions`` (the game length under
+    max-n play, :func:`designer.engine.seat_length.seat_lengths`, also in
+    each komi row, with ``length_seconds``; unless ``length`` is False;
+    where the solved play need not end, ``length_error`` says so instead),
+    ``seat_win`` (every seat, seat 1 first),
     ``fairness`` (``max_s |P_s - 1/N|``), ``fair_komi`` (a list of start
     points per seat, seat 1 none, each ``0 .. goal - 1`` units: the one
     with the smallest fairness, ties to the smallest total, then the first
@@ -366,7 +370,21 @@ def _solve_seats_game(game, max_komi):
     grid = np.indices(fair.shape).reshape(N - 1, -1)
     order = np.lexsort(tuple(grid[::-1]) + (grid.sum(axis=0), fair.ravel()))
     fk = (0,) + tuple(int(v) for v in grid[:, order[0]])
-    return _seats_summary(game, r, fk, max_komi, "race") | {"passes": r.passes}
+    out = _seats_summary(game, r, fk, max_komi, "race") | {"passes": r.passes}
+    if length is not False:  # about the solve's time: always asked
+        from designer.engine.seat_length import seat_lengths
+        from designer.errors import ConvergenceError
+
+        try:
+            L, out["length_seconds"] = seat_lengths(rules.model, r)
+        except ConvergenceError as exc:
+            out["length_error"] = str(exc)
+            return out
+        at = L[(slice(-lo, None),) * N + (h0,)]  # from score 0 on
+        out["expected_actions"] = float(at[tuple(game.start)])
+        for row in out["komi_table"]:
+            row["expected_actions"] = float(at[(0,) + (row["komi"] // game.unit,) * (N - 1)])
+    return out
 
 
 def _seats_summary(game, r, fk, max_komi, ending):

@@ -1,0 +1,230 @@
+"""Numba kernels of the expected game length under max-n play, 2-4 seats, race.
+
+:mod:`designer.engine.seat_length` has the mathematics. The win table is
+solved already, so inside a rotation class every win probability is a
+number and every decision is taken from it; only the expected actions are
+unknown at the feedback starts of the class's rotations, and each in-turn
+length is carried as ``K + 1`` numbers, ``c + sum_k e_k y_k`` (``K = N
+|F|``: rotation ``r``'s feedback start ``f`` is unknown ``r |F| + f``).
+"""
+
+import numba
+import numpy as np
+from numba import prange
+
+from designer._jit import kernel, parallel_kernel
+from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+                                      OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND,
+                                      ST_LEN, ST_PASS, ST_START, settings)
+from designer.engine._linear import gauss_jordan
+
+# mirrors of designer.engine.model (module constants are frozen in at compile time)
+_END = 2
+_NONE = 0
+_ZERO = 1
+
+
+@kernel
+def _add_start(acc, p, r2, h, fb, nF, H, BL):
+    """``acc += p * (the length at rotation r2's turn start h)``: an
+    unknown where ``h`` is a feedback state, else its affine row."""
+    f = fb[h]
+    if f >= 0:
+        acc[1 + r2 * nF + f] += p
+    else:
+        for k in range(acc.shape[0]):
+            acc[k] += p * BL[r2 * H + h, k]
+
+
+@kernel
+def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
+           opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, ti, nb, cacc, bacc):
+    """One backward sweep over every rotation's turns of the class of
+    ``rep`` (score indices; rotation ``r`` has seat ``rep[r]`` moving, the
+    others after it in seat order): in-turn win probabilities of the mover
+    into ``W`` from the solved table ``V[tuple, h, seat after the mover]``,
+    the decisions they give (the solver's tie rules), and under them the
+    expected actions left, affine in the unknowns, into ``WL[r * nodes +
+    node]`` and the turn starts ``BL[r * H + h]``. ``L[tuple, h]``: the
+    lengths of the classes this one reads."""
+    N = rep.shape[0]
+    nodes = W.shape[0] // N
+    H = BL.shape[0] // N
+    nF = (cacc.shape[0] - 1) // N
+    K1 = cacc.shape[0]
+    goal, lo, min_bank, forced = settings(cf)
+    # ti[r]: the flat index of rotation r; nb[r]: the flat index of the
+    # tuple the next mover sees, less the score of this mover (last)
+    for r in range(N):
+        f = 0
+        g = 0
+        for a in range(N):
+            f = f * n + rep[(r + a) % N]
+            if a > 0:
+                g = g * n + rep[(r + a) % N]
+        ti[r] = f
+        nb[r] = g * n
+    for blk in range(blk_ptr.shape[0] - 1):
+        for r in range(N):
+            ma = rep[r]
+            r2 = (r + 1) % N  # the next mover's rotation
+            wo = r * nodes
+            mi = ma + lo
+            tcap = max(goal - mi, min_bank)
+            for t in range(min(blk_tmax[blk], tcap - 1), -1, -1):
+                for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                    s = blk_states[q]
+                    if t >= st[s, ST_LEN]:
+                        continue
+                    nd = wo + st[s, ST_BASE] + t
+                    hand_s, h_s = st[s, ST_HAND], st[s, ST_START]
+                    bestv = -np.inf
+                    for k in range(K1):
+                        bacc[k] = 0.0
+                    for c in range(st[s, ST_C0], st[s, ST_C1]):
+                        v = 0.0
+                        for k in range(K1):
+                            cacc[k] = 0.0
+                        cacc[0] = throws[c]  # the throw or draw (rolls folded away too)
+                        for o in range(out_start[c], out_start[c + 1]):
+                            p = out_prob[o]
+                            op = oq[o, 0]
+                            if op == OP_MOVE or op == OP_CHOICE:
+                                if op == OP_MOVE:
+                                    tt = t + oq[o, 1]
+                                    row = wo + oq[o, 2] + tt
+                                else:  # the option of the best win, ties to the first
+                                    bv = -np.inf
+                                    row = -1
+                                    tt = 0
+                                    for k in range(opt_start[o], opt_start[o + 1]):
+                                        t2 = t + opt_gain[k]
+                                        val = 1.0 if t2 >= tcap else W[wo + opt_nb[k] + t2]
+                                        if val > bv:
+                                            bv = val
+                                            tt = t2
+                                            row = wo + opt_nb[k] + t2
+                                if tt >= tcap:  # a winning stop follows
+                                    v += p
+                                    cacc[0] += p
+                                else:
+                                    v += p * W[row]
+                                    for k in range(K1):
+                                        cacc[k] += p * WL[row, k]
+                                continue
+                            h = oq[o, 3]
+                            ns = mi
+                            if op == OP_GENERAL:
+                                if oc[o, OC_KIND] == _END:
+                                    tot = t + oc[o, OC_POINTS]
+                                    if mi + tot >= goal:  # a win: the game is over
+                                        v += p
+                                        continue
+                                    if tot > 0:
+                                        x = nb[r] + ma + tot
+                                        v += p * V[x, h, N - 1]
+                                        cacc[0] += p * L[x, h]
+                                        continue
+                                else:
+                                    e = oc[o, OC_EFFECT]
+                                    if e == _ZERO:
+                                        ns = 0
+                                    elif e != _NONE:
+                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                            x = nb[r] + ns - lo
+                            v += p * V[x, h, N - 1]
+                            if ns != mi:  # another class
+                                cacc[0] += p * L[x, h]
+                            else:  # the next rotation's turn start
+                                _add_start(cacc, p, r2, h, fb, nF, H, BL)
+                        if v > bestv:
+                            bestv = v
+                            for k in range(K1):
+                                bacc[k] = cacc[k]
+                    go = bestv > -np.inf
+                    if t == 0 and h_s >= 0 and forced:  # a turn starts with a roll or draw
+                        for k in range(K1):
+                            BL[r * H + h_s, k] = bacc[k]
+                    if t >= min_bank and (t > 0 or st[s, ST_PASS] != 0):  # stopping is allowed
+                        if t > 0:
+                            sv = V[nb[r] + ma + t, hand_s, N - 1]
+                            thr = tie
+                        else:  # a pass: the next seat starts from the hand-over
+                            sv = V[ti[r2], hand_s, N - 1]
+                            thr = -tie
+                        if not (go and bestv - sv > thr):
+                            go = False
+                            for k in range(K1):
+                                bacc[k] = 0.0
+                            bacc[0] = 1.0  # the stop
+                            if t > 0:
+                                bacc[0] += L[nb[r] + ma + t, hand_s]
+                            else:
+                                _add_start(bacc, 1.0, r2, hand_s, fb, nF, H, BL)
+                            bestv = sv
+                    W[nd] = bestv
+                    for k in range(K1):
+                        WL[nd, k] = bacc[k]
+                    if t == 0 and h_s >= 0 and not forced:
+                        for k in range(K1):
+                            BL[r * H + h_s, k] = bacc[k]
+
+
+@kernel
+def _store(rep, fh, BL, M, y, ti, L):
+    """Solve the unknowns' rows ``y = u + B y`` read from ``BL`` at the
+    feedback starts, then write every rotation's turn starts into ``L``.
+    Returns the largest change of a stored length (relative), or -1 when
+    the system is singular (turns that never end)."""
+    N = rep.shape[0]
+    nF = fh.shape[0]
+    H = BL.shape[0] // N
+    K = N * nF
+    for k in range(K):
+        row = (k // nF) * H + fh[k % nF]
+        for j in range(K):
+            M[k, j] = -BL[row, 1 + j]
+        M[k, k] += 1.0
+        M[k, K] = BL[row, 0]
+    if not gauss_jordan(M, y, 1e-14):
+        return -1.0
+    change = 0.0
+    for r in range(N):
+        for h in range(H):
+            v = BL[r * H + h, 0]
+            for k in range(K):
+                v += BL[r * H + h, 1 + k] * y[k]
+            change = max(change, abs(v - L[ti[r], h]) / max(1.0, abs(v)))
+            L[ti[r], h] = v
+    return change
+
+
+@parallel_kernel
+def length_classes(reps, groups, n, nt, nF, cf, tie, st, out_start, out_prob, throws, oq, oc,
+                   opt_start, opt_gain, opt_nb, fb, fh, blk_ptr, blk_states, blk_tmax, V, L,
+                   nodes, out):
+    """The lengths of every class of ``reps`` (by decreasing score sum;
+    ``groups`` bound the sums). The classes of one sum read only classes of
+    larger sums (scores that never fall), so they run side by side on
+    ``nt`` threads; where scores can fall the caller runs one thread, and
+    the classes go in order. ``out[m]``: the class's largest change, -1 if
+    its turns never end."""
+    N = reps.shape[1]
+    K1 = N * nF + 1
+    H = L.shape[1]
+    W = np.zeros((nt, N * nodes))
+    WL = np.zeros((nt, N * nodes, K1))
+    BL = np.zeros((nt, N * H, K1))
+    M = np.zeros((nt, K1 - 1, K1))
+    y = np.zeros((nt, K1 - 1))
+    ti = np.zeros((nt, N), dtype=np.int64)
+    nb = np.zeros((nt, N), dtype=np.int64)
+    cacc = np.zeros((nt, K1))
+    bacc = np.zeros((nt, K1))
+    for g in range(groups.shape[0] - 1):
+        for m in prange(groups[g], groups[g + 1]):
+            w = numba.get_thread_id()
+            _sweep(reps[m], n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start,
+                   opt_gain, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W[w], WL[w], BL[w],
+                   ti[w], nb[w], cacc[w], bacc[w])
+            out[m] = _store(reps[m], fh, BL[w], M[w], y[w], ti[w], L)

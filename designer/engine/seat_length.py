@@ -1,0 +1,143 @@
+r"""Expected game length under max-n play: two to four seats, first to the goal wins.
+
+Counted in actions, as for two seats (:mod:`designer.engine.length`):
+every throw or draw and every stop, a pass and the winning stop included.
+With the win table of :func:`designer.engine.seats.solve_seats_model`
+solved, each decision is fixed (the solver's rules: the mover maximises
+its own win; the best continuation, ties to the one listed first; stopping
+wins a tie except at a turn total of 0), and the expected actions left
+``L`` follow the turn equations with ``1 +`` per action:
+
+.. math::
+
+    L(s_0, \ldots, s_{N-1}, s, t) &= 1 + L(s_1, \ldots, s_{N-1}, s_0 + t,
+        \mathrm{handover}(s)) \quad \text{(a stop; } 1 \text{ if it wins)} \\
+    L(s_0, \ldots, s_{N-1}, s, t) &= 1 + \sum_o p_o\, \ell_o
+        \quad \text{(a throw or draw)}
+
+(scores listed from the mover on) with :math:`\ell_o` the next node's
+length (1 where a winning stop follows), 0 for an end that reaches the
+goal, and the next seat's turn start otherwise. Score tuples are taken by
+rotation class, as the solve takes them (by decreasing score sum, the
+classes of one sum side by side); inside a class the unknowns are the
+lengths at the feedback starts of its ``N`` rotations, one sweep gives
+every length as an affine function of them, and their own rows are solved
+exactly. Where scores can fall, the classes are swept again until no
+length moves by more than :data:`~designer._jit.TOL` of itself.
+
+Where max-n play is not well posed (classes the solve reports unsettled)
+the decisions are those the stored table gives; if under them some turns
+never end, the length is not defined, and it is refused in one line.
+"""
+
+import time
+
+import numba
+import numpy as np
+
+from designer._jit import TIE, TOL, compiled, threads
+from designer.engine import _seat_length_kernels as K
+from designer.engine._seat_kernels import rotation_classes
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.errors import ConvergenceError
+
+#: Passes over the table allowed when scores can fall.
+MAX_PASSES = 100_000
+
+
+def memory_needed(p, players, nt):
+    """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
+    seats on ``nt`` threads: the lengths table and each thread's rows."""
+    K1 = players * len(p["fh"]) + 1
+    return (p["n"] ** players * p["H"]
+            + nt * players * (p["nodes"] * (K1 + 1) + p["H"] * K1)) * 8
+
+
+def _warm():
+    if not compiled(K.length_classes):
+        from designer.engine.model import build_model
+        from designer.engine.seats import solve_seats_model
+
+        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+        seat_lengths(tiny, solve_seats_model(tiny, 2, 3, _timed=False), _timed=False)
+
+
+def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
+    """Expected actions left at every turn start under max-n play.
+
+    Parameters
+    ----------
+    model : TurnModel
+    solution : SeatsResult
+        :func:`~designer.engine.seats.solve_seats_model` of ``model`` (its
+        goal and seats).
+    memory_limit : int
+        Bytes allowed; more is refused before anything is allocated.
+
+    Returns
+    -------
+    lengths : ndarray, shape (n,) * N + (H,)
+        Indexed as ``solution.win`` without its last axis (scores from the
+        mover on).
+    seconds : float
+        Wall time of the kernels.
+
+    Raises
+    ------
+    TooLargeError
+        The lengths table passes ``memory_limit``.
+    ConvergenceError
+        Turns that never end under the stored decisions, or lengths that
+        do not settle where scores can fall.
+    """
+    N, goal = solution.players, solution.goal
+    p = plan(model, goal)
+    n, H = p["n"], p["H"]
+    nt = max(1, min(numba.get_num_threads(), threads()))
+    need = memory_needed(p, N, nt)
+    if need > memory_limit:
+        raise TooLargeError(f"the game length of {N} players needs {need / 2**20:,.0f} MB, over "
+                            f"the limit of {memory_limit / 2**20:,.0f} MB")
+    if _timed:
+        _warm()
+    reps, groups, _ = rotation_classes(N, n)
+    V = np.ascontiguousarray(solution.win).reshape(n ** N, H, N)
+    L = np.zeros((n ** N, H))
+    out = np.zeros(len(reps))
+    cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
+    t0 = time.perf_counter()
+    passes = 0
+    while True:
+        out[:] = 0.0
+        _run(model, p, reps, groups, N, cf, V, L, nt, out)
+        passes += 1
+        if np.any(out < 0):
+            bad = reps[int(np.flatnonzero(out < 0)[0])] + p["lo"]
+            raise ConvergenceError(f"under the solved play of {N} players the turns at scores "
+                                   f"{tuple(int(v) for v in bad)} never end, so the game length "
+                                   f"is not defined")
+        if not model.falls or float(out.max()) <= TOL:
+            break
+        if passes >= MAX_PASSES:
+            raise ConvergenceError(f"the game length still moves by {out.max():.1e} after "
+                                   f"{passes} passes")
+    return L.reshape((n,) * N + (H,)), time.perf_counter() - t0
+
+
+def _run(model, p, reps, groups, N, cf, V, L, nt, out):
+    args = (reps, groups, p["n"], nt, len(p["fh"]), cf, TIE, p["st"], model.out_start,
+            model.out_prob, model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain,
+            p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"], p["blk_tmax"], V, L,
+            p["nodes"], out)
+    if not model.falls:
+        K.length_classes(*args)
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)  # classes read classes of this pass: in order
+    try:
+        K.length_classes(*args)
+    finally:
+        numba.set_num_threads(before)
+
+
+__all__ = ["memory_needed", "seat_lengths"]
