@@ -29,7 +29,10 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    length after it, their ratio, and with today's N-player solvers (whose
    solve counts the actions as it goes) the engine's solve and length
    together against theirs, with the largest difference of the two
-   lengths at the first turn of every start of 0-2 points per seat.
+   lengths at the first turn of every start of 0-2 points per seat, and
+   of the two solves' wins there (where the seats' best replies do not
+   settle, the two solvers keep different tables, and the lengths under
+   them differ too).
 
 The load average is printed with every part: the machine is shared, and
 other processes move every figure here.
@@ -206,7 +209,7 @@ def lengths(repeats):
 
     print(f"\n5. the game length, two threads ({_load()})")
     print(f"{'game':<20} {'solve s':>8} {'length s':>9} {'len/solve':>10} {'today s':>8} "
-          f"{'engine/today':>13} {'max |dL|':>9}")
+          f"{'engine/today':>13} {'max |dL|':>9} {'max |dP|':>9}")
     for label, example, goal, players, preset in GAMES:
         rules = load_rules(example_path(example))
         model = rules.model
@@ -225,10 +228,12 @@ def lengths(repeats):
         line = f"{label:<20} {a:>8.3f} {b:>9.3f} {b / a:>9.2f}x"
         if fam is not None:
             h0 = int(np.searchsorted(r.start_states, 0))
-            diff = max(abs(L[(0,) + rest + (h0,)] - fam.expected_actions(goal, [0, *rest]))
-                       for rest in itertools.product(range(3), repeat=players - 1))
+            starts = [(0, *rest) for rest in itertools.product(range(3), repeat=players - 1)]
+            diff = max(abs(L[v + (h0,)] - fam.expected_actions(goal, list(v))) for v in starts)
+            dp = max(np.abs(r.value(v) - np.asarray(fam.seat_win(goal, list(v)))).max()
+                     for v in starts)
             c = statistics.median(tf)
-            line += f" {c:>8.3f} {(a + b) / c:>12.2f}x {diff:>9.1e}"
+            line += f" {c:>8.3f} {(a + b) / c:>12.2f}x {diff:>9.1e} {dp:>9.1e}"
         print(line)
     print(f"  [{_load()}]")
 

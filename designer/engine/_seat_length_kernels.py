@@ -25,45 +25,35 @@ _ZERO = 1
 
 
 @kernel
-def _add_start(acc, p, r2, h, fb, nF, H, BL):
-    """``acc += p * (the length at rotation r2's turn start h)``: an
-    unknown where ``h`` is a feedback state, else its affine row."""
-    f = fb[h]
-    if f >= 0:
-        acc[1 + r2 * nF + f] += p
-    else:
-        for k in range(acc.shape[0]):
-            acc[k] += p * BL[r2 * H + h, k]
-
-
-@kernel
 def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
-           opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, ti, nb, cacc, bacc):
+           opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, pr, cacc, bacc):
     """One backward sweep over every rotation's turns of the class of
     ``rep`` (score indices; rotation ``r`` has seat ``rep[r]`` moving, the
     others after it in seat order): in-turn win probabilities of the mover
-    into ``W`` from the solved table ``V[tuple, h, seat after the mover]``,
-    the decisions they give (the solver's tie rules), and under them the
-    expected actions left, affine in the unknowns, into ``WL[r * nodes +
-    node]`` and the turn starts ``BL[r * H + h]``. ``L[tuple, h]``: the
-    lengths of the classes this one reads."""
+    into ``W`` from the solved table, the decisions they give (the solver's
+    tie rules), and under them the expected actions left, affine in the
+    unknowns, into ``WL[r * nodes + node]`` and the turn starts ``BL[r * H
+    + h]``. The tables are held as ``V[prefix, h, last, seat]`` and
+    ``L[prefix, h, last]`` (``prefix``: the flat index of a tuple's first
+    ``N - 1`` scores, ``last`` its last one), so that the stops of one
+    state at ``t = 0, 1, 2, ...``, which read the next mover's tuple with
+    this mover's score last, read neighbours in memory. A turn start of the
+    next rotation (the same scores, the next seat moving) is added where
+    it is met: an unknown at a feedback state, else its row (not through a
+    helper: a call that passes arrays costs atomic reference counts)."""
     N = rep.shape[0]
     nodes = W.shape[0] // N
     H = BL.shape[0] // N
     nF = (cacc.shape[0] - 1) // N
     K1 = cacc.shape[0]
     goal, lo, min_bank, forced = settings(cf)
-    # ti[r]: the flat index of rotation r; nb[r]: the flat index of the
-    # tuple the next mover sees, less the score of this mover (last)
+    # pr[r]: the prefix of the tuples the next mover sees after rotation r
+    # (every other seat's score, this mover's new score last)
     for r in range(N):
-        f = 0
         g = 0
-        for a in range(N):
-            f = f * n + rep[(r + a) % N]
-            if a > 0:
-                g = g * n + rep[(r + a) % N]
-        ti[r] = f
-        nb[r] = g * n
+        for a in range(1, N):
+            g = g * n + rep[(r + a) % N]
+        pr[r] = g
     for blk in range(blk_ptr.shape[0] - 1):
         for r in range(N):
             ma = rep[r]
@@ -121,9 +111,8 @@ def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, 
                                         v += p
                                         continue
                                     if tot > 0:
-                                        x = nb[r] + ma + tot
-                                        v += p * V[x, h, N - 1]
-                                        cacc[0] += p * L[x, h]
+                                        v += p * V[pr[r], h, ma + tot, N - 1]
+                                        cacc[0] += p * L[pr[r], h, ma + tot]
                                         continue
                                 else:
                                     e = oc[o, OC_EFFECT]
@@ -131,12 +120,14 @@ def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, 
                                         ns = 0
                                     elif e != _NONE:
                                         ns = max(mi - oc[o, OC_PENALTY], lo)
-                            x = nb[r] + ns - lo
-                            v += p * V[x, h, N - 1]
+                            v += p * V[pr[r], h, ns - lo, N - 1]
                             if ns != mi:  # another class
-                                cacc[0] += p * L[x, h]
-                            else:  # the next rotation's turn start
-                                _add_start(cacc, p, r2, h, fb, nF, H, BL)
+                                cacc[0] += p * L[pr[r], h, ns - lo]
+                            elif fb[h] >= 0:  # the next rotation's start: an unknown
+                                cacc[1 + r2 * nF + fb[h]] += p
+                            else:  # or its row
+                                for k in range(K1):
+                                    cacc[k] += p * BL[r2 * H + h, k]
                         if v > bestv:
                             bestv = v
                             for k in range(K1):
@@ -146,21 +137,20 @@ def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, 
                         for k in range(K1):
                             BL[r * H + h_s, k] = bacc[k]
                     if t >= min_bank and (t > 0 or st[s, ST_PASS] != 0):  # stopping is allowed
-                        if t > 0:
-                            sv = V[nb[r] + ma + t, hand_s, N - 1]
-                            thr = tie
-                        else:  # a pass: the next seat starts from the hand-over
-                            sv = V[ti[r2], hand_s, N - 1]
-                            thr = -tie
+                        sv = V[pr[r], hand_s, ma + t, N - 1]
+                        thr = tie if t > 0 else -tie  # t = 0: a pass
                         if not (go and bestv - sv > thr):
                             go = False
                             for k in range(K1):
                                 bacc[k] = 0.0
                             bacc[0] = 1.0  # the stop
                             if t > 0:
-                                bacc[0] += L[nb[r] + ma + t, hand_s]
+                                bacc[0] += L[pr[r], hand_s, ma + t]
+                            elif fb[hand_s] >= 0:  # a pass: the next rotation's start
+                                bacc[1 + r2 * nF + fb[hand_s]] += 1.0
                             else:
-                                _add_start(bacc, 1.0, r2, hand_s, fb, nF, H, BL)
+                                for k in range(K1):
+                                    bacc[k] += BL[r2 * H + hand_s, k]
                             bestv = sv
                     W[nd] = bestv
                     for k in range(K1):
@@ -171,7 +161,7 @@ def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, 
 
 
 @kernel
-def _store(rep, fh, BL, M, y, ti, L):
+def _store(rep, n, fh, BL, M, y, L):
     """Solve the unknowns' rows ``y = u + B y`` read from ``BL`` at the
     feedback starts, then write every rotation's turn starts into ``L``.
     Returns the largest change of a stored length (relative), or -1 when
@@ -190,12 +180,17 @@ def _store(rep, fh, BL, M, y, ti, L):
         return -1.0
     change = 0.0
     for r in range(N):
+        # rotation r's tuple: its first N - 1 scores, then its last
+        g = 0
+        for a in range(N - 1):
+            g = g * n + rep[(r + a) % N]
+        last = rep[(r + N - 1) % N]
         for h in range(H):
             v = BL[r * H + h, 0]
             for k in range(K):
                 v += BL[r * H + h, 1 + k] * y[k]
-            change = max(change, abs(v - L[ti[r], h]) / max(1.0, abs(v)))
-            L[ti[r], h] = v
+            change = max(change, abs(v - L[g, h, last]) / max(1.0, abs(v)))
+            L[g, h, last] = v
     return change
 
 
@@ -217,8 +212,7 @@ def length_classes(reps, groups, n, nt, nF, cf, tie, st, out_start, out_prob, th
     BL = np.zeros((nt, N * H, K1))
     M = np.zeros((nt, K1 - 1, K1))
     y = np.zeros((nt, K1 - 1))
-    ti = np.zeros((nt, N), dtype=np.int64)
-    nb = np.zeros((nt, N), dtype=np.int64)
+    pr = np.zeros((nt, N), dtype=np.int64)
     cacc = np.zeros((nt, K1))
     bacc = np.zeros((nt, K1))
     for g in range(groups.shape[0] - 1):
@@ -226,5 +220,5 @@ def length_classes(reps, groups, n, nt, nF, cf, tie, st, out_start, out_prob, th
             w = numba.get_thread_id()
             _sweep(reps[m], n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start,
                    opt_gain, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W[w], WL[w], BL[w],
-                   ti[w], nb[w], cacc[w], bacc[w])
-            out[m] = _store(reps[m], fh, BL[w], M[w], y[w], ti[w], L)
+                   pr[w], cacc[w], bacc[w])
+            out[m] = _store(reps[m], n, fh, BL[w], M[w], y[w], L)

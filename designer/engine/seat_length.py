@@ -47,9 +47,11 @@ MAX_PASSES = 100_000
 
 def memory_needed(p, players, nt):
     """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
-    seats on ``nt`` threads: the lengths table and each thread's rows."""
+    seats on ``nt`` threads: the win table in the kernels' order, the
+    lengths table and its copy in the solve's order, and each thread's
+    rows."""
     K1 = players * len(p["fh"]) + 1
-    return (p["n"] ** players * p["H"]
+    return (p["n"] ** players * p["H"] * (players + 2)
             + nt * players * (p["nodes"] * (K1 + 1) + p["H"] * K1)) * 8
 
 
@@ -101,8 +103,11 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     if _timed:
         _warm()
     reps, groups, _ = rotation_classes(N, n)
-    V = np.ascontiguousarray(solution.win).reshape(n ** N, H, N)
-    L = np.zeros((n ** N, H))
+    # held as V[prefix, h, last, seat] and L[prefix, h, last] in the kernels
+    # (the first N - 1 scores, then the last): a state's stops read neighbours
+    V = np.ascontiguousarray(
+        np.asarray(solution.win).reshape(n ** (N - 1), n, H, N).transpose(0, 2, 1, 3))
+    L = np.zeros((n ** (N - 1), H, n))
     out = np.zeros(len(reps))
     cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
     t0 = time.perf_counter()
@@ -121,7 +126,8 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
         if passes >= MAX_PASSES:
             raise ConvergenceError(f"the game length still moves by {out.max():.1e} after "
                                    f"{passes} passes")
-    return L.reshape((n,) * N + (H,)), time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    return np.ascontiguousarray(L.transpose(0, 2, 1)).reshape((n,) * N + (H,)), seconds
 
 
 def _run(model, p, reps, groups, N, cf, V, L, nt, out):
