@@ -129,3 +129,15 @@ def test_cli_shows_the_length_of_three_seats():
     assert r.returncode == 0, r.stderr
     assert f"expected game length: {fam.expected_actions(20, [0, 0, 0]):.3f} actions" in r.stdout
     assert "game length (actions)" in r.stdout
+
+
+def test_cli_says_what_it_leaves_out():
+    """``--no-length`` leaves the length out; the rounds ending of 3-4
+    players says it has none yet, in words, not by silence."""
+    r = cli("solve", "rules:pig", "--players", "3", "--goal", "10", "--no-length", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
+    r = cli("solve", "piglet", "--players", "3", "--ending", "rounds", "--max-komi", "0")
+    assert r.returncode == 0, r.stderr
+    assert "expected game length: not computed yet for 3 players in the rounds ending" in r.stdout
