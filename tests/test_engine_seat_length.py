@@ -141,3 +141,16 @@ def test_cli_says_what_it_leaves_out():
     r = cli("solve", "piglet", "--players", "3", "--ending", "rounds", "--max-komi", "0")
     assert r.returncode == 0, r.stderr
     assert "expected game length: not computed yet for 3 players in the rounds ending" in r.stdout
+
+
+def test_a_length_over_the_memory_limit_leaves_the_solve_standing(monkeypatch):
+    """The length needs more memory than the solve; where it would pass
+    the limit, the solve's figures are still given, with the reason."""
+    import designer.engine.seat_length as seat_length
+
+    monkeypatch.setattr(seat_length, "memory_needed", lambda p, players, nt: 10 ** 15)
+    out = solve_game(load_rules_game("rules:pig", goal=10, players=3), max_komi=1)
+    assert "expected_actions" not in out
+    assert "over the limit" in out["length_error"]
+    fam = solve(load_game("pig", goal=10, players=3))
+    assert np.abs(np.array(out["seat_win"]) - fam.seat_win(10, [0, 0, 0])).max() < 1e-12

@@ -147,7 +147,7 @@ def _show_rules_seats(summary, verbose=False):
     if "expected_actions" in summary:
         console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
     elif "length_error" in summary:
-        console.print(f"  expected game length: not defined ({summary['length_error']})")
+        console.print(f"  expected game length: not given: {summary['length_error']}")
     elif summary["ending"] == "rounds":
         console.print(f"  expected game length: not computed yet for {n} players in the "
                       "rounds ending")

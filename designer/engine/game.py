@@ -23,7 +23,7 @@ from designer.engine.length import game_lengths
 from designer.engine.pyrules import load_module_rules, split_name
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
 from designer.engine.rounds import rounds_estimate
-from designer.engine.solve import MEMORY_LIMIT, estimate, solve_model
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, estimate, solve_model
 from designer.errors import DesignError, ParameterError
 
 #: What a rules game takes from the command line besides its file.
@@ -348,7 +348,8 @@ def _solve_seats_game(game, max_komi, length=None):
     today's N-player solves: ``expected_actions`` (the game length under
     max-n play, :func:`designer.engine.seat_length.seat_lengths`, also in
     each komi row, with ``length_seconds``; unless ``length`` is False;
-    where the solved play need not end, ``length_error`` says so instead),
+    where the solved play need not end, or the length would pass the memory
+    limit, ``length_error`` says so instead, and the solve stands),
     ``seat_win`` (every seat, seat 1 first),
     ``fairness`` (``max_s |P_s - 1/N|``), ``fair_komi`` (a list of start
     points per seat, seat 1 none, each ``0 .. goal - 1`` units: the one
@@ -377,7 +378,7 @@ def _solve_seats_game(game, max_komi, length=None):
 
         try:
             L, out["length_seconds"] = seat_lengths(rules.model, r)
-        except ConvergenceError as exc:
+        except (ConvergenceError, TooLargeError) as exc:  # the solve stands without it
             out["length_error"] = str(exc)
             return out
         at = L[(slice(-lo, None),) * N + (h0,)]  # from score 0 on
