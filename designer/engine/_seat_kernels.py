@@ -28,10 +28,16 @@ sides.
 
 Tables
 ------
-``V[f, h, r]``: the win probability, at a turn start from start state
-``h``, of the seat ``r`` places after the mover, at the score tuple of flat
-index ``f`` (score indices in seat order from the mover, digits base
-``n``, the mover's the most significant). Per thread: ``W[rho * nodes +
+``V[f // n, h, f % n, r]``: the win probability, at a turn start from
+start state ``h``, of the seat ``r`` places after the mover, at the score
+tuple of flat index ``f`` (score indices in seat order from the mover,
+digits base ``n``, the mover's the most significant). The last score
+comes after the start state so that the stops of one state at ``t = 0,
+1, 2, ...``, which land on tuples that differ in their last score only,
+read neighbours in memory; the game length
+(:mod:`designer.engine.seat_length`) reads the table so, without a copy.
+(The solve itself gained 2-5% from it on Fowl Play with three seats: its
+time is in the rows' arithmetic.) Per thread: ``W[rho * nodes +
 node]`` the rows in a turn, ``Wv`` the mover's own value of each at the
 estimate and ``Wl`` the sum of its weights' magnitudes (a bound of how
 fast the unknowns can move it), ``B[rho * H + h]`` the rows of the turn
@@ -234,8 +240,9 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
             # the tuple a stop of t lands on, less t (next mover first,
             # this mover's score last)
             bs = 0
-            for a in range(1, N + 1):
+            for a in range(1, N):
                 bs = bs * n + canon[(rho + a) % N]
+            # (the tuples it lands on: bs, then this mover's new score last)
             xo = N + nxt * nF  # the next rotation's unknowns
             for t in range(min(blk_tmax[blk], tcap - 1), -1, -1):
                 for q in range(q0, q1):
@@ -328,9 +335,8 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
                                         acc[0, rho] += p
                                         continue
                                     if tot > 0:  # banked: a solved tuple
-                                        f = bs + tot
                                         for a in range(N):
-                                            acc[0, a] += p * V[f, h, rot[rho, a]]
+                                            acc[0, a] += p * V[bs, h, mi - lo + tot, rot[rho, a]]
                                         continue
                                 else:  # a bust that may change the banked score
                                     e = oc[o, OC_EFFECT]
@@ -339,9 +345,8 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
                                     elif e != _NONE:
                                         ns = max(mi - oc[o, OC_PENALTY], lo)
                             if ns != mi:
-                                f = bs - canon[rho] + ns - lo
                                 for a in range(N):
-                                    acc[0, a] += p * V[f, h, rot[rho, a]]
+                                    acc[0, a] += p * V[bs, h, ns - lo, rot[rho, a]]
                                 continue
                             fk = fb[h]
                             if fk >= 0:
@@ -366,10 +371,9 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
                         for d in range(D):
                             sv[0, d] = 0.0
                         if t > 0:
-                            f = bs + t
                             hh = st[s, ST_HAND]
                             for a in range(N):
-                                sv[0, a] = V[f, hh, rot[rho, a]]
+                                sv[0, a] = V[bs, hh, mi - lo + t, rot[rho, a]]
                             thr = tie
                         else:  # a pass: the next rotation starts from the hand-over
                             thr = -tie
@@ -464,8 +468,8 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
             nxt = rho + 1 if rho + 1 < N else 0
             x = X[nxt, rho]  # the next rotation's unknown, in this mover's component
             wo = rho * nodes
-            bs = 0
-            for a in range(1, N + 1):
+            bs = 0  # the next mover's tuple, less this mover's score (last)
+            for a in range(1, N):
                 bs = bs * n + canon[(rho + a) % N]
             for t in range(min(blk_tmax[blk], tcap - 1), -1, -1):
                 for q in range(q0, q1):
@@ -546,9 +550,8 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
                                         a0[rho] += p
                                         continue
                                     if tot > 0:  # banked: a solved tuple
-                                        f = bs + tot
                                         for a in range(N):
-                                            a0[a] += p * V[f, h, rot[rho, a]]
+                                            a0[a] += p * V[bs, h, mi - lo + tot, rot[rho, a]]
                                         continue
                                 else:
                                     e = oc[o, OC_EFFECT]
@@ -557,9 +560,8 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
                                     elif e != _NONE:
                                         ns = max(mi - oc[o, OC_PENALTY], lo)
                             if ns != mi:
-                                f = bs - canon[rho] + ns - lo
                                 for a in range(N):
-                                    a0[a] += p * V[f, h, rot[rho, a]]
+                                    a0[a] += p * V[bs, h, ns - lo, rot[rho, a]]
                             else:
                                 a0[N] += p
                         val = a0[rho] + a0[N] * x
@@ -578,10 +580,9 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
                     stv = 0.0
                     if t >= min_bank and (t > 0 or st[s, ST_PASS]):  # stopping is allowed
                         if t > 0:
-                            f = bs + t
                             hh = st[s, ST_HAND]
                             for a in range(N):
-                                svr[a] = V[f, hh, rot[rho, a]]
+                                svr[a] = V[bs, hh, mi - lo + t, rot[rho, a]]
                             svr[N] = 0.0
                             thr = tie
                         else:  # a pass: the next rotation's turn start
@@ -718,8 +719,9 @@ def _guess(V, canon, rho, h, n, out, wrap):
                 f += n ** (N - 1 - i)
                 bits += 1
         sign = 1.0 if bits % 2 == 1 else -1.0
+        fp = f // n
         for a in range(N):
-            out[a] += sign * V[f, h, wrap[a]]
+            out[a] += sign * V[fp, h, f - fp * n, wrap[a]]
         sub = (sub - 1) & up
     for a in range(N):
         out[a] = min(1.0, max(0.0, out[a]))
@@ -746,8 +748,9 @@ def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, dam
             g[a] = rot[(r + N - 1) % N, a]  # class seat a, r's mover first
         if warm:
             f = _flat(canon, r, n)
+            fp = f // n
             for a in range(N):
-                X[k, a] = V[f, h, g[a]]
+                X[k, a] = V[fp, h, f - fp * n, g[a]]
         else:
             _guess(V, canon, r, h, n, Y[k], g)
             for a in range(N):
@@ -818,12 +821,14 @@ def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, dam
     change = 0.0
     for rho in range(N):
         f = _flat(canon, rho, n)
+        fp = f // n
+        fl = f - fp * n
         for h in range(H):
             for a in range(N):
                 v = _comp(B, rho * H + h, a, X, N)
                 r = (a - rho) % N
-                change = max(change, abs(v - V[f, h, r]))
-                V[f, h, r] = v
+                change = max(change, abs(v - V[fp, h, fl, r]))
+                V[fp, h, fl, r] = v
     out[0] = res
     out[1] = sweeps
     out[2] = settled

@@ -47,11 +47,10 @@ MAX_PASSES = 100_000
 
 def memory_needed(p, players, nt):
     """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
-    seats on ``nt`` threads: the win table in the kernels' order, the
-    lengths table and its copy in the solve's order, and each thread's
-    rows."""
+    seats on ``nt`` threads: the lengths table and its copy in the solve's
+    order, and each thread's rows (the win table is the solve's own)."""
     K1 = players * len(p["fh"]) + 1
-    return (p["n"] ** players * p["H"] * (players + 2)
+    return (p["n"] ** players * p["H"] * 2
             + nt * players * (p["nodes"] * (K1 + 1) + p["H"] * K1)) * 8
 
 
@@ -105,8 +104,9 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     reps, groups, _ = rotation_classes(N, n)
     # held as V[prefix, h, last, seat] and L[prefix, h, last] in the kernels
     # (the first N - 1 scores, then the last): a state's stops read neighbours
-    V = np.ascontiguousarray(
-        np.asarray(solution.win).reshape(n ** (N - 1), n, H, N).transpose(0, 2, 1, 3))
+    # (the solve's own table, under its view: no copy)
+    V = np.ascontiguousarray(np.moveaxis(np.asarray(solution.win), N, N - 1)).reshape(
+        n ** (N - 1), H, n, N)
     L = np.zeros((n ** (N - 1), H, n))
     out = np.zeros(len(reps))
     cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)

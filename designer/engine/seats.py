@@ -197,7 +197,8 @@ class SeatsResult(SeatValues):
     win : ndarray, shape (n,) * N + (H, N)
         ``win[s_0 - floor, ..., s_{N-1} - floor, h, r]``: at a turn start
         from ``start_states[h]``, the win probability of the seat ``r``
-        places after the mover (scores from the mover on).
+        places after the mover (scores from the mover on). A view of the
+        kernels' table, held with the last score after ``h``.
     start_states : ndarray
         The turn states indexing ``win``'s axis ``N`` (state 0 first).
     floor : int
@@ -415,7 +416,9 @@ def solve_seats_model(model, goal, players, *, memory_limit=MEMORY_LIMIT, _timed
     work = np.zeros((nt, 2), dtype=np.int64)
     # where scores can fall a class reads smaller classes before they are
     # solved: an equal share is the least misleading guess for them
-    V = np.full((n ** N, H, N), 1.0 / N if model.falls else 0.0)
+    # held as V[prefix, h, last, seat] (the kernels' order: a state's stops
+    # read neighbours), read as win[s_0, ..., s_{N-1}, h, seat] through a view
+    V = np.full((n ** (N - 1), H, n, N), 1.0 / N if model.falls else 0.0)
     _run(model, p, goal, N, V, False, nt, reps, class_of, out, work)
     passes, sweeps = 1, int(out[:, _seat_kernels.R_SWEEPS].sum())
     if model.falls:
@@ -457,7 +460,7 @@ def solve_seats_model(model, goal, players, *, memory_limit=MEMORY_LIMIT, _timed
     # the distinct tuples of the unsettled classes (a tuple such as
     # (3, 3, 3) is one tuple, whatever its rotations)
     distinct = sum(len({tuple(np.roll(c, -r)) for r in range(N)}) for c in unsettled)
-    win = V.reshape((n,) * N + (H, N))
+    win = np.moveaxis(V.reshape((n,) * (N - 1) + (H, n, N)), N - 1, N)
     return SeatsResult(N, goal, count, residual, distinct,
                        float(res[~settled].max(initial=0.0)), seconds, passes, sweeps,
                        len(p["fh"]), win, p["starts"], p["lo"])
