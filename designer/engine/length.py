@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, threads
+from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _length_kernels as K
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _pairs, plan
 from designer.errors import ConvergenceError
@@ -122,17 +122,7 @@ def _run(model, p, pairs, groups, cf, fbh, V, L, nt, out):
     args = (pairs, groups, model.falls, p["simple"], cf, TIE, p["st"], model.out_start, model.out_prob,
             model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain, p["opt_nb"], fbh, p["blk_ptr"],
             p["blk_states"], p["blk_tmax"], V, L, p["nodes"], nt, out)
-    if not model.falls:
-        K.length_pairs(*args)
-        return
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)  # pairs read pairs of this pass: in order
-    try:
-        K.length_pairs(*args)
-    finally:
-        numba.set_num_threads(before)
+    run_in_order(K.length_pairs, args, model.falls)
 
 
 def _by_match(model, solution):

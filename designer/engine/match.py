@@ -82,7 +82,7 @@ from pathlib import Path
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, threads
+from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _match_kernels as K
 from designer.engine.model import BUST, CHOOSE, END
 from designer.engine.policy_tables import table_bytes
@@ -449,24 +449,13 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
 
 def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, tabs,
          V, X, L, out, node_s, D):
-    import numba
-
     args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
             model.out_prob, model.cont_throws, model.out_kind, model.out_points, p["out_h"], model.out_effect,
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
             tabs, V, X, L, p["nodes"], out, node_s, D, p["st"], p["oq"], p["opt_nb"], p["simple"])
-    if not model.falls:
-        K.match_pairs(*args)
-        return
-    # where scores fall a pair reads smaller pairs of this pass: in order, one thread
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        K.match_pairs(*args)
-    finally:
-        numba.set_num_threads(before)
+    run_in_order(K.match_pairs, args, model.falls)
 
 
 __all__ = ["FORMS", "RulesMatch", "RulesPolicy", "match_model", "max_score_horizon",

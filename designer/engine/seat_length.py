@@ -35,7 +35,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, threads
+from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
@@ -135,15 +135,7 @@ def _run(model, p, reps, groups, N, cf, V, L, nt, out):
             model.out_prob, model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain,
             p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"], p["blk_tmax"], V, L,
             p["nodes"], out)
-    if not model.falls:
-        K.length_classes(*args)
-        return
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)  # classes read classes of this pass: in order
-    try:
-        K.length_classes(*args)
-    finally:
-        numba.set_num_threads(before)
+    run_in_order(K.length_classes, args, model.falls)
 
 
 __all__ = ["memory_needed", "seat_lengths"]

@@ -83,7 +83,7 @@ from graphlib import CycleError, TopologicalSorter
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _kernels
 from designer.engine.model import BUST, CHOOSE, NONE, ModelError
 from designer.errors import ConvergenceError, DesignError, SolverError
@@ -489,19 +489,9 @@ def _check_stuck(model):
 
 
 def _run(model, p, goal, V, warm, nt, out, pairs, groups, work):
-    if model.falls:
-        # one worker solves the pairs in order (_kernels.solve_pairs): a
-        # second thread would only have to join each pass's start and end
-        import numba
-
-        before = numba.get_num_threads()
-        numba.set_num_threads(1)
-        try:
-            _kernels.solve_pairs(*_args(model, p, goal, V, warm, nt, out, pairs, groups, work))
-        finally:
-            numba.set_num_threads(before)
-        return
-    _kernels.solve_pairs(*_args(model, p, goal, V, warm, nt, out, pairs, groups, work))
+    # where scores fall one worker solves the pairs in order (_kernels.solve_pairs)
+    run_in_order(_kernels.solve_pairs,
+                 _args(model, p, goal, V, warm, nt, out, pairs, groups, work), model.falls)
 
 
 def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
