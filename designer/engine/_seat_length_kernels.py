@@ -207,18 +207,22 @@ def length_classes(reps, groups, n, nt, nF, cf, tie, st, out_start, out_prob, th
     N = reps.shape[1]
     K1 = N * nF + 1
     H = L.shape[1]
-    W = np.zeros((nt, N * nodes))
-    WL = np.zeros((nt, N * nodes, K1))
-    BL = np.zeros((nt, N * H, K1))
-    M = np.zeros((nt, K1 - 1, K1))
-    y = np.zeros((nt, K1 - 1))
-    pr = np.zeros((nt, N), dtype=np.int64)
-    cacc = np.zeros((nt, K1))
-    bacc = np.zeros((nt, K1))
+    # each thread's rows, PAD numbers apart: the small ones are written at
+    # every position, and two threads' rows in one cache line made two
+    # threads three times slower than one (the line went back and forth)
+    PAD = 16
+    W = np.zeros((nt, N * nodes + PAD))
+    WL = np.zeros((nt, N * nodes + PAD, K1))
+    BL = np.zeros((nt, N * H + PAD, K1))
+    M = np.zeros((nt, K1 - 1 + PAD, K1))
+    y = np.zeros((nt, K1 - 1 + PAD))
+    pr = np.zeros((nt, N + PAD), dtype=np.int64)
+    cacc = np.zeros((nt, K1 + PAD))
+    bacc = np.zeros((nt, K1 + PAD))
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             w = numba.get_thread_id()
             _sweep(reps[m], n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start,
-                   opt_gain, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W[w], WL[w], BL[w],
-                   pr[w], cacc[w], bacc[w])
-            out[m] = _store(reps[m], n, fh, BL[w], M[w], y[w], L)
+                   opt_gain, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, L, W[w, :N * nodes],
+                   WL[w, :N * nodes], BL[w, :N * H], pr[w, :N], cacc[w, :K1], bacc[w, :K1])
+            out[m] = _store(reps[m], n, fh, BL[w, :N * H], M[w, :K1 - 1], y[w, :K1 - 1], L)
