@@ -718,15 +718,18 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
     Co = np.zeros((nt, 2, nodes), dtype=np.int64)
     Y = np.zeros((nt, 2, nodes, K1))
     LY = np.zeros((nt, 2, nodes, K1))
-    B = np.zeros((nt, 2, H, K1))
-    BL = np.zeros((nt, 2, H, K1))
-    acc = np.zeros((nt, K1))
-    lacc = np.zeros((nt, K1))
-    cacc = np.zeros((nt, K1))
-    clacc = np.zeros((nt, K1))
-    M = np.zeros((nt, K1 - 1, K1))
-    x = np.zeros((nt, K1 - 1))
-    lx = np.zeros((nt, K1 - 1))
+    # the small per-thread rows PAD numbers apart, so that two threads'
+    # rows never share a cache line (a die's turn starts are one row)
+    PAD = 16
+    B = np.zeros((nt, 2, H + PAD, K1))
+    BL = np.zeros((nt, 2, H + PAD, K1))
+    acc = np.zeros((nt, K1 + PAD))
+    lacc = np.zeros((nt, K1 + PAD))
+    cacc = np.zeros((nt, K1 + PAD))
+    clacc = np.zeros((nt, K1 + PAD))
+    M = np.zeros((nt, K1 - 1 + PAD, K1))
+    x = np.zeros((nt, K1 - 1 + PAD))
+    lx = np.zeros((nt, K1 - 1 + PAD))
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
             t = numba.get_thread_id()
@@ -736,8 +739,9 @@ def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_sta
                   opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                   node_base, node_len, obase, pick, E, mstop, mcont, tabs, V, X, L, Pk[t], Wo[t],
                   Do[t], Co[t], Y[t],
-                  LY[t], B[t], BL[t], acc[t], lacc[t], cacc[t], clacc[t], M[t], x[t], lx[t],
-                  out[m], node_s, D, st, oq, opt_nb, simple)
+                  LY[t], B[t, :, :H], BL[t, :, :H], acc[t, :K1], lacc[t, :K1], cacc[t, :K1],
+                  clacc[t, :K1], M[t, :K1 - 1], x[t, :K1 - 1], lx[t, :K1 - 1], out[m], node_s, D,
+                  st, oq, opt_nb, simple)
 
 
 @parallel_kernel
