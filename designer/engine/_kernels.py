@@ -921,16 +921,19 @@ def _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweep
     a = pairs[m, 0]
     b = pairs[m, 1]
     nF = fh.shape[0]
+    K1 = 2 * nF + 1
+    H = V.shape[1]
     if nF == 1:
         _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
                      out_prob, oq, oc, opt_start, opt_gain, opt_nb, fh[0], blk_ptr, blk_states,
-                     blk_tmax, V, W2[t], B2[t], mg[t], cnt[t], out[m])
+                     blk_tmax, V, W2[t], B2[t, :2 * H], mg[t], cnt[t, :1], out[m])
     else:
         _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
                     max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
                     out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
-                    fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W[t], B[t],
-                    acc[t], cb[t], u[t], v[t], mg[t], mgs[t], cnt[t], x[t], y[t], M[t], out[m])
+                    fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W[t],
+                    B[t, :, :H], acc[t, :K1], cb[t, :K1], u[t, :K1], v[t, :K1], mg[t], mgs[t],
+                    cnt[t, :1], x[t, :K1 - 1], y[t, :K1 - 1], M[t, :K1 - 1], out[m])
     store_release(done, m, 1)
 
 
@@ -967,22 +970,26 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     nF = fh.shape[0]
     K1 = 2 * nF + 1
     H = V.shape[1]
+    # each thread's rows PAD numbers apart (_solve_one takes its slices), so
+    # that two threads' small rows never share a cache line (a die's turn
+    # starts are two rows, the count of kept decisions one number)
+    PAD = 16
     W = np.zeros((nt, 2, nodes, K1))
-    B = np.zeros((nt, 2, H, K1))
+    B = np.zeros((nt, 2, H + PAD, K1))
     # the two-unknown kernels take each thread's tables with the sides stacked
     W2 = W.reshape((nt, 2 * nodes, K1))
-    B2 = B.reshape((nt, 2 * H, K1))
-    acc = np.zeros((nt, K1))
-    cb = np.zeros((nt, K1))
-    u = np.zeros((nt, K1))
-    v = np.zeros((nt, K1))
+    B2 = np.zeros((nt, 2 * H + PAD, K1))
+    acc = np.zeros((nt, K1 + PAD))
+    cb = np.zeros((nt, K1 + PAD))
+    u = np.zeros((nt, K1 + PAD))
+    v = np.zeros((nt, K1 + PAD))
     cap = 2 * nodes + 16  # decisions kept near a tie, per thread
     mg = np.zeros((nt, cap, K1 + (1 if nF == 1 else 0)))
     mgs = np.zeros((nt, cap), dtype=np.bool_)
-    cnt = np.zeros((nt, 1), dtype=np.int64)
-    x = np.zeros((nt, K1 - 1))
-    y = np.zeros((nt, K1 - 1))
-    M = np.zeros((nt, K1 - 1, K1))
+    cnt = np.zeros((nt, 1 + PAD), dtype=np.int64)
+    x = np.zeros((nt, K1 - 1 + PAD))
+    y = np.zeros((nt, K1 - 1 + PAD))
+    M = np.zeros((nt, K1 - 1 + PAD, K1))
     n = V.shape[0]
     npairs = pairs.shape[0]
     claim = np.zeros(1, dtype=np.int64)
