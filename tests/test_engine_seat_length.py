@@ -154,3 +154,16 @@ def test_a_length_over_the_memory_limit_leaves_the_solve_standing(monkeypatch):
     assert "over the limit" in out["length_error"]
     fam = solve(load_game("pig", goal=10, players=3))
     assert np.abs(np.array(out["seat_win"]) - fam.seat_win(10, [0, 0, 0])).max() < 1e-12
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_piglet_to_two_lasts_seven_actions(players):
+    """Piglet to 2, worked by hand: banking 1 point never helps, so every
+    turn flips until tails (one flip, or heads then tails: 1/2 and 1/4) or
+    two heads and the winning stop (three actions, 1/4). A game is a run of
+    turns until a win, 4 on average: 3 that do not win, each
+    (1/2 * 1 + 1/4 * 2) / (3/4) = 4/3 actions, and the winning one, 3:
+    7 actions, whatever the number of seats."""
+    model = _text(PIGLET, 2).model
+    L, _ = seat_lengths(model, solve_seats_model(model, 2, players))
+    assert abs(L[(0,) * players + (0,)] - 7.0) < 1e-12
