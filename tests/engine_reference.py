@@ -347,7 +347,7 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
 def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False, min_bank=0,
                      tol=1e-15, max_iter=100_000):
     """Seat 1's win probability from scores (0, 0) under the rounds ending
-    (SPEC 1.6, 6.2), two seats, by value iteration over the actual scores,
+    (the rounds ending over any turn model), two seats, by value iteration over the actual scores,
     written from the rules: seat 1 then seat 2 take a turn; when the round
     ends with a score at or above the goal, the higher score wins; a tie
     there is replayed as another round (``replay``) or goes to seat 1

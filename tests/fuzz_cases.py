@@ -253,7 +253,7 @@ def cli_cases(root):
               ["play", "red-light", "--nn", str(r / "notnpz.npz")],
               ["play", "red-light", "--nn", str(r / "truncated.npz")],
               ["play", "red-light", "--level", "hard", "--nn", str(r / "adir")]]
-    # seats and endings (SPEC 1.5, 1.6)
+    # seats and endings
     for v in BAD_INTS + ["0", "1", "5"]:
         cases.append(["solve", "pig", "--players", v])
     for v in ["", "sudden", "RACE", "race,rounds"]:
@@ -268,14 +268,14 @@ def cli_cases(root):
               ["solve", "zombie-yellow", "--players", "3", "--komi", "0,1"],
               ["solve", "zombie-yellow", "--players", "4", "--komi", "0,0,0,13"],
               ["solve", "red-light", "--players", "3", "--ending", "rounds", "--goal", "400"]]
-    # full Zombie Dice colours (SPEC 1.7)
+    # full Zombie Dice colours
     for flag in ["--green", "--yellow", "--red"]:
         cases += [["solve", "zombie", flag, v] for v in BAD_INTS + ["100"]]
     cases += [["solve", "zombie", "--green", "1", "--yellow", "0", "--red", "0"],
               ["compare", "zombie-dice", "--policy", "max-score"],  # decks and dice only
               ["compare", "zombie-dice", "--policy", "hold-at:0"],
               ["compare", "zombie-dice", "--policy", "nn:x.npz"]]
-    # strategy cards (SPEC 5)
+    # strategy cards
     cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
     cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
     cases += [["strategy", "pig", "--players", "3"], ["strategy", "pig", "--ending", "rounds"],
@@ -288,7 +288,7 @@ def cli_cases(root):
               "notnpz.npz"]:
         cases.append(["compare", "pig", "--policy", f"rule:{r / f}"])
     cases.append(["compare", "pig", "--policy", "rule:"])
-    # the two-player abstraction (SPEC 1.5): other seats optimal, race only
+    # the two-player abstraction: other seats optimal, race only
     cases += [["compare", "pig", "--players", "3", "--policy", "two-player", "--against", a]
               for a in ["max-score", "neller", "hold-at:3", "two-player", ""]]
     cases += [["compare", "pig", "--players", "3", "--ending", "rounds", "--goal", "10",
@@ -349,7 +349,7 @@ def study_cases():
                                          "good = {min = 1, max = 400}").replace(
         "goal = 8", "goal = {min = 1, max = 1000}")))
     cases.append(("huge komi list", _replace(v, "komi = [0, 1]", "komi = {min = 0, max = 10000000}")))
-    # players and endings in a study (SPEC 1.5, 1.6, 2)
+    # players and endings in a study
     for label, extra in [("players 5", "players = [2, 5]"), ("players 1", "players = 1"),
                          ("players text", 'players = "three"'), ("ending sudden", 'ending = "sudden"'),
                          ("ending list bad", 'ending = ["race", "sudden"]'), ("ending int", "ending = 2"),

@@ -1,6 +1,6 @@
 """Slow reference: an N-seat race game where every seat plays a fixed policy.
 
-Written from SPEC 1.1, 1.2 and 1.5 with no score classes, no affine algebra
+Written from the rules of the deck and dice games and of the N-player race, with no score classes, no affine algebra
 and no numba: Gauss-Seidel evaluation over every state ``(S, m, k, ...)``
 with the scores ``S`` in absolute seat order (seat 0 first) and ``m`` the
 seat to move, until no value moves. Values are tuples of win probabilities

@@ -1,5 +1,5 @@
 """Slow, obviously correct reference solvers: plain value iteration over
-every state, written straight from the equations of SPEC 1.1 and 1.2.
+every state, written straight from the equations of the deck and dice games' rules.
 
 No layering, no affine tricks, no numba: dictionaries of states swept until
 nothing moves. Only for small games.

@@ -1,4 +1,4 @@
-"""Slow pure-Python reference for the rounds ending (SPEC 1.6), N seats.
+"""Slow pure-Python reference for the rounds (equal-turns) ending, N seats.
 
 Written from the rules, not from the kernels: plain value iteration over
 every state reachable from the start, no layers, no affine trick.
@@ -8,7 +8,7 @@ seats still playing (all of them until a tie), the index in ``active`` of the
 mover, the turn total and the deck (``w = c = 0`` for dice; for the
 all-yellow Zombie game ``w`` is the shotguns of the turn). Rules:
 
-* A turn is as in SPEC 1.1 (deck), 1.2 (dice) or 1.3 (Zombie: every roll
+* A turn is as in the deck game, the dice game or Zombie Dice (every roll
   throws the same dice, each showing a brain, a shotgun or a footprint;
   brains add to the turn total, ``bust`` shotguns in the turn end it with
   nothing; a turn starts with a roll, and a roll of footprints only leaves

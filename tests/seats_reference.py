@@ -1,4 +1,4 @@
-"""Slow reference for N-player race games (SPEC 1.1, 1.2 and 1.5).
+"""Slow reference for N-player race games (deck and dice games).
 
 Plain value iteration over every state, straight from the rules: no score
 classes, no affine algebra, no numba. A value is a tuple of N win

@@ -24,7 +24,7 @@ def _deck_work(bad, good, goal):
 
 
 def test_deck_work_counts_the_states_of_spec_1_1():
-    """Work = the non-terminal states (i, j, k, w, c) of SPEC 1.1 (k <= c,
+    """Work = the non-terminal states (i, j, k, w, c) of a deck game (k <= c,
     i + k < goal, w < bad, c <= good), counted one by one here, plus the
     per-score-pair overhead."""
     for bad, good, goal in ((1, 1, 3), (2, 3, 5), (3, 5, 4), (1, 7, 6)):

@@ -185,7 +185,7 @@ GAMES = [load_game("pig", goal=12), load_game("fowl-play", goal=8),
 def test_two_player_reports(game):
     """Every two-player family reports the same way: the largest Bellman
     residual at the accepted estimates, the sweeps (at least one per pair or
-    round, the policy iteration of SPEC 3 needs few), no unsettled position."""
+    round, the solver's policy iteration needs few), no unsettled position."""
     sol = solve(game)
     s = sol.summary()
     assert 0.0 <= s["residual"] <= 1e-14

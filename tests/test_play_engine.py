@@ -1,4 +1,4 @@
-"""designer play's library side: the rules engine against SPEC 1.1/1.2, the
+"""designer play's library side: the rules engine against the deck and dice rules, the
 computer levels, the exact analysis of decisions and the statistics file."""
 
 import json
@@ -28,7 +28,7 @@ def small_dice():
     return solve(DiceGame(faces=4, goal=9, komi=0))
 
 
-# -- engine: deck rules (SPEC 1.1) ------------------------------------------
+# -- engine: deck rules ----------------------------------------------------
 
 def test_opening_gives_komi_to_the_second_player():
     s = new_game(SMALL)
@@ -149,7 +149,7 @@ def test_random_games_keep_the_invariants():
         assert s.scores[s.winner] >= g.goal and s.scores[1 - s.winner] < g.goal
 
 
-# -- engine: dice rules (SPEC 1.2) ------------------------------------------
+# -- engine: dice rules ----------------------------------------------------
 
 def test_dice_rules():
     g = DiceGame(faces=6, goal=10, komi=3)

@@ -1,4 +1,4 @@
-"""``designer play`` with three or four seats (SPEC 1.5, race ending): the
+"""``designer play`` with three or four seats (race ending): the
 rules engine, the computer's N-player decisions, the analysis, a scripted
 game through the session, seeded replays against the exact seat win
 probabilities, the board and verdict, and the refusals."""

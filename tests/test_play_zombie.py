@@ -1,4 +1,4 @@
-"""``designer play`` for Zombie Dice: the rules engine (SPEC 1.3, 1.7), the
+"""``designer play`` for Zombie Dice: the rules engine (all-yellow and full), the
 computer players, seeded replays against the exact solvers, and the
 terminal game through a pseudo-terminal."""
 
@@ -41,7 +41,7 @@ def yellow_solution():
 
 def _exact_roll(game, state):
     """Exact distribution of (brains set aside, shotguns, hand, b, bust)
-    after one roll from ``state``, written from SPEC 1.7: return the brains
+    after one roll from ``state``, written from full Zombie Dice's rules: return the brains
     if the cup is short, draw the missing dice without replacement
     (hypergeometric by colour), roll every die (each face equally likely)."""
     N = game.counts
@@ -97,7 +97,7 @@ def _observed(state, rng, n):
 @pytest.mark.parametrize("where", ["turn start", "cup short"])
 def test_roll_frequencies_match_the_exact_distribution(where):
     """Seeded rolls from a position hit every outcome with the exact chance
-    of SPEC 1.7 (each within 4 standard errors), and nothing else."""
+    of the full game's rules (each within 4 standard errors), and nothing else."""
     s = new_game(SMALL)
     if where == "cup short":  # 2 brains and 1 shotgun aside, 1 footprint die in hand: cup 1 < 2
         s = ZombieState(SMALL, (0, 0), b=3, brains=(1, 1, 0), shotguns=(1, 0, 0),

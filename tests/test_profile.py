@@ -1,5 +1,5 @@
 """Fixed policy profiles in N-seat race games and the two-player abstraction
-(SPEC 1.5): the kernel against a slow reference, invariants, the CLI."""
+(the N-player race): the kernel against a slow reference, invariants, the CLI."""
 
 import json
 import subprocess
@@ -23,7 +23,7 @@ def _mover_scores(S, m):
 
 
 def _deck_draws(kinds, opt, two):
-    """Each seat's decision, from the compact tables as SPEC 1.5 reads them:
+    """Each seat's decision, from the compact tables, read as the N-player race reads them:
     the N-player table at the scores from the mover, the two-player table
     at (own score, highest opponent score); draws before holding from the
     turn start ``(w, c - k)``."""

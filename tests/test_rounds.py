@@ -1,4 +1,4 @@
-"""The rounds (equal-turns) ending, SPEC 1.6: kernels against the slow
+"""The rounds (equal-turns) ending: kernels against the slow
 reference in tests/rounds_reference.py, cap invariance and invariants."""
 
 import json

@@ -1,4 +1,4 @@
-"""Seats and endings as game parameters (SPEC 1.5, 1.6): normal forms and errors."""
+"""Seats and endings as game parameters (N players, race or rounds): normal forms and errors."""
 
 import pickle
 

@@ -1,4 +1,4 @@
-"""N-player race solves (SPEC 1.5) against the slow reference, plus invariants."""
+"""N-player race solves against the slow reference, plus invariants."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Published reference figures (SPEC section 4) and solver invariants."""
+"""Published reference figures and solver invariants."""
 
 import numpy as np
 import pytest

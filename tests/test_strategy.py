@@ -1,4 +1,4 @@
-"""Human-playable rules (SPEC 5): grammar, exact evaluation, search, CLI."""
+"""Human-playable rules (strategy cards): grammar, exact evaluation, search, CLI."""
 
 import json
 
@@ -92,7 +92,7 @@ def test_bad_rule_files(tmp_path, content, match):
 # ---- exact evaluation against independent ones ------------------------------------
 
 def _deck_match_reference(game, f_a, f_b):
-    """Plain value iteration of SPEC 1.1's equations for two fixed decision
+    """Plain value iteration of the deck game's equations for two fixed decision
     functions ``f(i, j, k, w, c) -> draw``; returns A's (first, second) wins."""
     bad, good, goal = game.bad, game.good, game.goal
     states = [(i, j, k, w, c) for i in range(goal) for j in range(goal) for w in range(bad)
@@ -220,7 +220,7 @@ def test_zombie_gaps_match_spec():
     ev = Evaluator(load_game("zombie-yellow"))
     gaps = {n: ev.score(r)["gap"] for n, r in known_rules("zombie").items()}
     assert gaps["fixed_hold_at"] == pytest.approx(-0.0274, abs=5e-5)
-    assert gaps["minh"] == pytest.approx(-0.0134, abs=1e-4)  # SPEC 4 prints -0.0133
+    assert gaps["minh"] == pytest.approx(-0.0134, abs=1e-4)  # the published figure is -0.0133
     assert gaps["neller"] == pytest.approx(-0.0100, abs=5e-5)
 
 
@@ -526,7 +526,7 @@ def test_tree_to_rule_decides_as_the_tree(small_deck_induced):
 
 def test_induced_rule_exact_against_reference():
     """An induced rule's exact win rate equals plain value iteration of the
-    match (tests' reference, SPEC 1.1), seat by seat."""
+    match (tests' reference, the deck game's rules), seat by seat."""
     from designer.policies.builtin import solution_for
     from designer.strategy.induce import induce, losses
 

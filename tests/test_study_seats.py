@@ -1,4 +1,4 @@
-"""Studies over players and endings (SPEC 1.5, 1.6, 2): the seats variant of
+"""Studies over players and endings (N players, race or rounds): the seats variant of
 the deck and dice families, its rows, its refusals and its report section."""
 
 import subprocess

@@ -1,4 +1,4 @@
-"""Persian Monarchs (SPEC 1.4): the simulation against exact enumeration and a
+"""Persian Monarchs: the simulation against exact enumeration and a
 plain-Python replay, the random-number scheme, validation, CLI."""
 
 import json
@@ -171,7 +171,7 @@ def test_design_metrics(pm):
 # --- the published figure ----------------------------------------------------
 
 def test_spec_figure_10000_games(pm):
-    """SPEC 1.4: counting beats non-counting by about 3.5 to 5 counters per
+    """The published claim: counting beats non-counting by about 3.5 to 5 counters per
     game and random by about 35. The 95% intervals must reach those bands."""
     nc = simulate_pairing(pm, "counting", "non_counting", 10_000, seed=1)
     rnd = simulate_pairing(pm, "counting", "random", 10_000, seed=1)

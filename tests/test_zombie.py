@@ -1,6 +1,6 @@
-"""Zombie Dice (SPEC 1.3): the layered kernel against the plain reference,
-cap invariance, the human policies against the published gaps of SPEC 4 and
-against a re-derivation of SPEC 1.3 evaluated by plain value iteration,
+"""All-yellow Zombie Dice: the layered kernel against the plain reference,
+cap invariance, the human policies against their published gaps and
+against a re-derivation of all-yellow Zombie Dice's rules evaluated by plain value iteration,
 exact policy comparison, and every validation rule."""
 
 import json
@@ -17,7 +17,7 @@ from designer.policies.zombie import HUMAN, policy_table
 from designer.solve import evaluate_zombie_match, solve
 from designer.solve.zombie import policy_shape, roll_outcomes
 from zombie_reference import zombie_reference
-from zombie_spec_policies import POLICIES as SPEC_RULES
+from zombie_rederived_policies import POLICIES as RULES_REDERIVED
 
 # (brains, shotguns, footprints, dice, bust_shotguns, goal, cap)
 SMALL = [
@@ -185,8 +185,8 @@ def test_solution_pickles_and_summary(yellow):
     assert {"brains", "dice", "goal", "komi", "first_player_win"} <= set(df.columns)
 
 
-# ---- the human policies, against the re-derivation of SPEC 1.3 ------------
-# tests/zombie_spec_policies.py restates each rule from its meaning (targets
+# ---- the human policies, against their re-derivation from the rules ------------
+# tests/zombie_rederived_policies.py restates each rule from its meaning (targets
 # per situation) instead of copying the package's line-by-line transcription.
 
 
@@ -194,7 +194,7 @@ def test_solution_pickles_and_summary(yellow):
 def test_human_policy_tables_match_spec(name):
     game = ZombieGame()
     table = policy_table(game, name)
-    spec = SPEC_RULES[name]
+    spec = RULES_REDERIVED[name]
     rng = np.random.default_rng(HUMAN[name])
     idx = [tuple(int(v) for v in rng.integers(0, n, 40_000)) for n in policy_shape(game)]
     for p, i, j, b, s in zip(*idx):
@@ -214,14 +214,14 @@ def test_human_policies_are_numba_functions(name):
 
     fn = getattr(zp, name)
     for st in [(1, 0, 0, 0, 0), (2, 12, 14, 1, 2), (1, 13, 13, 5, 1), (2, 9, 11, 3, 1)]:
-        assert fn(*st) == SPEC_RULES[name](*st)
+        assert fn(*st) == RULES_REDERIVED[name](*st)
 
 
 @pytest.mark.parametrize("name", list(HUMAN))
 def test_human_policies_depend_on_differences_above_goal(name):
     """Why tie rounds may be normalised to (13, 13): above the goal the human
     policies look only at score differences."""
-    spec = SPEC_RULES[name]
+    spec = RULES_REDERIVED[name]
     for p in (1, 2):
         for i in range(13, 20):
             for j in range(i, 30):
@@ -234,7 +234,7 @@ def test_human_policies_depend_on_differences_above_goal(name):
 @pytest.mark.parametrize("name", list(HUMAN))
 def test_human_policies_roll_at_every_turn_start(name):
     # so the model's forced first roll never overrides them
-    spec = SPEC_RULES[name]
+    spec = RULES_REDERIVED[name]
     starts = [(1, a, c) for a in range(13) for c in range(13)] + [(1, 13, 13)]
     starts += [(2, c, ap) for c in range(13) for ap in range(64)]
     starts += [(2, 13, ap) for ap in range(13, 64)]
@@ -267,7 +267,7 @@ def test_human_policies_against_optimal(yellow, name):
     assert same["agreement"] == 1.0
 
 
-#: SPEC 4: all-yellow Zombie Dice, each policy's gap against the optimal player.
+#: The published figures: all-yellow Zombie Dice, each policy's gap against the optimal player.
 PUBLISHED_GAPS = {"fixed_hold_at": -0.0274, "minh": -0.0133, "llano": -0.0118,
                   "neller": -0.0100}
 
@@ -279,14 +279,14 @@ def human_gaps(yellow):
 
 @pytest.mark.parametrize("name", list(PUBLISHED_GAPS))
 def test_human_policy_gaps_within_a_printed_unit(human_gaps, name):
-    # every gap within one unit of the last printed digit of SPEC 4
+    # every gap within one unit of the last printed digit of the published figure
     assert abs(human_gaps[name] - PUBLISHED_GAPS[name]) < 1e-4
 
 
 @pytest.mark.parametrize("name", [
     "fixed_hold_at", "llano", "neller",
     pytest.param("minh", marks=pytest.mark.xfail(
-        strict=True, reason="exact gap -0.013359 rounds to -0.0134; SPEC 4 prints -0.0133 "
+        strict=True, reason="exact gap -0.013359 rounds to -0.0134; the published figure is -0.0133 "
                             "(reported to the lead; the code is not bent toward the figure)")),
 ])
 def test_human_policy_gaps_match_the_published_figures(human_gaps, name):
@@ -296,16 +296,16 @@ def test_human_policy_gaps_match_the_published_figures(human_gaps, name):
 @pytest.mark.parametrize("pair", [("neller", "llano"), ("minh", "fixed_hold_at")])
 def test_human_policy_matches_against_the_plain_reference(pair):
     """The package's human policies, evaluated by the package, against the
-    SPEC's rules re-derived in the tests, evaluated by plain value iteration,
+    rules re-derived in the tests, evaluated by plain value iteration,
     on a small all-yellow game (goal 4, scores up to 16: past 13, where the
     rules change)."""
     a, b = pair
     game = ZombieGame(goal=4, cap=16)
     r = compare_zombie(game, a, against=b)
     ref_first, _, _ = zombie_reference(2, 2, 2, 3, 3, 4, 16,
-                                       policies=(SPEC_RULES[a], SPEC_RULES[b]))
+                                       policies=(RULES_REDERIVED[a], RULES_REDERIVED[b]))
     ref_second, _, _ = zombie_reference(2, 2, 2, 3, 3, 4, 16,
-                                        policies=(SPEC_RULES[b], SPEC_RULES[a]))
+                                        policies=(RULES_REDERIVED[b], RULES_REDERIVED[a]))
     assert r["win_as_first"] == pytest.approx(ref_first[(1, 0, 0, 0, 0)], abs=1e-12)
     assert r["win_as_second"] == pytest.approx(1 - ref_second[(1, 0, 0, 0, 0)], abs=1e-12)
 

@@ -1,4 +1,4 @@
-"""Full Zombie Dice behind the common policy API (SPEC 1.7): the human
+"""Full Zombie Dice behind the common policy API: the human
 policies, max expected brains and the colour-blind player, evaluated exactly
 against the optimal player; checked against the all-yellow game, hand
 computations from the rules, and seeded replays through the play engine."""
@@ -21,7 +21,7 @@ from designer.policies.zombie import roll_odds
 from designer.solve import solve
 
 SMALL = ZombieDiceGame(green=2, yellow=2, red=1, goal=5)
-#: 13 yellow dice in a cup: the all-yellow game of SPEC 1.3 (cap as the full game's).
+#: 13 yellow dice in a cup: the all-yellow game (cap as the full game's).
 YELLOW13 = ZombieDiceGame(green=0, yellow=13, red=0, goal=13)
 ALL_YELLOW = ZombieGame(goal=13, cap=YELLOW13.cap)
 

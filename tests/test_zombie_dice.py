@@ -1,4 +1,4 @@
-"""Full Zombie Dice (SPEC 1.7): the special case of 13 yellow dice, the slow
+"""Full Zombie Dice: the special case of 13 yellow dice, the slow
 reference of ``zombie_dice_reference.py``, the transition arrays, the cap,
 a seeded replay, validation and the command line."""
 

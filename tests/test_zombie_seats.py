@@ -1,4 +1,4 @@
-"""Zombie Dice with three and four players (SPEC 1.3, 1.5-1.7): the N-seat
+"""Zombie Dice with three and four players (all-yellow and full, race and rounds): the N-seat
 rounds kernels over a Zombie turn graph, checked against the slow reference
 in tests/rounds_reference.py (written from the rules), against the
 two-player Zombie solvers at N = 2, and for their invariants, CLI and

@@ -1,4 +1,4 @@
-"""Slow, obviously correct references for Persian Monarchs (SPEC 1.4).
+"""Slow, obviously correct references for Persian Monarchs.
 
 * :func:`hand_value` — exact expected gain of the non-dealer in one hand from a
   full pack, by enumerating every ordered card pair and every raise size.
@@ -10,7 +10,7 @@
   scheme and the rules (table stakes included) in plain Python, used to check
   the kernel game by game and as the benchmark's baseline.
 
-Strategies as in SPEC 1.4: raise with probability q (random: with probability
+Strategies as in the game's rules: raise with probability q (random: with probability
 u ~ U(0,1), i.e. 1/2); cover iff q*T - (1-q)*T > -stake with T = stake +
 2*extra (random: with probability 1/2).
 """

@@ -1,4 +1,4 @@
-"""Slow, obviously correct reference for full Zombie Dice (SPEC 1.7): plain
+"""Slow, obviously correct reference for full Zombie Dice: plain
 value iteration over every reachable state ``(p, i, j, b, dice)`` of the
 capped model, written from the rules.
 
@@ -14,7 +14,7 @@ stops at ``cap`` and a mover who reaches it holds; player 2 holds whenever
 holding wins; ties at the goal or more restart at ``(goal, goal)``; a turn
 that has banked nothing and risked nothing (``b = 0``, no shotgun) rolls:
 that is the forced first roll, and after an all-footprint roll the turn is
-still in that position (the all-yellow game of SPEC 1.3 identifies the two).
+still in that position (the all-yellow game identifies the two).
 Only for small games.
 """
 
@@ -29,7 +29,7 @@ def roll(dice_state, counts, faces, dice, bust):
     ncol = len(counts)
     cup = [counts[c] - brains[c] - shots[c] - hand[c] for c in range(ncol)]
     need = dice - sum(hand)
-    if sum(cup) < need:  # SPEC 1.7: the brains go back to the cup
+    if sum(cup) < need:  # the rules: the brains go back to the cup
         cup = [cup[c] + brains[c] for c in range(ncol)]
         brains = [0] * ncol
     draws = {tuple(hand): Fraction(1)}  # dice in hand by colour after drawing

@@ -1,4 +1,4 @@
-"""Slow, obviously correct reference for Zombie Dice (SPEC 1.3): plain value
+"""Slow, obviously correct reference for all-yellow Zombie Dice: plain value
 iteration over every state ``(p, i, j, b, s)`` of the capped model, written
 straight from the rules.
 

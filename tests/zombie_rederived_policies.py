@@ -1,15 +1,15 @@
-"""The four human Zombie Dice policies, re-derived from SPEC 1.3 for the tests.
+"""The four human Zombie Dice policies, re-derived from the game's rules for the tests.
 
 Each policy is restated as a target: "keep rolling while the turn total
 (or the banked total ``i2 = i + b``) is below this", chosen by the situation
-the SPEC describes (an endgame once a score reaches 13, a trailing player 2
+the rules describe (an endgame once a score reaches 13, a trailing player 2
 chasing a leader, a tie at 13 or more, the number of shotguns ``s``). It is
 written from the rules' meaning, not copied from the package's code (which
-transcribes the SPEC's pseudocode line by line), so the two can be compared.
+transcribes the policies' pseudocode line by line), so the two can be compared.
 True = roll.
 """
 
-GOAL = 13                  # the all-yellow goal the SPEC's rules are written for
+GOAL = 13                  # the all-yellow goal the rules are written for
 BRAINS_BY_SHOTGUNS = {0: 6, 1: 3, 2: 1}   # h[s]: the tie-round targets on b
 SAFE_BRAINS = {1: 4, 2: 1}  # with s shotguns (s >= 1), stop at this many brains
 
