@@ -117,6 +117,10 @@ def test_solve_gives_the_length_of_three_seats():
         m = row["komi"]
         assert _close(row["expected_actions"], fam.expected_actions(20, [0, m, m]))
     assert out["length_seconds"] >= 0.0
+    # the game's own start points (a komi vector) are read off the same table
+    game = load_rules_game("rules:pig", goal=20, players=3, komi=(0, 2, 5))
+    out = solve_game(game, max_komi=0)
+    assert _close(out["expected_actions"], fam.expected_actions(20, [0, 2, 5]))
 
 
 def test_cli_shows_the_length_of_three_seats():
