@@ -6,8 +6,9 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
 1. **Farkle to 5,000 with three players**, as a user runs it:
    ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
    new process (start-up and the kernels' load included), the median wall
-   time of ``--farkle-repeats`` runs, the solve's own seconds, its state
-   count and the positions that did not settle; quiet, then beside one
+   time of ``--farkle-repeats`` runs (the solve and the game length that
+   follows it), the solve's and the length's own seconds, the state count
+   and the positions that did not settle; quiet, then beside one
    CPU-bound process (``python -c "while True: pass"``). Bar: 5 minutes.
 2. **One thread, two threads, two threads beside a busy process**: the
    solver's own seconds on a few games, one and two threads alternating
@@ -106,9 +107,12 @@ def farkle(repeats, busy):
             run()
     out = outs[-1]
     seconds = statistics.median(o["seconds"] for o in outs)
+    length = statistics.median(o.get("length_seconds", 0.0) for o in outs)
     wall = statistics.median(walls)
     print(f"  wall {wall:.1f} s (runs: {', '.join(f'{w:.1f}' for w in walls)}), solve "
-          f"{seconds:.1f} s, {out['states']:,} states, seats win "
+          f"{seconds:.1f} s, game length {length:.1f} s (expected "
+          f"{out.get('expected_actions', float('nan')):.2f} actions), {out['states']:,} states, "
+          f"seats win "
           f"{', '.join(f'{p:.6f}' for p in out['seat_win'])}, unsettled positions "
           f"{out['unsettled_positions']} (residual {out['unsettled_residual']:.1e}); "
           f"{'ok' if wall < 300 else 'OVER THE BAR'} (bar: 300 s)   [{_load()}]")
