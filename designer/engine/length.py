@@ -101,21 +101,44 @@ def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
     fbh = int(p["fh"][0]) if len(p["fh"]) else -1
     t0 = time.perf_counter()
-    passes = 0
-    while True:
+
+    def one_pass():
         out[:] = 0.0
         _run(model, p, pairs, groups, cf, fbh, V, L, nt, out)
-        passes += 1
-        if np.any(out[:, 1]):
-            bad = pairs[int(np.flatnonzero(out[:, 1])[0])] + p["lo"]
-            raise ConvergenceError(f"under optimal play the turns at scores "
-                                   f"{tuple(int(v) for v in bad)} never end")
-        if not model.falls or float(out[:, 0].max()) <= TOL:
-            break
-        if passes >= MAX_PASSES:
-            raise ConvergenceError(f"the game length still moves by {out[:, 0].max():.1e} "
-                                   f"after {passes} passes")
+        return out[:, 0], out[:, 1] != 0
+
+    settle(one_pass, model.falls, pairs, p["lo"],
+           lambda bad: f"under optimal play the turns at scores {bad} never end")
     return L, time.perf_counter() - t0
+
+
+def settle(one_pass, falls, rows, lo, never):
+    """Run passes of a length's kernel until the lengths settle.
+
+    ``one_pass()`` runs one pass and returns, per row of ``rows`` (score
+    pairs or rotation classes, as score indices), the largest relative
+    change of a length and whether its turns never end. One pass where
+    scores never fall; else passes until no length moves by more than
+    :data:`~designer._jit.TOL` of itself.
+
+    Raises
+    ------
+    ConvergenceError
+        Turns that never end (``never(scores)`` says so), or lengths that
+        still move after :data:`MAX_PASSES` passes.
+    """
+    passes = 0
+    while True:
+        change, stuck = one_pass()
+        passes += 1
+        if np.any(stuck):
+            bad = rows[int(np.flatnonzero(stuck)[0])] + lo
+            raise ConvergenceError(never(tuple(int(v) for v in bad)))
+        if not falls or float(change.max()) <= TOL:
+            return
+        if passes >= MAX_PASSES:
+            raise ConvergenceError(f"the game length still moves by {change.max():.1e} after "
+                                   f"{passes} passes")
 
 
 def _run(model, p, pairs, groups, cf, fbh, V, L, nt, out):
@@ -135,4 +158,4 @@ def _by_match(model, solution):
     return np.ascontiguousarray(m.actions[0]), m.seconds
 
 
-__all__ = ["game_lengths", "memory_needed"]
+__all__ = ["game_lengths", "memory_needed", "settle"]

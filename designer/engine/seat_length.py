@@ -35,15 +35,11 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer._jit import TIE, compiled, run_in_order, threads
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
+from designer.engine.length import settle
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
-from designer.errors import ConvergenceError
-
-#: Passes over the table allowed when scores can fall.
-MAX_PASSES = 100_000
-
 
 def memory_needed(p, players, nt):
     """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
@@ -111,21 +107,15 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     out = np.zeros(len(reps))
     cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
     t0 = time.perf_counter()
-    passes = 0
-    while True:
+
+    def one_pass():
         out[:] = 0.0
         _run(model, p, reps, groups, N, cf, V, L, nt, out)
-        passes += 1
-        if np.any(out < 0):
-            bad = reps[int(np.flatnonzero(out < 0)[0])] + p["lo"]
-            raise ConvergenceError(f"under the solved play of {N} players the turns at scores "
-                                   f"{tuple(int(v) for v in bad)} never end, so the game length "
-                                   f"is not defined")
-        if not model.falls or float(out.max()) <= TOL:
-            break
-        if passes >= MAX_PASSES:
-            raise ConvergenceError(f"the game length still moves by {out.max():.1e} after "
-                                   f"{passes} passes")
+        return out, out < 0
+
+    settle(one_pass, model.falls, reps, p["lo"],
+           lambda bad: f"under the solved play of {N} players the turns at scores {bad} never "
+                       f"end, so the game length is not defined")
     seconds = time.perf_counter() - t0
     return np.ascontiguousarray(L.transpose(0, 2, 1)).reshape((n,) * N + (H,)), seconds
 
