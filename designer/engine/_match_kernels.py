@@ -422,7 +422,10 @@ def _chain2(a, b, pol0, cf, tie, st, out_start, out_prob, throws, oq, out_kind, 
     same scores, or the general case), and every turn start of the other
     side, whatever led to it, is added by one piece of code at the end of
     the outcome loop. The sums are those of :func:`_chain`, in the same
-    order."""
+    order. The policy's decision is written out here as in :func:`_chain`:
+    a helper that reads it (its arrays passed at every position) made
+    Fowl Play's match 1.6x and Pig's 1.35x slower on one thread
+    (measured, alternated)."""
     goal, lo, min_bank, forced = settings(cf)
     Tc = cf[CF_TC]
     for blk in range(blk_ptr.shape[0] - 1):
