@@ -66,7 +66,7 @@ SUPPORT = {
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
-                  "zombie-dice": TWO_ROUNDS, "wager": WAGER, "rules": TWO_RACE_ROUNDS},
+                  "zombie-dice": TWO_ROUNDS, "wager": WAGER, "rules": ALL_RACE_ROUNDS},
 }
 
 #: What to use instead, for a kind a command does not take at all.

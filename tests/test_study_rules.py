@@ -198,9 +198,9 @@ REFUSALS = [
      '[study]: family = "rules" needs rules = NAME: a shipped example'),
     ("rules for another family", ('family = "rules"', 'family = "dice"'),
      "[study]: invalid rules = 'tiny.toml': allowed only with family = \"rules\""),
-    ("three players", ("komi = {min = 0, max = 2}", "komi = {min = 0, max = 2}\nplayers = 3"),
-     "[space]: designer study run does not take players = 3 for rules studies: it takes "
-     "rules-file games with 2 players"),
+    ("five players", ("komi = {min = 0, max = 2}", "komi = {min = 0, max = 2}\nplayers = 5"),
+     "[space]: designer study run does not take players = 5 for rules studies: it takes "
+     "rules-file games with 2-4 players"),
     ("an ending the engine does not take", ("komi = {min = 0, max = 2}",
                                             'komi = {min = 0, max = 2}\nending = "sudden"'),
      "invalid ending = 'sudden': allowed \"race\", \"rounds\" or a list of them"),

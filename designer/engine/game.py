@@ -258,7 +258,7 @@ ROUNDS_LENGTH_SECONDS = 6.5e-7
 LENGTH_AUTO_SECONDS = 10.0
 
 
-def solve_game(game, max_komi=10, length=None):
+def solve_game(game, max_komi=10, length=None, starts=()):
     """Solve ``game`` exactly with the engine (and the expected game length
     of two seats: always with ``length`` True, never with False; with None,
     unless the rounds ending's would take over :data:`LENGTH_AUTO_SECONDS`
@@ -282,17 +282,28 @@ def solve_game(game, max_komi=10, length=None):
         :func:`designer.engine.rounds_match.match_rounds_model`, optimal
         against optimal), in each komi row too,
         and ``length_seconds``, its time.
+
+        With ``starts`` (start vectors, in units, seat 1 first, each entry
+        ``0 .. goal - 1``), also ``at_starts``: per vector, ``start`` (in
+        points), ``seat_win`` (every seat's win, seat 1 first) and
+        ``expected_actions`` (None where the length is not computed):
+        a study reads every start vector it sweeps off one solve.
     """
+    starts = [tuple(int(x) for x in v) for v in starts]
+    for v in starts:
+        if len(v) != game.players or not all(0 <= x < game.rules.goal for x in v):
+            raise DesignError(f"start {list(v)}: allowed {game.players} entries, each "
+                              f"0..{game.rules.goal - 1} units")
     if game.players > 2:
         _check_seats(game)
         if game.ending == "rounds":
-            return _solve_seat_rounds_game(game, max_komi)
-        return _solve_seats_game(game, max_komi, length)
+            return _solve_seat_rounds_game(game, max_komi, starts)
+        return _solve_seats_game(game, max_komi, length, starts)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
     if game.ending == "rounds":
-        return _solve_rounds_game(game, max_komi, length)
+        return _solve_rounds_game(game, max_komi, length, starts)
     rules, unit = game.rules, game.unit
     r = solve_model(rules.model, rules.goal, 0)
     goal, lo = rules.goal, r.floor
@@ -312,9 +323,23 @@ def solve_game(game, max_komi=10, length=None):
            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
            "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
+    actions = None
     if length is not False:  # about the solve's time: always asked
         L, out["length_seconds"] = game_lengths(rules.model, r)
-        _add_lengths(out, L[-lo:, -lo:, h0], game.start)  # from score 0 on
+        actions = L[-lo:, -lo:, h0]  # from score 0 on
+        _add_lengths(out, actions, game.start)
+    return _add_starts(out, starts, game.unit, lambda v: [p := r.value(*v), 1.0 - p], actions)
+
+
+def _add_starts(out, starts, unit, win, actions):
+    """``at_starts`` of :func:`solve_game`: ``win(v)`` every seat's win at
+    the start vector ``v`` (units), ``actions[v]`` the expected game length
+    there (``actions`` None: not computed)."""
+    if starts:
+        out["at_starts"] = [
+            {"start": [x * unit for x in v], "seat_win": [float(w) for w in win(v)],
+             "expected_actions": None if actions is None else float(actions[v])}
+            for v in starts]
     return out
 
 
@@ -342,7 +367,7 @@ def _check_seats(game):
                           f"players, not {game.players}")
 
 
-def _solve_seats_game(game, max_komi, length=None):
+def _solve_seats_game(game, max_komi, length=None, starts=()):
     """:func:`solve_game` for three or four seats
     (:func:`designer.engine.seats.solve_seats_model`), with the keys of
     today's N-player solves: ``expected_actions`` (the game length under
@@ -380,12 +405,13 @@ def _solve_seats_game(game, max_komi, length=None):
             L, out["length_seconds"] = seat_lengths(rules.model, r)
         except (ConvergenceError, TooLargeError) as exc:  # the solve stands without it
             out["length_error"] = str(exc)
-            return out
+            return _add_starts(out, starts, game.unit, r.value, None)
         at = L[(slice(-lo, None),) * N + (h0,)]  # from score 0 on
         out["expected_actions"] = float(at[tuple(game.start)])
         for row in out["komi_table"]:
             row["expected_actions"] = float(at[(0,) + (row["komi"] // game.unit,) * (N - 1)])
-    return out
+        return _add_starts(out, starts, game.unit, r.value, at)
+    return _add_starts(out, starts, game.unit, r.value, None)
 
 
 def _seats_summary(game, r, fk, max_komi, ending):
@@ -417,7 +443,7 @@ def _seats_summary(game, r, fk, max_komi, ending):
             "seconds": r.seconds}
 
 
-def _solve_seat_rounds_game(game, max_komi):
+def _solve_seat_rounds_game(game, max_komi, starts=()):
     """:func:`solve_game` for three or four seats under the rounds ending
     (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`): the keys
     of :func:`_solve_seats_game`, plus ``ties`` and ``cap``; the fair komi
@@ -437,11 +463,12 @@ def _solve_seat_rounds_game(game, max_komi):
     fair = np.abs(at.reshape(-1, N)[keep] - 1.0 / N).max(axis=1)
     best = int(np.lexsort((np.arange(vecs.shape[1]), vecs.sum(axis=0), np.round(fair, 15)))[0])
     fk = tuple(int(v) for v in vecs[:, best])
-    return _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties, "passes": 1,
-                                                              "cap": r.cap * unit}
+    out = _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties, "passes": 1,
+                                                             "cap": r.cap * unit}
+    return _add_starts(out, starts, unit, r.value, None)
 
 
-def _solve_rounds_game(game, max_komi, length=None):
+def _solve_rounds_game(game, max_komi, length=None, starts=()):
     """:func:`solve_game` under the rounds ending
     (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
     plus ``ties`` and ``cap``."""
@@ -469,16 +496,20 @@ def _solve_rounds_game(game, max_komi, length=None):
            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
            "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
            "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
+    def win(v):
+        return [p := float(r.X[v[0], v[1], h0]), 1.0 - p]
+
     if length is None and r.states * ROUNDS_LENGTH_SECONDS > LENGTH_AUTO_SECONDS:
         out["length_skipped_seconds"] = round(r.states * ROUNDS_LENGTH_SECONDS, 1)
-        return out
+        return _add_starts(out, starts, unit, win, None)
+    actions = None
     if length is not False:  # optimal play against itself, evaluated exactly
         opt = RulesPolicy(OPTIMAL, "optimal")
         m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
         out["length_seconds"] = m.seconds
-        _add_lengths(out, m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))],
-                     game.start)
-    return out
+        actions = m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))]
+        _add_lengths(out, actions, game.start)
+    return _add_starts(out, starts, unit, win, actions)
 
 
 __all__ = ["RulesGame", "SETTINGS", "check_game", "is_rules_name", "load_path",

@@ -88,13 +88,14 @@ METRIC_WORDS = {"fairness": "first-player edge (either sign)",
 #: Families whose fairness is not the first player's edge.
 FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)",
                   "deck-seats": "largest distance of a seat's win from an equal share",
-                  "dice-seats": "largest distance of a seat's win from an equal share"}
+                  "dice-seats": "largest distance of a seat's win from an equal share",
+                  "rules-seats": "largest distance of a seat's win from an equal share"}
 
 #: What one unit of work is called in each family (a design for the
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
                      "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice",
-                     "rules": "variants of the rules"}
+                     "rules": "variants of the rules", "rules-seats": "variants of the rules"}
 
 
 def _words(fam, metric):
@@ -451,7 +452,8 @@ def glossary(fam):
                 "dice": "the die (its faces and which faces bust).",
                 "zombie": "the dice and their faces.",
                 "zombie-dice": "how many green, yellow and red dice the cup holds.",
-                "rules": "the values the study gives the rules file's keys."
+                "rules": "the values the study gives the rules file's keys.",
+                "rules-seats": "the values the study gives the rules file's keys."
                 }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
         ]

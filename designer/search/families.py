@@ -530,6 +530,11 @@ from designer.search.rules_family import RulesFamily  # noqa: E402 - needs Famil
 #: study's own family, with its columns, travels as its spec's ``family``.
 FAMILIES["rules"] = RulesFamily()
 
+from designer.search.rules_seats_family import RulesSeatsFamily  # noqa: E402 - needs the above
+
+#: A rules study over the number of players: the rules family's seats variant.
+FAMILIES["rules-seats"] = RulesSeatsFamily()
+
 
 def family_of(spec):
     """The :class:`Family` of a study: a rules study's own

@@ -243,7 +243,7 @@ class RulesFamily(Family):
         SQL names.
         """
         columns = {k: re.sub(r"[^A-Za-z0-9_]", "_", k) for k in keys}
-        return RulesFamily(source, keys, columns)
+        return type(self)(source, keys, columns)
 
     @property
     def units_word(self):

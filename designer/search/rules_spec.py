@@ -78,23 +78,12 @@ def _flatten(space, prefix=""):
 
 
 def _seats_problem(players, ending):
-    """Why a rules study cannot take this seat count and ending, or None.
+    """Why a rules study cannot take this seat count and ending, or None
+    (the support table's row for studies, in its words)."""
+    from designer.support import refusal
 
-    A rules study's rows are the two-seat plane (first-player win against
-    komi) under the race or the rounds ending; the support table's row for
-    studies says so once it lists rules-file games, and its words are used
-    either way."""
-    from designer.support import SUPPORT, TWO_RACE_ROUNDS, refusal
-
-    if "rules" in SUPPORT["study run"]:
-        return refusal("study run", "rules", players, ending, "rules studies",
-                       ("players = ", "ending = "))
-    if TWO_RACE_ROUNDS.takes(players, ending):
-        return None
-    wanted = (f"players = {players}" if players not in TWO_RACE_ROUNDS.players
-              else f"ending = {ending}")
-    return (f"designer study run does not take {wanted} for rules studies: it takes "
-            f"rules-file games with {TWO_RACE_ROUNDS.words()}")
+    return refusal("study run", "rules", players, ending, "rules studies",
+                   ("players = ", "ending = "))
 
 
 def rules_space(where, study_path, st, space):
@@ -172,7 +161,7 @@ def _values(raw):
 def check_rules_space(where, fam, source, space):
     """Refuse a space whose rules the rules reader refuses (module doc)."""
     here = f"{where} [space]"
-    if space["komi"].lo < 0:
+    if space["komi"].lo < 0 and "players" not in space:  # a seats study checks its own
         raise _study_error(f"{here}: invalid komi = {space['komi'].lo}: allowed komi >= 0 "
                            "(points the second player starts with)")
     keys = fam.keys
@@ -199,6 +188,11 @@ def check_rules_space(where, fam, source, space):
             read(low, space["goal"].lo)
         except DesignError as exc:
             raise _study_error(f"{here}: invalid goal = {space['goal'].lo}: {exc}") from None
+    for n in (space["players"].values if "players" in space else ()):
+        for e in space["ending"].values:
+            problem = _engine_refusal(rules, source.label, n, e)
+            if problem:
+                raise _study_error(f"{here}: invalid players = {n}: {problem}")
     u = rules.unit
     for key in PLANE:
         wrong = [v for v in space[key].values if v % u]
@@ -206,6 +200,21 @@ def check_rules_space(where, fam, source, space):
             raise _study_error(f"{here}: invalid {key} = {wrong[0]}: allowed multiples of "
                                f"{u} (the rules of {source.label} count points in units of "
                                f"{u})")
+
+
+def _engine_refusal(rules, label, players, ending):
+    """The engine's refusal of ``rules`` with this many players and this
+    ending (a farkle penalty counts two seats only), or None."""
+    from designer.engine.game import RulesGame, _check_seats
+
+    if players <= 2:
+        return None
+    try:
+        _check_seats(RulesGame(rules=rules, source=label, start=(0,) * players,
+                               players=players, ending=ending, komi=0))
+    except DesignError as exc:
+        return str(exc)
+    return None
 
 
 def _culprit(here, source, low, goal, text, read):

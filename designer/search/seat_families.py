@@ -80,6 +80,16 @@ class _Seats:
         return {"goals": tuple(spec.space["goal"]), "komis": tuple(spec.space["komi"])}
 
     def check_space(self, space, fixed):
+        self.check_seat_values(space)
+        for p in self.base_params():
+            for v in (space[p].lo, space[p].hi):
+                self.game({**self._probe_unit(space, fixed, p, v), "players": 2,
+                           "ending": "race"}, space["goal"].hi)
+
+    @staticmethod
+    def check_seat_values(space):
+        """Refuse player counts, endings and komi ranges no seats study
+        takes (one :class:`~designer.errors.ParameterError`)."""
         from designer.games._validate import check_players
 
         for n in space["players"]:
@@ -102,10 +112,6 @@ class _Seats:
         if abs(space["komi"].lo) >= space["goal"].hi or space["komi"].hi >= space["goal"].hi:
             raise ParameterError("komi", space["komi"].describe(),
                                  f"komi between -{space['goal'].hi - 1} and {space['goal'].hi - 1}")
-        for p in self.base_params():
-            for v in (space[p].lo, space[p].hi):
-                self.game({**self._probe_unit(space, fixed, p, v), "players": 2,
-                           "ending": "race"}, space["goal"].hi)
 
     def base_params(self):
         return tuple(p for p in self.unit_params() if p not in self.seat_params)
@@ -138,27 +144,42 @@ class _Seats:
         vectors = komi_vectors(args["komis"], N, ending)
         rows = []
         for goal in args["goals"]:
-            here = []
+            at = []
             for v in vectors:
                 if max(v) >= goal:
                     continue
                 komi = (v[1] - v[0]) if N == 2 else list(v)  # two players: one signed number
-                p = np.asarray(sol.seat_win(goal, komi), dtype=float)
-                row = {**self.design(unit), "goal": goal, "starts": starts_text(v),
-                       "fairness": float(np.abs(p - 1.0 / N).max()),
-                       "expected_actions": sol.expected_actions(goal, komi),
-                       "components": self.components(unit)}
-                row.update({c: (float(p[s]) if s < N else float("nan"))
-                            for s, c in enumerate(SEAT_COLUMNS)})
-                here.append((row["fairness"], sum(v), v, row))
-            if not here:
-                continue
-            fair = min(here, key=lambda t: t[:3])
-            for _, _, _, row in here:
-                row["fair_starts"] = fair[3]["starts"]
-                row["fair_fairness"] = fair[0]
-                rows.append(row)
+                at.append((v, sol.seat_win(goal, komi), sol.expected_actions(goal, komi)))
+            rows += self.seat_rows({**self.design(unit), "components": self.components(unit)},
+                                   N, goal, at)
         return rows, float(sol.residual)
+
+    @staticmethod
+    def seat_rows(base, N, goal, at):
+        """The rows of ``N`` seats at one goal: ``base`` (the design's
+        columns) and, from ``at``, per start vector ``v`` (seat 1 first),
+        every seat's win and the expected game length (None: not known);
+        each row also names the range's fairest vector.
+
+        Fairness is :math:`\\max_s |P_s - 1/N|`; the fairest vector has the
+        smallest, ties to the fewest points in all, then the first in order.
+        """
+        here = []
+        for v, p, actions in at:
+            p = np.asarray(p, dtype=float)
+            row = {**base, "goal": goal, "starts": starts_text(v),
+                   "fairness": float(np.abs(p - 1.0 / N).max()),
+                   "expected_actions": float("nan") if actions is None else float(actions)}
+            row.update({c: (float(p[s]) if s < N else float("nan"))
+                        for s, c in enumerate(SEAT_COLUMNS)})
+            here.append((row["fairness"], sum(v), v, row))
+        if not here:
+            return []
+        fair = min(here, key=lambda t: t[:3])
+        for _, _, _, row in here:
+            row["fair_starts"] = fair[3]["starts"]
+            row["fair_fairness"] = fair[0]
+        return [row for *_, row in here]
 
     def tiny_unit(self):
         return {**super().tiny_unit(), "players": 3, "ending": "race"}

@@ -522,6 +522,17 @@ def load_study(path):
     seats = {"players": sp.pop("players", None), "ending": sp.pop("ending", None)}
     if source is None:
         _check_seats(where, fam, seats)
+    elif seats["players"] not in (None, ("list", (2,))):
+        # a rules study over players: the rules family's seats variant, its
+        # ending the study's or the file's
+        fam = FAMILIES["rules-seats"].bind(source, fam.keys)
+        family = fam.name
+        sp["players"] = seats["players"]
+        ending = source.doc.get("ending", "race")
+        sp["ending"] = seats["ending"] or ("list", (ending if isinstance(ending, str) else "race",))
+        if st.method != "grid":
+            raise _err(f"{where} [study]", "method", st.method,
+                       "grid for a study over players or endings")
     elif seats["ending"] is not None:  # a rules study sweeps the file's ending
         sp["ending"] = seats["ending"]
     if fam.name in SEAT_VARIANTS:
