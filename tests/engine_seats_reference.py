@@ -232,3 +232,101 @@ def bellman_residual(proc, goal, players, values, *, forced_first=False, min_ban
             break
     new = {(sc, h): race.choose(sc, h, 0, True) for sc, h in race.V}
     return max(max(abs(a - b) for a, b in zip(new[k], race.V[k])) for k in new)
+
+
+def reference_profile(proc, goal, players, seat, hold, *, forced_first=False, min_bank=0,
+                      floor=0, tol=1e-15, max_iter=200_000):
+    """Every seat's win when seat ``seat`` (0-based) plays ``hold-at:hold``
+    and the others play max-n optimally, by value iteration straight from
+    the rules, in absolute seats.
+
+    The optimal seats' decisions are those of the reference's own solve
+    (:meth:`_Race.decide` on the converged values, scores from the mover
+    on). The policy seat stops where it may once its turn total is at
+    least ``hold`` (at a turn total of 0 it goes on), takes the first
+    continuation, and at a choice the option of the largest gain (the
+    first of equals). A turn total at the goal where a stop is allowed
+    wins, for every seat.
+
+    Returns
+    -------
+    dict
+        ``P[(scores, h)]`` with seat 1 moving (scores in seat order): the
+        tuple of every seat's win, seat 1 first.
+    """
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    for _ in range(max_iter):
+        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
+            break
+    else:
+        raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+    N = players
+    tuples = list(product(range(floor, goal), repeat=N))
+    even = (1.0 / N,) * N
+    P = {(sc, m, h): even for sc in tuples for m in range(N) for h in race.states}
+    PW = {(sc, m, s, t): even for sc in tuples for m in range(N) for s in race.states
+          for t in range(max(goal - sc[m], min_bank))}
+    order = sorted(PW, key=lambda k: (-sum(k[0]), -k[3]))
+
+    def win(m):
+        return tuple(1.0 if a == m else 0.0 for a in range(N))
+
+    def handed(sc, m, score, h):
+        new = list(sc)
+        new[m] = score
+        return P[(tuple(new), (m + 1) % N, h)]
+
+    def inside(sc, m, s, t):
+        if t >= max(goal - sc[m], min_bank):
+            return win(m)
+        return PW[(sc, m, s, t)]
+
+    def action(sc, m, s, t, first):
+        """None for a stop, else (continuation, option per outcome)."""
+        may_stop = t >= min_bank and not (first and forced_first)
+        if m == seat:
+            if may_stop and t >= hold:
+                return None
+            outs = race.rolls[s][0]
+            picks = [None if o[1] != "choose" else
+                     max(range(len(o[2])), key=lambda i: (o[2][i][0], -i)) for o in outs]
+            return 0, picks
+        rel = tuple(sc[(m + r) % N] for r in range(N))
+        return race.decide(rel, s, t, first)[1]
+
+    def value(sc, m, s, t, first):
+        act = action(sc, m, s, t, first)
+        if act is None:
+            if t == 0:
+                return P[(sc, (m + 1) % N, proc.handover(s))]
+            return handed(sc, m, sc[m] + t, proc.handover(s))
+        index, picks = act
+        v = [0.0] * N
+        for o, k in zip(race.rolls[s][index], picks):
+            p, kind = o[0], o[1]
+            if kind == "bust":
+                u = handed(sc, m, o[3](sc[m]), o[2])
+            elif kind == "end":
+                total = t + o[2]
+                u = win(m) if sc[m] + total >= goal else handed(sc, m, sc[m] + total, o[3])
+            else:
+                g, s2 = o[2][k]
+                u = inside(sc, m, s2, t + g)
+            for a in range(N):
+                v[a] += p * u[a]
+        return tuple(v)
+
+    for _ in range(max_iter):
+        delta = 0.0
+        for key in order:
+            new = value(*key, False)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, PW[key])))
+            PW[key] = new
+        for key in P:
+            sc, m, h = key
+            new = value(sc, m, h, 0, True)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, P[key])))
+            P[key] = new
+        if delta < tol:
+            return {(sc, h): P[(sc, 0, h)] for sc in tuples for h in race.states}
+    raise RuntimeError(f"reference profile did not converge in {max_iter} sweeps")
