@@ -1,7 +1,8 @@
 """Benchmark: the engine with three and four seats, race ending.
 
 Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
-[--no-farkle] [--no-today] [--no-rounds] [--rounds-only] [--no-length]``.
+[--no-farkle] [--no-today] [--no-rounds] [--rounds-only] [--no-length]
+[--no-compare] [--compare-only]``.
 
 1. **Farkle to 5,000 with three players**, as a user runs it:
    ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
@@ -34,6 +35,15 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    of the two solves' wins there (where the seats' best replies do not
    settle, the two solvers keep different tables, and the lengths under
    them differ too).
+
+6. **A policy at one seat** (:mod:`designer.engine.seat_match`, what
+   ``designer compare GAME --players 3`` runs): the policy at each seat in
+   turn, the others optimal, evaluated after one solve; the engine's
+   seconds on one thread, on two, and on two beside a busy process, and
+   with today's N-player evaluator (:mod:`designer.solve.profile`, the
+   same question on the presets) its seconds, the ratio and the largest
+   difference of the seats' wins (where the seats' best replies do not
+   settle, the two solvers keep different tables, and the wins differ).
 
 The load average is printed with every part: the machine is shared, and
 other processes move every figure here.
@@ -242,6 +252,61 @@ def lengths(repeats):
     print(f"  [{_load()}]")
 
 
+#: (label, example, goal, players, preset, policy) of part 6.
+COMPARES = [("Pig 3p to 100", "pig", 100, 3, "pig", "hold-at:20"),
+            ("Fowl Play 3p to 30", "fowl-play", 30, 3, "fowl-play", "max-score"),
+            ("Farkle 3p to 2,000", "farkle", 2000, 3, None, "hold-at:300"),
+            ("Pig 4p to 30", "pig", 30, 4, "pig", "hold-at:10")]
+
+
+def compares(repeats):
+    from designer.analysis.seat_compare import compare_seats
+    from designer.engine.game import load_rules_game
+    from designer.engine.match import parse_rules_policy
+    from designer.engine.seat_match import seat_profile
+
+    print(f"\n6. a policy at one seat, the others optimal ({_load()})")
+    print(f"{'game':<20} {'policy':<12} {'1 thread s':>10} {'2 threads s':>11} {'2 / 1':>6} "
+          f"{'busy s':>7} {'busy / 1':>8} {'today s':>8} {'engine/today':>12} {'max |dP|':>9}")
+    for label, example, goal, players, preset, policy in COMPARES:
+        game = load_rules_game(example, goal=goal, players=players)
+        model, G = game.rules.model, game.rules.goal
+        pol = parse_rules_policy(policy, game)
+        sol = solve_seats_model(model, G, players)
+        seat_profile(model, solve_seats_model(model, 3, players), pol, unit=game.unit)  # load
+        one, two, busy, fam_s = [], [], [], []
+        fam = None
+        if preset is not None:
+            fgame = load_game(preset, goal=goal, players=players)
+            fsol = solve(fgame)
+            small = load_game(preset, goal=5, players=players)
+            compare_seats(small, "max-score", solution=solve(small))  # load the kernels
+        for _ in range(repeats):  # alternating, so that all meet the same load
+            numba.set_num_threads(1)
+            one.append(seat_profile(model, sol, pol, unit=game.unit).seconds)
+            numba.set_num_threads(2)
+            prof = seat_profile(model, sol, pol, unit=game.unit)
+            two.append(prof.seconds)
+            if preset is not None:
+                fam = compare_seats(fgame, policy, solution=fsol)
+                fam_s.append(fam.seconds)
+        with Busy():
+            for _ in range(repeats):
+                busy.append(seat_profile(model, sol, pol, unit=game.unit).seconds)
+        a, b, c = statistics.median(one), statistics.median(two), statistics.median(busy)
+        line = (f"{label:<20} {policy:<12} {a:>10.3f} {b:>11.3f} {b / a:>5.2f}x {c:>7.3f} "
+                f"{c / a:>7.2f}x")
+        if fam is not None:
+            start = (0,) * players
+            dp = max(abs(prof.seat_win(s, start)[s] - fam.seats[s]["win"])
+                     for s in range(players))
+            f = statistics.median(fam_s)
+            line += f" {f:>8.3f} {b / f:>11.2f}x {dp:>9.1e}"
+        print(line)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    print(f"  [{_load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="runs of each small solve")
@@ -252,12 +317,17 @@ def main():
     ap.add_argument("--no-rounds", action="store_true", help="skip the rounds ending")
     ap.add_argument("--rounds-only", action="store_true", help="only the rounds ending")
     ap.add_argument("--no-length", action="store_true", help="skip the game length")
+    ap.add_argument("--no-compare", action="store_true", help="skip the policy at one seat")
+    ap.add_argument("--compare-only", action="store_true", help="only the policy at one seat")
     ap.add_argument("--rounds-repeats", type=int, default=3,
                     help="runs of 3-player Pig to 100 under the rounds ending")
     args = ap.parse_args()
     print(f"numba threads: {numba.config.NUMBA_NUM_THREADS}, {_load()}")
     if args.rounds_only:
         rounds(args.rounds_repeats)
+        return
+    if args.compare_only:
+        compares(args.repeats)
         return
     threads(args.repeats, busy=False)
     if not args.no_busy:
@@ -272,6 +342,8 @@ def main():
         rounds(args.rounds_repeats)
     if not args.no_length:
         lengths(args.repeats)
+    if not args.no_compare:
+        compares(args.repeats)
 
 
 if __name__ == "__main__":

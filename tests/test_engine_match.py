@@ -229,7 +229,8 @@ def test_rounds_ending_compares_and_three_seats_in_rounds_are_refused_in_one_lin
     assert 0.0 < out["win_as_first"] < out["win_as_second"] < 0.5
     r = cli("compare", "great-rolled-ones", "--players", "3", "--policy", "hold-at:10")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
-    assert "--players 3" in r.stderr
+    # three seats are compared under the race ending only
+    assert "does not take --ending rounds" in r.stderr and "3-4 players, race ending" in r.stderr
 
 
 def test_json_output():

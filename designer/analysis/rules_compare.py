@@ -50,6 +50,8 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         it counts (race; None and 0 under the rounds ending or without
         ``with_agreement``).
     """
+    if game.players > 2:
+        return compare_rules_seats(game, policy, against, solution=solution)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"designer compare takes rules games with 2 players and the race or "
                           f"rounds ending, not {game.players} players and the {game.ending} "
@@ -96,4 +98,81 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
                            agree_s, m.residual, m.passes)
 
 
-__all__ = ["RulesComparison", "compare_rules"]
+def compare_rules_seats(game, policy, against="optimal", *, solution=None):
+    """Policy ``policy`` at each seat of a 3-4 seat rules game in turn, the
+    other seats playing the N-player optimum, exactly
+    (:func:`designer.engine.seat_match.seat_profile`).
+
+    Parameters
+    ----------
+    game : RulesGame
+        ``players`` 3 or 4, race ending; its start points set every seat's.
+    policy : str
+        ``max-score``, ``hold-at:N`` (N in points), ``rule:...`` or
+        ``py:FILE.py:FUNCTION`` (reading ``j`` as the highest score of the
+        other seats), or ``optimal`` (every seat optimal).
+    against : str
+        Must be ``"optimal"``: the other seats play the N-player optimum.
+    solution : SeatsResult, optional
+        The engine's N-seat solve of ``game`` (solved otherwise).
+
+    Returns
+    -------
+    SeatComparison
+        Per seat its exact win playing ``policy`` against the same seat
+        playing optimally; ``residual`` the last change where scores can
+        fall.
+    """
+    import time
+
+    from designer.analysis.seat_compare import SeatComparison
+    from designer.engine.game import _check_seats
+    from designer.engine.seat_match import memory_needed, seat_profile
+    from designer.engine.seats import SeatsResult, estimate, solve_seats_model
+    from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+
+    N = game.players
+    if game.ending != "race":
+        raise DesignError(f"designer compare takes rules games of {N} players under the race "
+                          f"ending, not the {game.ending} ending (the rounds ending: 2 players)")
+    _check_seats(game)
+    if not isinstance(against, str) or against.strip().lower() != "optimal":
+        raise DesignError(f"with {N} players the other seats play the {N}-player optimum: use "
+                          f"--against optimal, not {against!r}")
+    a = parse_rules_policy(policy, game)  # a bad policy fails before any solve
+    rules = game.rules
+    model, goal = rules.model, rules.goal
+    # refused before anything is solved: the solve's tables, then the profile's
+    est = estimate(model, goal, N)
+    if est["memory"] > MEMORY_LIMIT:
+        raise TooLargeError(f"{game.name} with {N} players needs {est['memory'] / 2**20:,.0f} "
+                            f"MB to solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+    import numba
+
+    from designer._jit import threads
+
+    need = memory_needed(plan(model, goal), N, max(1, min(numba.get_num_threads(), threads())),
+                         a.kind == TABLE)
+    if need > MEMORY_LIMIT:
+        raise TooLargeError(f"{a.name} at one seat of {N} on {game.name} needs "
+                            f"{need / 2**20:,.0f} MB, over the limit of "
+                            f"{MEMORY_LIMIT / 2**20:,.0f} MB: lower the goal")
+    if not isinstance(solution, SeatsResult):
+        solution = solve_seats_model(model, goal, N)
+    t0 = time.perf_counter()
+    prof = seat_profile(model, solution, a, unit=game.unit, name=game.name)
+    seconds = time.perf_counter() - t0
+    start = tuple(game.start)
+    base = solution.value(start)
+    seats = []
+    for s in range(N):
+        win = float(prof.seat_win(s, start)[s])
+        seats.append({"seat": s + 1, "win": win, "optimal_win": float(base[s]),
+                      "difference": win - float(base[s])})
+    return SeatComparison(game.name, N, game.goal, [k * game.unit for k in start], a.name,
+                          "optimal", seats, sum(r["difference"] for r in seats) / N,
+                          [float(v) for v in base], int(solution.unsettled_positions), seconds,
+                          float(solution.unsettled_residual))
+
+
+__all__ = ["RulesComparison", "compare_rules", "compare_rules_seats"]

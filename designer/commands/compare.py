@@ -30,9 +30,11 @@ def register(sub):
                     "policy played at each seat in turn, reading its own score and the highest "
                     "opponent score, while every other seat plays the N-player optimum "
                     "(--against must be optimal): each seat's exact win probability against the "
-                    "same seat playing optimally.",
+                    "same seat playing optimally; a rules game takes max-score, hold-at:N, rule: "
+                    "and py: there (j, diff, ... read the highest opponent score).",
         epilog="examples: designer compare fowl-play --policy max-score --against optimal | "
                "designer compare pig --players 3 --policy two-player --against optimal | "
+               "designer compare farkle --players 3 --goal 2000 --policy hold-at:300 | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
                "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")
@@ -48,7 +50,7 @@ def register(sub):
 
 def run(args):
     from designer.analysis.compare import compare
-    from designer.report.terminal import print_json, show_comparison
+    from designer.report.terminal import err_console, print_json, show_comparison
     from designer.support import kind_of
 
     game = game_from_args(args, "compare")
@@ -62,8 +64,14 @@ def run(args):
         for spec in {args.policy, args.against} - {"optimal"}:
             parse_policy(spec, game)
         solution = solve_shown(game)
-    result = compare(game, args.policy, args.against, solution=solution,
-                     with_agreement=not args.no_agreement)
+    if game.family == "rules" and err_console.is_terminal and not args.json:
+        # the engine's solve and evaluation can take minutes on large games
+        with err_console.status(f"solving {game.name} and evaluating {args.policy} exactly..."):
+            result = compare(game, args.policy, args.against, solution=solution,
+                             with_agreement=not args.no_agreement)
+    else:
+        result = compare(game, args.policy, args.against, solution=solution,
+                         with_agreement=not args.no_agreement)
     if args.json:
         print_json(result.to_dict())
     else:

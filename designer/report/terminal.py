@@ -499,7 +499,7 @@ def show_seat_comparison(r):
     console.print(table)
     if r.unsettled_positions:
         console.print(unsettled_note(r.unsettled_positions, r.unsettled_residual))
-    console.print(f"  exact evaluation: {r.seconds:.2f} s")
+    console.print(f"  exact evaluation: {r.seconds:.2f} s (the {r.players}-player solve excluded)")
 
 
 def show_zombie_comparison(r):
