@@ -85,7 +85,7 @@ SUPPORT = {
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
-             "zombie-dice": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},
+             "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
     "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS, "rules": TWO_RACE},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},

@@ -314,7 +314,7 @@ def test_farkle_offers_the_options_of_a_throw(tmp_path, monkeypatch):
 
 
 def test_check_playable_refuses_what_play_does_not_take():
-    with pytest.raises(Exception, match="--players 3 for The Great Rolled Ones"):
+    with pytest.raises(Exception, match="--ending rounds for The Great Rolled Ones"):
         check_playable(load_rules_game("great-rolled-ones", players=3))
     check_playable(load_rules_game("great-rolled-ones"))
     with pytest.raises(Exception, match="--test-mode"):
@@ -368,9 +368,10 @@ def test_the_command_plays_piglet_with_the_computer_first(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["piglet", "--level", "expert"], "invalid --level='expert'"),
-    (["piglet", "--players", "3"], "designer play does not take --players 3 for Piglet"),
+    (["piglet", "--players", "5"], "designer play does not take --players 5 for Piglet"),
     (["great-rolled-ones", "--players", "3"],
-     "does not take --players 3 for The Great Rolled Ones"),
+     "does not take --ending rounds for The Great Rolled Ones: it takes rules-file games with 2 "
+     "players, race or rounds ending; 3-4 players, race ending"),
     (["piglet", "--test-mode"], "--test-mode types one item or face per action"),
     (["piglet", "--level", "hard", "--nn", "x.npz"], "--nn plays deck games"),
     (["piglet", "--faces", "3"], "does not take --faces"),

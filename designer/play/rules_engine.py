@@ -174,8 +174,11 @@ class RulesState:
         return ((STOP,) if self.can_stop() else ()) + goes
 
     def mover_view(self):
-        """``(i, j, s, t)`` from the mover's side (two seats), in units."""
-        return (self.units[self.mover], self.units[1 - self.mover], self.s, self.t)
+        """``(i, j, s, t)`` from the mover's side, in units: ``j`` is the
+        opponent's score, with three or four seats the highest of the
+        others' (what a rule reads, as ``designer compare`` reads it)."""
+        others = [u for seat, u in enumerate(self.units) if seat != self.mover]
+        return (self.units[self.mover], max(others), self.s, self.t)
 
 
 def new_game(game):
@@ -185,12 +188,16 @@ def new_game(game):
     Raises
     ------
     DesignError
-        A game of other than 2 players or an ending not known.
+        A game the engine does not play: 2 players in the race or the
+        rounds ending, 3 or 4 in the race.
     """
-    if game.players != 2 or game.ending not in ("race", "rounds"):
+    ok = (game.players == 2 and game.ending in ("race", "rounds")) or (
+        game.players in (3, 4) and game.ending == "race")
+    if not ok:
         raise DesignError(f"cannot play {game.name} with {game.players} players and the "
                           f"{game.ending} ending: designer play plays a rules game with 2 "
-                          "players and the race or rounds ending")
+                          "players and the race or rounds ending, or 3-4 players and the race "
+                          "ending")
     return RulesState(game, tuple(int(u) for u in game.start))
 
 
@@ -420,10 +427,16 @@ class RulesSolution:
 
 
 def solve(game):
-    """Solve ``game`` (2 players) with the engine: a :class:`RulesSolution`
-    for the race, a :class:`RoundsSolution` for the rounds ending."""
+    """Solve ``game`` with the engine: a :class:`RulesSolution` for the race
+    of 2 players, a :class:`SeatsSolution` for 3 or 4, a
+    :class:`RoundsSolution` for the rounds ending."""
     if game.ending == "rounds":
         return solve_rounds(game)
+    if game.players > 2:
+        from designer.engine.seats import solve_seats_model
+
+        return SeatsSolution(game, solve_seats_model(game.rules.model, game.rules.goal,
+                                                     game.players))
     from designer.engine.solve import solve_model
 
     return RulesSolution(game, solve_model(game.rules.model, game.rules.goal))
@@ -578,6 +591,67 @@ class TurnValues:
         if tt >= self.tcap:
             return 1.0
         return self.value(int(self.m.opt_next[r]), tt)
+
+
+# -- exact values with three or four seats ---------------------------------------
+
+class SeatsTurnValues(TurnValues):
+    """``W`` of one turn of the mover with three or four seats: the mover's
+    own win under max-n play, from the N-seat solve's turn-start table
+    (:func:`designer.engine.seats.solve_seats_model`). The turn recursion is
+    :class:`TurnValues`'; a turn that ends with the mover at ``mine`` is
+    worth the mover's component of the next seat's turn start, the scores
+    read from the next seat on (the mover last)."""
+
+    def __init__(self, solution, units, mover):
+        self.sol, self.units, self.mover = solution, tuple(int(u) for u in units), int(mover)
+        g = solution.game.rules
+        self.m, self.goal = g.model, g.goal
+        self.i = self.units[self.mover]
+        self.tcap = max(self.goal - self.i, self.m.min_bank)
+        self.memo = {}
+
+    def _other(self, mine, h):
+        N = len(self.units)
+        nxt = (self.mover + 1) % N
+        scores = tuple(self.units[(nxt + r) % N] for r in range(N - 1)) + (int(mine),)
+        return float(self.sol.result.value(scores, int(h))[N - 1])
+
+
+@dataclass(frozen=True, eq=False)
+class SeatsSolution:
+    """A rules game of three or four seats (race) with its max-n solve.
+
+    Attributes
+    ----------
+    game : RulesGame
+    result : SeatsResult
+    """
+
+    game: object
+    result: object
+
+    def turn(self, units, mover):
+        """The :class:`SeatsTurnValues` of the mover's turn at ``units``
+        (the last few are kept)."""
+        cache = self.__dict__.setdefault("_turns", {})
+        key = (tuple(int(u) for u in units), int(mover))
+        if key not in cache:
+            if len(cache) >= 4:
+                cache.pop(next(iter(cache)))
+            cache[key] = SeatsTurnValues(self, *key)
+        return cache[key]
+
+    def action_values(self, state):
+        """The mover's own win probability after each legal action of ``state``."""
+        tv = self.turn(state.units, state.mover)
+        if state.pending is not None:
+            return {a: tv.option(a[1], state.t) for a in state.legal()}
+        return {a: tv.action(a, state.s, state.t) for a in state.legal()}
+
+    def best(self, state):
+        """The max-n action at ``state``, ties as the solver breaks them."""
+        return best_action(state, self.action_values(state))
 
 
 # -- exact values under the rounds ending ---------------------------------------

@@ -36,7 +36,8 @@ renamed over the old file, so a crash never leaves half a file.
 
 Rules games (a rules file or a shipped example) are keyed by the file or
 example as named on the command line, the goal and the komi in points
-(``"rules:rules=farkle,goal=2000,komi=0"``); their decisions are valued
+(``"rules:rules=farkle,goal=2000,komi=0"``; with three or four seats also
+``players`` and ``ending``); their decisions are valued
 and counted, and no ``moves`` are kept (no strategy card is made for them).
 """
 
@@ -78,7 +79,10 @@ def params_of(game):
     example as named (``rules``), goal and komi in points."""
     if game.family == "rules":
         komi = game.komi if isinstance(game.komi, int) else list(game.komi)
-        return {"family": "rules", "rules": game.source, "goal": game.goal, "komi": komi}
+        out = {"family": "rules", "rules": game.source, "goal": game.goal, "komi": komi}
+        if game.players > 2:  # its own design; two-player keys keep their form
+            out.update(players=game.players, ending=game.ending)
+        return out
     return dict(game.params)
 
 
