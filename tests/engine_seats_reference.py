@@ -160,6 +160,15 @@ def reference_seats(proc, goal, players, *, forced_first=False, min_bank=0, floo
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
 
 
+def _solved(proc, goal, players, forced_first, min_bank, floor, max_iter):
+    """The race, its values iterated until no sweep moves them by 1e-15."""
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    for _ in range(max_iter):
+        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
+            return race
+    raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+
+
 def reference_seat_lengths(proc, goal, players, *, forced_first=False, min_bank=0, floor=0,
                            tol=1e-13, max_iter=200_000):
     """Expected actions left at every turn start under max-n play,
@@ -170,12 +179,7 @@ def reference_seat_lengths(proc, goal, players, *, forced_first=False, min_bank=
     each outcome's length: the next seat's turn after a bust or an end
     (none after an end that wins), the node the mover's option reaches
     (one action, its winning stop, at or past the goal)."""
-    race = _Race(proc, goal, players, forced_first, min_bank, floor)
-    for _ in range(max_iter):
-        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
-            break
-    else:
-        raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+    race = _solved(proc, goal, players, forced_first, min_bank, floor, max_iter)
     LV = {key: 0.0 for key in race.V}
     LW = {key: 0.0 for key in race.W}
 
@@ -254,12 +258,7 @@ def reference_profile(proc, goal, players, seat, hold, *, forced_first=False, mi
         ``P[(scores, h)]`` with seat 1 moving (scores in seat order): the
         tuple of every seat's win, seat 1 first.
     """
-    race = _Race(proc, goal, players, forced_first, min_bank, floor)
-    for _ in range(max_iter):
-        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
-            break
-    else:
-        raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
+    race = _solved(proc, goal, players, forced_first, min_bank, floor, max_iter)
     N = players
     tuples = list(product(range(floor, goal), repeat=N))
     even = (1.0 / N,) * N

@@ -342,16 +342,18 @@ def test_outcomes_follow_the_model_probabilities():
 MOVE = r"\(turn total (\d+)\): d or space = roll(, h = (?:pass|stop and bank \d+))?"
 
 
-def test_the_command_plays_piglet_with_the_computer_first(tmp_path):
+def play_command(tmp_path, args, first, ends):
+    """Run ``designer play ARGS`` in a terminal, wait for ``first``, then
+    answer every move (hold from a turn total of 2, else roll) until one of
+    ``ends``; returns what the terminal showed after the game, without its
+    escape codes (the process has ended with status 0)."""
     pexpect = pytest.importorskip("pexpect")
     env = {**os.environ, "DESIGNER_DATA_DIR": str(tmp_path), "COLUMNS": "100", "LINES": "50"}
-    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "piglet", "--goal", "4",
-                                           "--first", "computer", "--no-pause", "--seed", "2"],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=120,
-                          dimensions=(50, 100))
-    child.expect(r"Computer \(first\)")
+    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", *args], cwd=str(ROOT),
+                          env=env, encoding="utf-8", timeout=120, dimensions=(50, 100))
+    child.expect(first)
     for _ in range(300):
-        i = child.expect([MOVE, "You win", "The computer wins"])
+        i = child.expect([MOVE, *ends])
         if i > 0:
             break
         child.send("h" if int(child.match.group(1)) >= 2 else "d")
@@ -359,9 +361,16 @@ def test_the_command_plays_piglet_with_the_computer_first(tmp_path):
         raise AssertionError("the game did not end")
     child.expect(pexpect.EOF)
     tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
-    assert "Your record at level medium on this design: 1 game" in tail
     child.close()
     assert child.exitstatus == 0
+    return tail
+
+
+def test_the_command_plays_piglet_with_the_computer_first(tmp_path):
+    tail = play_command(tmp_path, ["piglet", "--goal", "4", "--first", "computer", "--no-pause",
+                                   "--seed", "2"], r"Computer \(first\)",
+                        ["You win", "The computer wins"])
+    assert "Your record at level medium on this design: 1 game" in tail
     levels = load(tmp_path / "play-stats.json")["designs"]["rules:rules=piglet,goal=4,komi=0"]
     assert levels["levels"]["medium"]["games"] == 1
 

@@ -2,14 +2,11 @@
 the computer plays by against the engine's N-seat solve, the hard player,
 a scripted game replayed from the rules, and the command."""
 
-import os
-import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_play_rules import HOG, MOVE, SMALL_DECK, _session
+from test_play_rules import HOG, SMALL_DECK, _session, play_command
 
 from designer._jit import TIE
 from designer.engine.game import RulesGame, load_rules_game
@@ -138,24 +135,8 @@ def test_check_playable_takes_three_and_four_seats_in_the_race():
 
 
 def test_the_command_plays_three_seats(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    env = {**os.environ, "DESIGNER_DATA_DIR": str(tmp_path), "COLUMNS": "100", "LINES": "50"}
-    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "piglet", "--goal", "4",
-                                           "--players", "3", "--no-pause", "--seed", "2"],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=120,
-                          dimensions=(50, 100))
-    child.expect("Computer 3")
-    for _ in range(300):
-        i = child.expect([MOVE, "You win", r"Computer \d wins"])
-        if i > 0:
-            break
-        child.send("h" if int(child.match.group(1)) >= 2 else "d")
-    else:
-        raise AssertionError("the game did not end")
-    child.expect(pexpect.EOF)
-    tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    tail = play_command(tmp_path, ["piglet", "--goal", "4", "--players", "3", "--no-pause",
+                                   "--seed", "2"], "Computer 3", ["You win", r"Computer \d wins"])
     assert "Your record at level medium on this design with 3 players: 1 game" in tail
-    child.close()
-    assert child.exitstatus == 0
     key = "rules:rules=piglet,goal=4,komi=0,players=3,ending=race"
     assert load(tmp_path / "play-stats.json")["designs"][key]["levels"]["medium"]["games"] == 1

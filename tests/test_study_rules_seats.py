@@ -21,16 +21,7 @@ from designer.search.seat_families import SEAT_COLUMNS
 from engine_reference import Die
 from engine_seats_reference import reference_seat_lengths, reference_seats
 from study_helpers import write_study
-
-#: A coin-like die: face 1 busts, every other face scores 1.
-TINY_RULES = """
-name = "Tiny"
-goal = 10
-[dice]
-sides = 2
-other_faces = 1
-face.1 = { bust = true }
-"""
+from test_study_rules import TINY_RULES
 
 STUDY = """
 [study]

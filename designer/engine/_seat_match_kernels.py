@@ -36,8 +36,8 @@ PC_LEN = 3
 
 @kernel
 def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain,
-           opt_next, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, Z, pick, E, mstop, mcont, tab, W, WC,
-           WE, BC, BE, pr, cC, cE, bC, bE):
+           opt_next, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, Z, pick, E, mstop, mcont, tab, W, D,
+           WC, WE, BC, BE, pr, bC, bE):
     """One backward sweep over every rotation's turns of the class of
     ``rep`` with the policy at ``rep``'s position ``c``: in each rotation
     ``r`` (``rep[r]`` moving) an optimal mover's in-turn win into ``W``
@@ -47,12 +47,15 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
     node) and ``BC``/``BE`` (per turn start, ``r * H + h``). Other classes'
     values are read from ``Z[prefix, h, last, d, q]`` (``d``: the policy
     seat's place after the mover, ``q``: the seat ``q`` places after the
-    mover)."""
+    mover). An optimal mover's decisions are the same in every cycle:
+    found from the wins in the first cycle where it is not the policy seat
+    (scalars only), kept in ``D[node] = (decision, continuation)``, and the
+    vectors are summed for the action taken alone."""
     N = rep.shape[0]
     nodes = W.shape[0] // N
     H = BC.shape[0] // N
-    nF = cE.shape[0] // N
-    K = cE.shape[0]
+    nF = bE.shape[0] // N
+    K = bE.shape[0]
     goal, lo, min_bank, forced = settings(cf)
     kind, hold, Tc = pc[PC_KIND], pc[PC_HOLD], pc[PC_TC]
     for r in range(N):
@@ -66,6 +69,9 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
             r2 = (r + 1) % N  # the next mover's rotation
             d2 = (c - r2 + N) % N  # the policy seat's place after the next mover
             mine = r == c and kind != OPTIMAL
+            # an optimal mover decides the same in every cycle: in the first
+            # cycle where it is not the policy seat (W, D then hold its turn)
+            first = c == 0 if r > 0 else c <= 1
             mx = -1  # the highest other score (what a policy reads as the opponent's)
             for a in range(N):
                 if a != r and rep[a] > mx:
@@ -83,7 +89,9 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                     c0, c1 = st[s, ST_C0], st[s, ST_C1]
                     allowed = t >= min_bank and (t > 0 or st[s, ST_PASS] != 0)
                     start = t == 0 and h_s >= 0
-                    # the policy's decision (-1 stop) and its continuation
+                    # the decision (-1 stop) and the continuation to go on with: the
+                    # policy's by its rule; an optimal mover's from its own wins,
+                    # scalars only (the vectors are summed for the action taken alone)
                     dd, cc = -1, -1
                     if mine:
                         has = c1 > c0
@@ -97,20 +105,64 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                         else:
                             cc = mcont[s, t]
                             dd = -1 if mstop[s, t] else cc
-                    bestv = -np.inf
+                    elif not first:  # decided in an earlier cycle of this class
+                        dd, cc = D[nd, 0], D[nd, 1]
+                    else:
+                        bestv = -np.inf
+                        for cont in range(c0, c1):
+                            v = 0.0
+                            for o in range(out_start[cont], out_start[cont + 1]):
+                                p = out_prob[o]
+                                op = oq[o, 0]
+                                if op == OP_MOVE:
+                                    tt = t + oq[o, 1]
+                                    v += p if tt >= tcap else p * W[wo + oq[o, 2] + tt]
+                                    continue
+                                if op == OP_CHOICE:  # the option of the best win
+                                    bv = -np.inf
+                                    for k in range(opt_start[o], opt_start[o + 1]):
+                                        t2 = t + opt_gain[k]
+                                        val = 1.0 if t2 >= tcap else W[wo + opt_nb[k] + t2]
+                                        if val > bv:
+                                            bv = val
+                                    v += p * bv
+                                    continue
+                                h = oq[o, 3]
+                                ns = mi
+                                if op == OP_GENERAL:
+                                    if oc[o, OC_KIND] == _END:
+                                        tot = t + oc[o, OC_POINTS]
+                                        if mi + tot >= goal:  # a win: the game is over
+                                            v += p
+                                            continue
+                                        if tot > 0:
+                                            v += p * V[pr[r], h, ma + tot, N - 1]
+                                            continue
+                                    else:
+                                        e = oc[o, OC_EFFECT]
+                                        if e == _ZERO:
+                                            ns = 0
+                                        elif e != _NONE:
+                                            ns = max(mi - oc[o, OC_PENALTY], lo)
+                                v += p * V[pr[r], h, ns - lo, N - 1]
+                            if v > bestv:  # ties to the continuation listed first
+                                bestv = v
+                                cc = cont
+                        dd = cc
+                        if allowed:
+                            sv = V[pr[r], hand_s, ma + t, N - 1]
+                            thr = tie if t > 0 else -tie  # t = 0: a pass
+                            if not (cc >= 0 and bestv - sv > thr):
+                                dd = -1
+                                bestv = sv
+                        W[nd] = bestv
+                        D[nd, 0], D[nd, 1] = dd, cc
                     for k in range(N):
                         bC[k] = 0.0
                     for k in range(K):
                         bE[k] = 0.0
-                    for cont in range(c0, c1):
-                        if mine and (cont != cc or not (dd >= 0 or (start and forced))):
-                            continue
-                        v = 0.0
-                        for k in range(N):
-                            cC[k] = 0.0
-                        for k in range(K):
-                            cE[k] = 0.0
-                        for o in range(out_start[cont], out_start[cont + 1]):
+                    if cc >= 0 and (dd >= 0 or (start and forced)):
+                        for o in range(out_start[cc], out_start[cc + 1]):
                             p = out_prob[o]
                             op = oq[o, 0]
                             if op == OP_MOVE or op == OP_CHOICE:
@@ -141,14 +193,12 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                             tt = t2
                                             row = wo + opt_nb[k] + t2
                                 if tt >= tcap:  # a winning stop follows
-                                    v += p
-                                    cC[r] += p
+                                    bC[r] += p
                                 else:
-                                    v += p * W[row]
                                     for k in range(N):
-                                        cC[k] += p * WC[row, k]
+                                        bC[k] += p * WC[row, k]
                                     for k in range(K):
-                                        cE[k] += p * WE[row, k]
+                                        bE[k] += p * WE[row, k]
                                 continue
                             h = oq[o, 3]
                             ns = mi
@@ -156,13 +206,11 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                 if oc[o, OC_KIND] == _END:
                                     tot = t + oc[o, OC_POINTS]
                                     if mi + tot >= goal:  # a win: the game is over
-                                        v += p
-                                        cC[r] += p
+                                        bC[r] += p
                                         continue
                                     if tot > 0:
-                                        v += p * V[pr[r], h, ma + tot, N - 1]
                                         for k in range(N):
-                                            cC[(r2 + k) % N] += p * Z[pr[r], h, ma + tot, d2, k]
+                                            bC[(r2 + k) % N] += p * Z[pr[r], h, ma + tot, d2, k]
                                         continue
                                 else:
                                     e = oc[o, OC_EFFECT]
@@ -170,53 +218,36 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                         ns = 0
                                     elif e != _NONE:
                                         ns = max(mi - oc[o, OC_PENALTY], lo)
-                            v += p * V[pr[r], h, ns - lo, N - 1]
                             if ns != mi:  # another class
                                 for k in range(N):
-                                    cC[(r2 + k) % N] += p * Z[pr[r], h, ns - lo, d2, k]
+                                    bC[(r2 + k) % N] += p * Z[pr[r], h, ns - lo, d2, k]
                             elif fb[h] >= 0:  # the next rotation's start: an unknown
-                                cE[r2 * nF + fb[h]] += p
+                                bE[r2 * nF + fb[h]] += p
                             else:  # or its row
                                 for k in range(N):
-                                    cC[k] += p * BC[r2 * H + h, k]
+                                    bC[k] += p * BC[r2 * H + h, k]
                                 for k in range(K):
-                                    cE[k] += p * BE[r2 * H + h, k]
-                        if mine or v > bestv:
-                            bestv = v
-                            for k in range(N):
-                                bC[k] = cC[k]
-                            for k in range(K):
-                                bE[k] = cE[k]
-                    go = bestv > -np.inf
+                                    bE[k] += p * BE[r2 * H + h, k]
                     if start and forced:  # a turn starts with a roll or draw
                         for k in range(N):
                             BC[r * H + h_s, k] = bC[k]
                         for k in range(K):
                             BE[r * H + h_s, k] = bE[k]
-                    if allowed:
-                        sv = V[pr[r], hand_s, ma + t, N - 1]
-                        if mine:
-                            stop = dd < 0
-                        else:
-                            thr = tie if t > 0 else -tie  # t = 0: a pass
-                            stop = not (go and bestv - sv > thr)
-                        if stop:
+                    if dd < 0 and allowed:  # a stop (t = 0: a pass)
+                        for k in range(N):
+                            bC[k] = 0.0
+                        for k in range(K):
+                            bE[k] = 0.0
+                        if t > 0:
                             for k in range(N):
-                                bC[k] = 0.0
+                                bC[(r2 + k) % N] = Z[pr[r], hand_s, ma + t, d2, k]
+                        elif fb[hand_s] >= 0:  # a pass: the next rotation's start
+                            bE[r2 * nF + fb[hand_s]] = 1.0
+                        else:
+                            for k in range(N):
+                                bC[k] = BC[r2 * H + hand_s, k]
                             for k in range(K):
-                                bE[k] = 0.0
-                            if t > 0:
-                                for k in range(N):
-                                    bC[(r2 + k) % N] = Z[pr[r], hand_s, ma + t, d2, k]
-                            elif fb[hand_s] >= 0:  # a pass: the next rotation's start
-                                bE[r2 * nF + fb[hand_s]] = 1.0
-                            else:
-                                for k in range(N):
-                                    bC[k] = BC[r2 * H + hand_s, k]
-                                for k in range(K):
-                                    bE[k] = BE[r2 * H + hand_s, k]
-                            bestv = sv
-                    W[nd] = bestv
+                                bE[k] = BE[r2 * H + hand_s, k]
                     for k in range(N):
                         WC[nd, k] = bC[k]
                     for k in range(K):
@@ -283,6 +314,7 @@ def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_pro
     H = Z.shape[1]
     PAD = 16  # each thread's small rows apart (a shared cache line costs 3x)
     W = np.zeros((nt, N * nodes + PAD))
+    D = np.zeros((nt, N * nodes + PAD, 2), dtype=np.int64)
     WC = np.zeros((nt, N * nodes + PAD, N))
     WE = np.zeros((nt, N * nodes + PAD, max(K, 1)))
     BC = np.zeros((nt, N * H + PAD, N))
@@ -291,9 +323,7 @@ def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_pro
     y = np.zeros((nt, K + PAD))
     Y = np.zeros((nt, K + PAD, N))
     pr = np.zeros((nt, N + PAD), dtype=np.int64)
-    cC = np.zeros((nt, N + PAD))
     bC = np.zeros((nt, N + PAD))
-    cE = np.zeros((nt, K + PAD))
     bE = np.zeros((nt, K + PAD))
     for g in range(groups.shape[0] - 1):
         for m in prange(groups[g], groups[g + 1]):
@@ -302,9 +332,10 @@ def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_pro
             for c in range(N):
                 _sweep(reps[m], c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start,
                        opt_gain, opt_next, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, Z,
-                       pick, E, mstop, mcont, tab, W[w, :N * nodes], WC[w, :N * nodes],
+                       pick, E, mstop, mcont, tab, W[w, :N * nodes], D[w, :N * nodes],
+                       WC[w, :N * nodes],
                        WE[w, :N * nodes, :K], BC[w, :N * H], BE[w, :N * H, :K], pr[w, :N],
-                       cC[w, :N], cE[w, :K], bC[w, :N], bE[w, :K])
+                       bC[w, :N], bE[w, :K])
                 ch = _store(reps[m], c, n, fh, BC[w, :N * H], BE[w, :N * H, :K], M[w, :K],
                             y[w, :K], Y[w, :K], Z)
                 if ch < 0:

@@ -310,6 +310,30 @@ def max_score_table(model, p, horizon):
     return E, stop, cont
 
 
+def max_score_arrays(model, p, goal, name, needed):
+    """``(horizon, E, stop, cont)`` of :func:`max_score_table` for a match
+    to ``goal`` over the plan ``p`` (the horizon at least past the goal);
+    one-cell placeholders where ``max-score`` does not play (``needed``
+    False).
+
+    Raises
+    ------
+    DesignError
+        ``max-score`` where it is not defined (a continuation that gains
+        and never busts)."""
+    if not needed:
+        return (1, np.zeros((1, 1)), np.zeros((1, 1), dtype=np.bool_),
+                np.zeros((1, 1), dtype=np.int64))
+    horizon, bad = max_score_horizon(model)
+    if horizon is None:
+        raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
+                          f"throw or draw gains and can never bust, so a turn that "
+                          f"maximises its points never stops; use hold-at:N, a rule: or a py: "
+                          f"policy")
+    horizon = max(horizon, max(goal - p["lo"], model.min_bank) + 1)
+    return (horizon, *max_score_table(model, p, horizon))
+
+
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
     if not (compiled(K.match_pairs) and compiled(K.max_score_table)):
@@ -374,20 +398,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     if need > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need / 2**20:,.0f} MB, over "
                             f"the limit of {memory_limit / 2**20:,.0f} MB")
-    tmax = max(goal - p["lo"], model.min_bank)
-    if K.MAX_SCORE in kinds:
-        horizon, bad = max_score_horizon(model)
-        if horizon is None:
-            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                              f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use hold-at:N, a rule: or a py: policy")
-        horizon = max(horizon, tmax + 1)
-        E, mstop, mcont = max_score_table(model, p, horizon)
-    else:
-        horizon = 1
-        E = np.zeros((1, 1))
-        mstop = np.zeros((1, 1), dtype=np.bool_)
-        mcont = np.zeros((1, 1), dtype=np.int64)
+    horizon, E, mstop, mcont = max_score_arrays(model, p, goal, name, K.MAX_SCORE in kinds)
     V = start_table(solution) if need_opt else np.zeros((1, 1, 1))
     if need_opt and solution.floor != p["lo"]:
         raise DesignError("the optimal solve does not match the plan's scores")

@@ -41,7 +41,7 @@ from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
 from designer.engine._seat_kernels import rotation_classes
-from designer.engine.match import hold_pick, max_score_horizon, max_score_table
+from designer.engine.match import hold_pick, max_score_arrays
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
@@ -115,20 +115,8 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
                             f"{memory_limit / 2**20:,.0f} MB")
     pc = np.zeros(K.PC_LEN, dtype=np.int64)
     pc[K.PC_KIND], pc[K.PC_HOLD] = policy.kind, policy.n
-    if policy.kind == MAX_SCORE:
-        horizon, bad = max_score_horizon(model)
-        if horizon is None:
-            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                              f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use hold-at:N, a rule: or a "
-                              f"py: policy")
-        horizon = max(horizon, max(goal - p["lo"], model.min_bank) + 1)
-        E, mstop, mcont = max_score_table(model, p, horizon)
-    else:
-        horizon = 1
-        E = np.zeros((1, 1))
-        mstop = np.zeros((1, 1), dtype=np.bool_)
-        mcont = np.zeros((1, 1), dtype=np.int64)
+    horizon, E, mstop, mcont = max_score_arrays(model, p, goal, name,
+                                                policy.kind == MAX_SCORE)
     pc[K.PC_TC] = horizon
     tab = (policy.table(model, goal, unit, p) if policy.kind == TABLE
            else np.zeros((1, 1, 1), dtype=np.int8))
