@@ -64,9 +64,10 @@ def run(args):
         for spec in {args.policy, args.against} - {"optimal"}:
             parse_policy(spec, game)
         solution = solve_shown(game)
-    if game.family == "rules" and err_console.is_terminal and not args.json:
-        # the engine's solve and evaluation can take minutes on large games
-        with err_console.status(f"solving {game.name} and evaluating {args.policy} exactly..."):
+    if solution is None and err_console.is_terminal and not args.json:
+        # a solve and an exact evaluation can take minutes on large games
+        # (a solve with its own progress bar was done above)
+        with err_console.status(f"evaluating {args.policy} on {game.name} exactly..."):
             result = compare(game, args.policy, args.against, solution=solution,
                              with_agreement=not args.no_agreement)
     else:
