@@ -152,7 +152,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     from designer._jit import threads
 
     need = memory_needed(plan(model, goal), N, max(1, min(numba.get_num_threads(), threads())),
-                         a.kind == TABLE)
+                         a.kind == TABLE, model)
     if need > MEMORY_LIMIT:
         raise TooLargeError(f"{a.name} at one seat of {N} on {game.name} needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "

@@ -37,7 +37,7 @@ PC_LEN = 3
 @kernel
 def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain,
            opt_next, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, Z, pick, E, mstop, mcont, tab, W, D,
-           WC, WE, BC, BE, pr, bC, bE):
+           PK, tp, WC, WE, BC, BE, pr, bC, bE):
     """One backward sweep over every rotation's turns of the class of
     ``rep`` with the policy at ``rep``'s position ``c``: in each rotation
     ``r`` (``rep[r]`` moving) an optimal mover's in-turn win into ``W``
@@ -49,8 +49,10 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
     seat's place after the mover, ``q``: the seat ``q`` places after the
     mover). An optimal mover's decisions are the same in every cycle:
     found from the wins in the first cycle where it is not the policy seat
-    (scalars only), kept in ``D[node] = (decision, continuation)``, and the
-    vectors are summed for the action taken alone."""
+    (scalars only), kept in ``D[node] = (decision, continuation)`` with the
+    option it takes at each outcome of that continuation (``PK[node, o]``,
+    ``tp`` the row being tried), and the vectors are summed for the action
+    taken alone."""
     N = rep.shape[0]
     nodes = W.shape[0] // N
     H = BC.shape[0] // N
@@ -111,20 +113,24 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                         bestv = -np.inf
                         for cont in range(c0, c1):
                             v = 0.0
-                            for o in range(out_start[cont], out_start[cont + 1]):
+                            o0 = out_start[cont]
+                            for o in range(o0, out_start[cont + 1]):
                                 p = out_prob[o]
                                 op = oq[o, 0]
                                 if op == OP_MOVE:
                                     tt = t + oq[o, 1]
                                     v += p if tt >= tcap else p * W[wo + oq[o, 2] + tt]
                                     continue
-                                if op == OP_CHOICE:  # the option of the best win
+                                if op == OP_CHOICE:  # the option of the best win, kept
                                     bv = -np.inf
+                                    kk = -1
                                     for k in range(opt_start[o], opt_start[o + 1]):
                                         t2 = t + opt_gain[k]
                                         val = 1.0 if t2 >= tcap else W[wo + opt_nb[k] + t2]
                                         if val > bv:
                                             bv = val
+                                            kk = k
+                                    tp[o - o0] = kk
                                     v += p * bv
                                     continue
                                 h = oq[o, 3]
@@ -148,6 +154,8 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                             if v > bestv:  # ties to the continuation listed first
                                 bestv = v
                                 cc = cont
+                                for k in range(out_start[cont + 1] - o0):
+                                    PK[nd, k] = tp[k]
                         dd = cc
                         if allowed:
                             sv = V[pr[r], hand_s, ma + t, N - 1]
@@ -181,17 +189,10 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                                 kk = k
                                     tt = t + opt_gain[kk]
                                     row = wo + opt_nb[kk] + tt
-                                else:  # the option of the best win, ties to the first
-                                    bv = -np.inf
-                                    row = -1
-                                    tt = 0
-                                    for k in range(opt_start[o], opt_start[o + 1]):
-                                        t2 = t + opt_gain[k]
-                                        val = 1.0 if t2 >= tcap else W[wo + opt_nb[k] + t2]
-                                        if val > bv:
-                                            bv = val
-                                            tt = t2
-                                            row = wo + opt_nb[k] + t2
+                                else:  # the option the decision kept
+                                    kk = PK[nd, o - out_start[cc]]
+                                    tt = t + opt_gain[kk]
+                                    row = wo + opt_nb[kk] + tt
                                 if tt >= tcap:  # a winning stop follows
                                     bC[r] += p
                                 else:
@@ -302,19 +303,22 @@ def _store(rep, c, n, fh, BC, BE, M, y, Y, Z):
 @parallel_kernel
 def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_prob, oq, oc,
                     opt_start, opt_gain, opt_next, opt_nb, fb, fh, blk_ptr, blk_states,
-                    blk_tmax, V, Z, pick, E, mstop, mcont, tab, nodes, out):
+                    blk_tmax, V, Z, pick, E, mstop, mcont, tab, nodes, mo, out):
     """Every class of ``reps`` (by decreasing score sum; ``groups`` bound
     the sums), each with the policy at each of its ``N`` positions in turn.
     The classes of one sum read only classes of larger sums (scores that
     never fall), so they run side by side on ``nt`` threads; where scores
     can fall the caller runs one thread. ``out[m]``: the class's largest
-    change, -1 if its turns never end."""
+    change, -1 if its turns never end. ``mo``: the most outcomes of one
+    continuation."""
     N = reps.shape[1]
     K = N * nF
     H = Z.shape[1]
     PAD = 16  # each thread's small rows apart (a shared cache line costs 3x)
     W = np.zeros((nt, N * nodes + PAD))
     D = np.zeros((nt, N * nodes + PAD, 2), dtype=np.int64)
+    PK = np.zeros((nt, N * nodes + PAD, max(mo, 1)), dtype=np.int64)
+    tp = np.zeros((nt, max(mo, 1) + PAD), dtype=np.int64)
     WC = np.zeros((nt, N * nodes + PAD, N))
     WE = np.zeros((nt, N * nodes + PAD, max(K, 1)))
     BC = np.zeros((nt, N * H + PAD, N))
@@ -333,7 +337,7 @@ def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_pro
                 _sweep(reps[m], c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start,
                        opt_gain, opt_next, opt_nb, fb, blk_ptr, blk_states, blk_tmax, V, Z,
                        pick, E, mstop, mcont, tab, W[w, :N * nodes], D[w, :N * nodes],
-                       WC[w, :N * nodes],
+                       PK[w, :N * nodes], tp[w], WC[w, :N * nodes],
                        WE[w, :N * nodes, :K], BC[w, :N * H], BE[w, :N * H, :K], pr[w, :N],
                        bC[w, :N], bE[w, :K])
                 ch = _store(reps[m], c, n, fh, BC[w, :N * H], BE[w, :N * H, :K], M[w, :K],

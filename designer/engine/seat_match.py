@@ -49,14 +49,21 @@ from designer.errors import ConvergenceError, DesignError
 MAX_PASSES = 100_000
 
 
-def memory_needed(p, players, nt, table=False):
+def _most_outcomes(model):
+    return int(np.diff(model.out_start).max(initial=1))
+
+
+def memory_needed(p, players, nt, table=False, model=None):
     """Bytes :func:`seat_profile` allocates for plan ``p``: the table of
     every placement of the policy seat, the solve's table in the kernels'
-    order, each thread's rows and a policy's decision table."""
+    order, each thread's rows (with the optimal seats' decisions and the
+    options they keep, ``model``'s most outcomes of one continuation per
+    node) and a policy's decision table."""
     N, n, H = players, p["n"], p["H"]
     K1 = N * len(p["fh"]) + N
+    mo = _most_outcomes(model) if model is not None else 1
     size = n ** N * H * (N * N + N)
-    rows = nt * N * (p["nodes"] * (K1 + 1) + H * K1)
+    rows = nt * N * (p["nodes"] * (K1 + 3 + mo) + H * K1)
     tab = n * n * p["nodes"] if table else 0
     return (size + rows) * 8 + tab
 
@@ -108,7 +115,7 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
     p = plan(model, goal)
     n, H = p["n"], p["H"]
     nt = max(1, min(numba.get_num_threads(), threads()))
-    need = memory_needed(p, N, nt, policy.kind == TABLE)
+    need = memory_needed(p, N, nt, policy.kind == TABLE, model)
     if need > memory_limit:
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
@@ -133,7 +140,7 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
     args = (reps, groups, n, nt, len(p["fh"]), cf, pc, TIE, p["st"], model.out_start,
             model.out_prob, p["oq"], p["oc"], model.opt_start, model.opt_gain, model.opt_next,
             p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"], p["blk_tmax"], V, Z,
-            hold_pick(model), E, mstop, mcont, tab, p["nodes"], out)
+            hold_pick(model), E, mstop, mcont, tab, p["nodes"], _most_outcomes(model), out)
     t0 = time.perf_counter()
     passes, residual = 0, 0.0
     while True:
