@@ -49,6 +49,8 @@ def register(sub):
 
 
 def run(args):
+    from contextlib import nullcontext
+
     from designer.analysis.compare import compare
     from designer.report.terminal import err_console, print_json, show_comparison
     from designer.support import kind_of
@@ -64,13 +66,11 @@ def run(args):
         for spec in {args.policy, args.against} - {"optimal"}:
             parse_policy(spec, game)
         solution = solve_shown(game)
-    if solution is None and err_console.is_terminal and not args.json:
-        # a solve and an exact evaluation can take minutes on large games
-        # (a solve with its own progress bar was done above)
-        with err_console.status(f"evaluating {args.policy} on {game.name} exactly..."):
-            result = compare(game, args.policy, args.against, solution=solution,
-                             with_agreement=not args.no_agreement)
-    else:
+    # a solve and an exact evaluation can take minutes on large games (a
+    # solve with its own progress bar was done above)
+    shown = solution is None and err_console.is_terminal and not args.json
+    with (err_console.status(f"evaluating {args.policy} on {game.name} exactly...") if shown
+          else nullcontext()):
         result = compare(game, args.policy, args.against, solution=solution,
                          with_agreement=not args.no_agreement)
     if args.json:
