@@ -53,3 +53,19 @@ def ctrl_c_deliverable():
     other tests, so the run never saw the Ctrl-C under test."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def assert_refused(tmp_path, path):
+    """``designer study run PATH`` refused: exit 2, one line on stderr that
+    names the study file, nothing on stdout, nothing written in
+    ``tmp_path``. Returns the line."""
+    from cli_runner import cli
+
+    before = sorted(p.name for p in tmp_path.iterdir())
+    r = cli("study", "run", path)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and r.stdout == "", r.stderr
+    assert str(path) in lines[0], lines[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+    return lines[0]

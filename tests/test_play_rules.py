@@ -187,6 +187,34 @@ def _session(game, level, keys, tmp_path, monkeypatch, seed=7, first="human"):
     return s, view
 
 
+def replay_piglet(events, seed, players, goal):
+    """Replay a game of Piglet from its rules (a fair coin: tails, drawn when
+    the seeded uniform falls below 1/2, loses the turn; heads adds 1; seats
+    in turn), not from the model: every event and the score after it.
+    Returns the winner."""
+    rng = np.random.default_rng(seed)
+    scores, mover, t = [0] * players, 0, 0
+    for event, after in events:
+        assert event.seat == mover
+        if event.action == "hold":
+            scores[mover] += t
+            assert event.gained == t
+            mover, t = (mover + 1) % players, 0
+        else:
+            heads = rng.random() >= 0.5
+            assert event.bust == (not heads)
+            if heads:
+                t += 1
+                if scores[mover] + t >= goal:
+                    scores[mover] += t
+                    assert event.won and after.winner == mover
+                    return mover
+            else:
+                mover, t = (mover + 1) % players, 0
+        assert list(after.scores) == scores and after.mover == mover and after.k == t
+    raise AssertionError("the game did not end")
+
+
 def test_a_scripted_piglet_game_follows_the_rules(tmp_path, monkeypatch):
     game = load_rules_game("piglet", goal=3)
     # a bad key, a number no continuation has, then roll twice and stop, again and again
@@ -197,29 +225,7 @@ def test_a_scripted_piglet_game_follows_the_rules(tmp_path, monkeypatch):
     assert hints[0] == ("Key 'x' does nothing here: d or space = roll, h = pass, q = quit.")
     assert hints[1] == "There is no choice 7: type 1..1."
     assert all("\n" not in h for h in hints)
-    # replay from the rules of Piglet (a fair coin: tails, drawn when the
-    # seeded uniform falls below 1/2, loses the turn; heads adds 1), not
-    # from the model: every event and the score after it
-    rng = np.random.default_rng(11)
-    scores, mover, t = [0, 0], 0, 0
-    for event, after in view.events:
-        assert event.seat == mover
-        if event.action == "hold":
-            scores[mover] += t
-            assert event.gained == t
-            mover, t = 1 - mover, 0
-        else:
-            heads = rng.random() >= 0.5
-            assert event.bust == (not heads)
-            if heads:
-                t += 1
-                if scores[mover] + t >= 3:
-                    scores[mover] += t
-                    assert event.won and after.winner == mover
-                    break
-            else:
-                mover, t = 1 - mover, 0
-        assert list(after.scores) == scores and after.mover == mover and after.k == t
+    mover = replay_piglet(view.events, 11, 2, 3)  # from the rules, not the model
     assert view.events[-1][1].over
     r = view.result
     assert r["state"].winner == mover and r["state"].scores[mover] == 3 and not r["quit"]

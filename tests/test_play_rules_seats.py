@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_play_rules import HOG, SMALL_DECK, _session, play_command
+from test_play_rules import HOG, SMALL_DECK, _session, play_command, replay_piglet
 
 from designer._jit import TIE
 from designer.engine.game import RulesGame, load_rules_game
@@ -95,25 +95,7 @@ def test_a_scripted_game_of_three_follows_the_rules(tmp_path, monkeypatch):
     s, view = _session(game, "hard", keys, tmp_path, monkeypatch, seed=3)
     assert s.names == ("You", "Computer 2", "Computer 3")
     assert s.run() == 0
-    rng = np.random.default_rng(3)
-    scores, mover, t = [0, 0, 0], 0, 0
-    for event, after in view.events:
-        assert event.seat == mover
-        if event.action == "hold":
-            scores[mover] += t
-            mover, t = (mover + 1) % 3, 0
-        else:
-            heads = rng.random() >= 0.5
-            assert event.bust == (not heads)
-            if heads:
-                t += 1
-                if scores[mover] + t >= 3:
-                    scores[mover] += t
-                    assert event.won and after.winner == mover
-                    break
-            else:
-                mover, t = (mover + 1) % 3, 0
-        assert list(after.scores) == scores and after.mover == mover and after.k == t
+    replay_piglet(view.events, 3, 3, 3)
     assert {e.seat for e, _ in view.events} == {0, 1, 2}
     r = view.result
     assert r["state"].over and r["analysed"] and r["decisions"]

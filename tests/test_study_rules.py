@@ -17,7 +17,7 @@ from designer.search.grid import run_grid
 from designer.search.rules_family import toml_text
 from designer.search.spec import StudyError
 from engine_reference import Die, reference_win
-from study_helpers import write_study
+from study_helpers import assert_refused, write_study
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -218,13 +218,8 @@ REFUSALS = [
 def test_refusals_are_one_line_exit_2_and_write_nothing(tmp_path, monkeypatch, edit, words):
     monkeypatch.chdir(tmp_path)
     path = _tiny(tmp_path, _edit(TINY_STUDY, *edit))
-    before = sorted(p.name for p in tmp_path.iterdir())
-    r = cli("study", "run", path)
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and r.stdout == "", r.stderr
-    assert str(path) in lines[0] and words in lines[0], lines[0]
-    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+    line = assert_refused(tmp_path, path)
+    assert words in line, line
 
 
 def test_farkle_goal_and_komi_are_points_in_units(tmp_path):

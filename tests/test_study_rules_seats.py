@@ -20,7 +20,7 @@ from designer.search.rules_family import toml_text
 from designer.search.seat_families import SEAT_COLUMNS
 from engine_reference import Die
 from engine_seats_reference import reference_seat_lengths, reference_seats
-from study_helpers import write_study
+from study_helpers import assert_refused, write_study
 from test_study_rules import TINY_RULES
 
 STUDY = """
@@ -221,13 +221,8 @@ def test_refusals_are_one_line_exit_2_and_write_nothing(tmp_path, monkeypatch, e
     monkeypatch.chdir(tmp_path)
     assert edit[0] in STUDY
     path = _study(tmp_path, STUDY.replace(*edit))
-    before = sorted(p.name for p in tmp_path.iterdir())
-    r = cli("study", "run", path)
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and r.stdout == "", r.stderr
-    assert str(path) in lines[0] and words in lines[0], lines[0]
-    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+    line = assert_refused(tmp_path, path)
+    assert words in line, line
 
 
 def test_a_two_seat_rule_with_three_players_is_refused(tmp_path, monkeypatch):

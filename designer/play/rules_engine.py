@@ -405,13 +405,8 @@ class RulesSolution:
     def turn(self, i, j):
         """The :class:`TurnValues` of a turn of the mover at ``(i, j)``
         (the last few are kept)."""
-        cache = self.__dict__.setdefault("_turns", {})
         key = (int(i), int(j))
-        if key not in cache:
-            if len(cache) >= 4:
-                cache.pop(next(iter(cache)))
-            cache[key] = TurnValues(self, *key)
-        return cache[key]
+        return _kept(self, key, lambda: TurnValues(self, *key))
 
     def action_values(self, state):
         """The mover's win probability after each legal action of ``state``."""
@@ -424,6 +419,18 @@ class RulesSolution:
     def best(self, state):
         """The optimal action at ``state``, ties as the solver breaks them."""
         return best_action(state, self.action_values(state))
+
+
+def _kept(solution, key, make):
+    """The turn values of ``key`` from ``solution``'s cache of the last few
+    turns (a game asks about the same turn many times in a row), else
+    ``make()``, kept."""
+    cache = solution.__dict__.setdefault("_turns", {})
+    if key not in cache:
+        if len(cache) >= 4:
+            cache.pop(next(iter(cache)))
+        cache[key] = make()
+    return cache[key]
 
 
 def solve(game):
@@ -634,13 +641,8 @@ class SeatsSolution:
     def turn(self, units, mover):
         """The :class:`SeatsTurnValues` of the mover's turn at ``units``
         (the last few are kept)."""
-        cache = self.__dict__.setdefault("_turns", {})
         key = (tuple(int(u) for u in units), int(mover))
-        if key not in cache:
-            if len(cache) >= 4:
-                cache.pop(next(iter(cache)))
-            cache[key] = SeatsTurnValues(self, *key)
-        return cache[key]
+        return _kept(self, key, lambda: SeatsTurnValues(self, *key))
 
     def action_values(self, state):
         """The mover's own win probability after each legal action of ``state``."""
@@ -787,12 +789,7 @@ class RoundsSolution:
 
     def turn(self, view):
         """The :class:`RoundsTurnValues` of ``view`` (the last few are kept)."""
-        cache = self.__dict__.setdefault("_turns", {})
-        if view not in cache:
-            if len(cache) >= 4:
-                cache.pop(next(iter(cache)))
-            cache[view] = RoundsTurnValues(self, view)
-        return cache[view]
+        return _kept(self, view, lambda: RoundsTurnValues(self, view))
 
     def action_values(self, state):
         """The mover's win probability after each legal action of ``state``."""
