@@ -127,7 +127,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
 
     from designer.analysis.seat_compare import SeatComparison
     from designer.engine.game import _check_seats
-    from designer.engine.seat_match import memory_needed, seat_profile
+    from designer.engine.seat_match import check_memory, seat_profile
     from designer.engine.seats import SeatsResult, estimate, solve_seats_model
     from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 
@@ -147,16 +147,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     if est["memory"] > MEMORY_LIMIT:
         raise TooLargeError(f"{game.name} with {N} players needs {est['memory'] / 2**20:,.0f} "
                             f"MB to solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
-    import numba
-
-    from designer._jit import threads
-
-    need = memory_needed(plan(model, goal), N, max(1, min(numba.get_num_threads(), threads())),
-                         a.kind == TABLE, model)
-    if need > MEMORY_LIMIT:
-        raise TooLargeError(f"{a.name} at one seat of {N} on {game.name} needs "
-                            f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{MEMORY_LIMIT / 2**20:,.0f} MB: lower the goal")
+    check_memory(model, plan(model, goal), N, a, game.name)
     if not isinstance(solution, SeatsResult):
         solution = solve_seats_model(model, goal, N)
     t0 = time.perf_counter()

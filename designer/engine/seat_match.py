@@ -39,7 +39,7 @@ import numpy as np
 
 from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _seat_match_kernels as K
-from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
+from designer.engine._match_kernels import MAX_SCORE, TABLE
 from designer.engine._seat_kernels import rotation_classes
 from designer.engine.match import hold_pick, max_score_arrays
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
@@ -66,6 +66,20 @@ def memory_needed(p, players, nt, table=False, model=None):
     rows = nt * N * (p["nodes"] * (K1 + 3 + mo) + H * K1)
     tab = n * n * p["nodes"] if table else 0
     return (size + rows) * 8 + tab
+
+
+def check_memory(model, p, players, policy, name, memory_limit=MEMORY_LIMIT):
+    """Refuse, before anything is allocated (or solved), a seat profile of
+    ``policy`` over the plan ``p`` whose tables pass ``memory_limit``
+    (:func:`memory_needed` on the threads it would run). Returns that
+    thread count."""
+    nt = max(1, min(numba.get_num_threads(), threads()))
+    need = memory_needed(p, players, nt, policy.kind == TABLE, model)
+    if need > memory_limit:
+        raise TooLargeError(f"{policy.name} at one seat of {players} on {name} needs "
+                            f"{need / 2**20:,.0f} MB, over the limit of "
+                            f"{memory_limit / 2**20:,.0f} MB: lower the goal")
+    return nt
 
 
 def _warm():
@@ -114,12 +128,7 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
     N, goal = solution.players, solution.goal
     p = plan(model, goal)
     n, H = p["n"], p["H"]
-    nt = max(1, min(numba.get_num_threads(), threads()))
-    need = memory_needed(p, N, nt, policy.kind == TABLE, model)
-    if need > memory_limit:
-        raise TooLargeError(f"{policy.name} at one seat of {N} on {name} needs "
-                            f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+    nt = check_memory(model, p, N, policy, name, memory_limit)
     pc = np.zeros(K.PC_LEN, dtype=np.int64)
     pc[K.PC_KIND], pc[K.PC_HOLD] = policy.kind, policy.n
     horizon, E, mstop, mcont = max_score_arrays(model, p, goal, name,
@@ -202,4 +211,4 @@ class SeatProfile:
         return np.array(self.win[idx], dtype=float)
 
 
-__all__ = ["OPTIMAL", "SeatProfile", "memory_needed", "seat_profile"]
+__all__ = ["SeatProfile", "check_memory", "memory_needed", "seat_profile"]
