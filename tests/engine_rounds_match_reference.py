@@ -30,15 +30,30 @@ Policies, as the engine states them:
   there) and seat 2 holds as soon as holding wins; its decisions read
   those optimal values, with the same ties (stop unless rolling is better
   by more than ``TIE``; at ``t = 0`` roll unless stopping is).
+* ``("fn", f)``: a policy that reads the scores, ``f(i, j, t)`` true to
+  roll (``i`` the mover's banked score, ``j`` the other's, ``t`` the turn
+  total), consulted where stopping is allowed.
+
+A policy that reads the scores needs them as they are, so a match with one
+(``Game(..., absolute=True)``) keeps the tied scores of a replayed round
+(no setting back), and every score, either seat's, stops at ``cap`` (a
+total past it is held there; a tie at the cap, where neither seat can
+score, counts half a win). Optimal play there still decides from the
+values above, read at the scores set back to the goal (where they are
+the same): it maximises its win inside each turn, that turn's ends at the
+cap and at a winning hold its own, each end valued so. ``bank_wins``: a fixed policy at
+seat 2 also holds as soon as holding wins.
 """
 
 TIE = 1e-13
 
 
 class Game:
-    def __init__(self, faces, goal, ties, cap, forced_first=False):
+    def __init__(self, faces, goal, ties, cap, forced_first=False, absolute=False,
+                 bank_wins=False):
         self.faces, self.G, self.ties, self.cap = faces, goal, ties, cap
         self.forced = forced_first
+        self.absolute, self.bank_wins = absolute, bank_wins
         self.p = 1.0 / len(faces)
         self.gmax = max([f for f in faces if f != "bust"] + [1])
 
@@ -53,7 +68,11 @@ class Game:
                 return ("win", 0.0)
             if self.ties == "earlier-seat":
                 return ("win", 1.0)
-            return ("state", (G, G, 0, 0, True))
+            if not self.absolute:
+                return ("state", (G, G, 0, 0, True))
+            if x1 == self.cap:
+                return ("win", 0.5)
+            return ("state", (x1, x2, 0, 0, True))
         return ("state", (x1, x2, 0, 0, True))
 
     def after_turn(self, key, total, optimal):
@@ -61,19 +80,23 @@ class Game:
         x1, x2, m, _, _ = key
         if m == 0:
             a = x1 + total
-            if optimal:
+            if optimal or self.absolute:
                 a = min(a, self.cap)
             return ("state", (a, x2, 1, 0, True))
+        if self.absolute:
+            return self.round_end(x1, min(x2 + total, self.cap))
         return self.round_end(x1, x2 + total)
 
     def forced_stop(self, key, optimal):
         """The optimal player's forced ends: seat 1 at the cap, seat 2 where
         holding wins."""
-        if not optimal:
-            return False
         x1, x2, m, t, fresh = key
         if fresh and self.forced:
             return False
+        if self.absolute and (x1 if m == 0 else x2) + t >= self.cap:
+            return True
+        if not optimal:
+            return self.bank_wins and m == 1 and x2 + t >= self.G and x2 + t > x1
         if m == 0:
             return x1 + t >= self.cap
         return x2 + t >= self.G and x2 + t > x1
@@ -113,8 +136,11 @@ def _starts(game):
 
 
 def optimal_values(game, tol=1e-15, max_iter=200_000):
-    """Seat 1's win probability ``V*`` at every state of optimal play."""
-    seen, todo = set(), list(_starts(game))
+    """Seat 1's win probability ``V*`` at every state of optimal play, and
+    at seat 2's turn ``d = 0 .. cap - goal`` behind a seat 1 past the goal
+    (a lead the cap may make of a larger one, in the by-scores game)."""
+    leads = [(game.G + d, game.G, 1, 0, True) for d in range(game.cap - game.G + 1)]
+    seen, todo = set(), list(_starts(game)) + leads
     while todo:
         k = todo.pop()
         if k in seen:
@@ -163,10 +189,42 @@ def optimal_values(game, tol=1e-15, max_iter=200_000):
 def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
     """Seat 1's win probability and the expected actions from ``start`` with
     seat 1 playing ``seat1`` and seat 2 ``seat2`` (``"optimal"``,
-    ``"max-score"`` or ``("hold-at", N)``)."""
+    ``"max-score"``, ``("hold-at", N)`` or ``("fn", f)``)."""
     pols = (seat1, seat2)
-    Vs = optimal_values(game) if "optimal" in pols else None
+    rel = Game(game.faces, game.G, game.ties, game.cap, forced_first=game.forced)
+    Vs = optimal_values(rel) if "optimal" in pols else None
     ms = _max_score_rolls(game, 10 * (game.gmax + 2) + game.G) if "max-score" in pols else None
+
+    memo = {}
+
+    def end_value(k, total):
+        """Seat 1's value of the mover's turn ending with ``total`` banked,
+        by optimal play's values, read at the scores set back to the goal."""
+        total = min(total, game.cap - k[k[2]])  # the mover's score stops at the cap
+        shift = max(0, min(k[0], k[1]) - game.G)  # a replayed tie above the goal
+        r = rel.after_turn((k[0] - shift, k[1] - shift) + k[2:], total, True)
+        return r[1] if r[0] == "win" else Vs[r[1]]
+
+    def turn_value(k, roll=None):
+        """The optimal mover's value at ``k`` (its own view) inside this
+        turn of the by-scores game: its own ends (the cap, a winning hold),
+        each end valued by ``end_value``; ``roll`` forces the first step."""
+        if roll is None and k in memo:
+            return memo[k]
+        mine = (lambda v: v) if k[2] == 0 else (lambda v: 1.0 - v)
+        stop = mine(end_value(k, k[3]))
+        if roll is False or game.forced_stop(k, True):
+            v = stop
+        else:
+            go = sum(p * (mine(end_value(k, 0)) if r[0] == "bust" else turn_value(r[1]))
+                     for p, r in game.rolls(k))
+            if roll or not game.can_stop(k):
+                v = go
+            else:
+                v = go if go - stop > (-TIE if k[3] == 0 else TIE) else stop
+        if roll is None:
+            memo[k] = v
+        return v
 
     def decide(k):
         """True: roll."""
@@ -179,14 +237,20 @@ def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
         t = k[3]
         if pol == "max-score":
             return ms[t]
+        if pol[0] == "fn":
+            i, j = (k[0], k[1]) if k[2] == 0 else (k[1], k[0])
+            return bool(pol[1](i, j, t))
         if not opt:
             return t < pol[1]
-        stop = game.after_turn(k, t, True)
+        if game.absolute:
+            return turn_value(k, roll=True) - turn_value(k, roll=False) > (-TIE if t == 0
+                                                                            else TIE)
+        stop = rel.after_turn(k, t, True)
         sv = stop[1] if stop[0] == "win" else Vs[stop[1]]
         rv = 0.0
-        for p, r in game.rolls(k):
+        for p, r in rel.rolls(k):
             if r[0] == "bust":
-                r = game.after_turn(k, 0, True)
+                r = rel.after_turn(k, 0, True)
             rv += p * (r[1] if r[0] == "win" else Vs[r[1]])
         if k[2] == 1:
             sv, rv = 1.0 - sv, 1.0 - rv

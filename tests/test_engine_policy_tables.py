@@ -312,9 +312,18 @@ def test_bad_policies_are_refused_in_one_line(policy, words, tmp_path, monkeypat
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == before
 
 
-def test_rule_and_py_policies_play_the_race_only():
-    r = cli("compare", "great-rolled-ones", "--policy", "rule:below 10", "--against", "optimal")
-    _refused(r, "rule:below 10", "race ending")
+def test_rule_policies_play_the_rounds_ending_too():
+    """The Great Rolled Ones (rounds, earlier-seat): ``below 10`` decides as
+    ``hold-at:10`` everywhere, and with no tie round the two paths agree
+    exactly."""
+    outs = []
+    for pol in ("rule:below 10", "hold-at:10"):
+        r = cli("compare", "great-rolled-ones", "--policy", pol, "--against", "optimal",
+                "--json")
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+    for key in ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second"):
+        assert outs[0][key] == pytest.approx(outs[1][key], abs=1e-14, rel=1e-14)
 
 
 def test_a_rule_that_never_ends_a_turn_is_refused():

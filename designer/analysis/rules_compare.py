@@ -6,7 +6,7 @@ match (:func:`designer.engine.match.match_model`; under the rounds ending
 from dataclasses import dataclass
 
 from designer.analysis.compare import Comparison
-from designer.engine._match_kernels import OPTIMAL, TABLE
+from designer.engine._match_kernels import OPTIMAL
 from designer.engine.match import match_model, parse_rules_policy
 from designer.engine.solve import solve_model
 from designer.errors import DesignError
@@ -62,11 +62,6 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
     if game.ending == "rounds":
         from designer.engine.rounds import RoundsResult
 
-        for pol in (a, b):
-            if pol.kind == TABLE:
-                raise DesignError(f"{pol.name}: rule: and py: policies play rules games under the "
-                                  f"race ending (this is the rounds ending: use optimal, max-score "
-                                  f"or hold-at:N)")
         from designer.engine.rounds_match import match_rounds_model
 
         given = solution if isinstance(solution, RoundsResult) else None
@@ -74,7 +69,7 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         # a fixed policy banks a winning total in the race and in the Zombie
         # Dice compare: no player keeps throwing with the game won
         m = match_rounds_model(rules.model, rules.goal, a, b, ties=rules.ties, solution=given,
-                               bank_wins=True, name=game.name)
+                               bank_wins=True, name=game.name, unit=game.unit)
     else:
         if solution is None and OPTIMAL in (a.kind, b.kind):
             solution = solve_model(rules.model, rules.goal, 0)

@@ -19,7 +19,7 @@ from numba import prange
 
 from designer._jit import kernel, parallel_kernel
 from designer.engine._linear import gauss_jordan
-from designer.engine._match_kernels import HOLD_AT, OPTIMAL, _option
+from designer.engine._match_kernels import HOLD_AT, OPTIMAL, TABLE, _option
 
 # kinds (mirrors of designer.engine.model)
 _BUST = 0
@@ -67,8 +67,8 @@ def _cont_opt(c, t, Tend, Tcl, tie, out_start, out_prob, out_kind, out_points, o
 @kernel
 def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
-         opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW, stopL, stopO, W, LW,
-         WO, cacc, clacc, resW, resL, resO):
+         opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec,
+         stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO):
     """One turn of a mover playing policy ``kind``, swept backwards.
 
     ``stopW[u, h]``, ``stopL[u, h]`` (affine, ``K1`` numbers): the mover's
@@ -80,8 +80,12 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
     (``kind`` OPTIMAL; ``WO`` its in-turn values). A fixed policy stops at
     ``(s, t)`` where stopping is allowed and ``t >= hold_n`` (``hold-at``),
     or where ``mstop`` says so (``max-score``), and also, from ``twin`` on,
-    where stopping wins. The turn's start values go to ``resW[h]``,
-    ``resL[h]`` and, for optimal play, ``resO[h]``."""
+    where stopping wins. A table policy (``TABLE``) reads its decision at
+    ``(s, t)`` from ``dec[node_base[s] + t]`` (the mover's slice of its
+    table at the scores of this turn: 0 stop, ``c`` the ``c``-th way to go
+    on) where stopping is allowed, and goes on with the first way where it
+    is not. The turn's start values go to ``resW[h]``, ``resL[h]`` and, for
+    optimal play, ``resO[h]``."""
     K1 = stopW.shape[2]
     opt = kind == OPTIMAL
     for blk in range(blk_ptr.shape[0] - 1):
@@ -116,6 +120,10 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
                 elif kind == HOLD_AT:
                     cc = c0 if has else -1
                     stop_me = not has or (allowed and (t >= hold_n or t >= twin))
+                elif kind == TABLE:
+                    v = dec[node_base[s] + t] if t < node_len[s] else 0
+                    cc = (c0 + v - 1 if v > 0 else c0) if has else -1
+                    stop_me = not has or (allowed and (v == 0 or t >= twin))
                 else:
                     # (t < Tc: a fixed policy's turn ends from Tc on)
                     cc = mcont[s, t]
@@ -200,35 +208,38 @@ def _turn_tables(nt, S, Tmax, Tcl, H, K1):
 
 
 @kernel
-def _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-               blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
-               out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-               mcont, tvO, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW, FL, FO):
+def _final_one(d, tcap, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
+               blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
+               Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW, stopL, stopO, W, LW, WO,
+               cacc, clacc, fw, fl, fo):
     """Seat 2 (policy ``kind``) at the start of a final-round turn ``d``
-    points behind, ``d = 0 .. D`` (``d = 0``: a tie round's second turn):
-    ``FW[d, h]``, ``FL[d, h]`` affine in the tie round's start values
-    (replay: a tie is worth ``1 - T[h]`` to seat 2, and ``T[h]``'s actions
-    follow; earlier-seat: nothing), ``FO[d, h]`` at the solve's values
-    (``tvO[h]``: the solve's value of a tie to seat 2)."""
-    H = FW.shape[1]
-    K1 = FW.shape[2]
+    points behind (``d = 0``: a tie round's second turn): ``fw[h]``,
+    ``fl[h]`` affine in the tie round's start values (replay: a tie is
+    worth ``1 - T[h]`` to seat 2, and ``T[h]``'s actions follow;
+    earlier-seat: nothing), ``fo[h]`` at the solve's values (``tvO[h]``:
+    the solve's value of a tie to seat 2). The turn ends at the latest at
+    total ``tcap`` (seat 2's score at the cap)."""
+    H = fw.shape[0]
+    K1 = fw.shape[1]
     if kind == OPTIMAL:
-        Tend = max(d + 1, min_bank)
+        Tend = min(max(d + 1, min_bank), tcap)
         Tcl = Tend
     else:
-        Tend = Tfix
+        Tend = min(tcap, Tfix) if kind != TABLE else tcap
         if bank_wins:
             Tend = min(Tend, max(d + 1, min_bank, 1))
         Tcl = Tend - 1 + gmax
     for u in range(Tcl + 1):
+        uc = min(u, tcap)  # seat 2's score stops at the cap
         for hh in range(H):
             for k in range(K1):
                 stopW[u, hh, k] = 0.0
                 stopL[u, hh, k] = 0.0
-            if u > d:
+            if uc > d:
                 stopW[u, hh, 0] = 1.0
                 stopO[u, hh] = 1.0
-            elif u == d:
+            elif uc == d:
                 stopO[u, hh] = tvO[hh]
                 if replay:
                     stopW[u, hh, 0] = 1.0
@@ -240,14 +251,14 @@ def _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
     turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie,
          blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
          out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-         mcont, stopW, stopL, stopO, W, LW, WO, cacc, clacc, FW[d], FL[d], FO[d])
+         mcont, node_base, node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, fw, fl, fo)
 
 
 @parallel_kernel
 def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
                 blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
                 out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-                mcont, tvO, S, Tmax, Tcl, nt, FW, FL, FO):
+                mcont, node_base, node_len, tab, tvO, S, Tmax, Tcl, nt, FW, FL, FO):
     """Seat 2's final-round turns for every ``d = 0 .. D``
     (:func:`_final_one`), taken by ``nt`` threads side by side (each ``d``
     reads only the tie round's unknowns), each with its own scratch
@@ -257,19 +268,46 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
     for d in prange(D + 1):
         t = numba.get_thread_id()
-        _final_one(d, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
-                   blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
-                   out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick,
-                   E, Tc, mstop, mcont, tvO, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
-                   cacc[t], clacc[t], FW, FL, FO)
+        _final_one(d, 1 << 62, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
+                   tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
+                   out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+                   pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab[0, 0], tvO,
+                   stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[d],
+                   FL[d], FO[d])
+
+
+@parallel_kernel
+def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
+                blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
+                Tc, mstop, mcont, node_base, node_len, tab, tvO, S, Tmax, Tcl, nt, FW, FL, FO):
+    """Seat 2's final-round turns against seat 1 at score ``A`` for every
+    score ``b = 0 .. A`` of its own (below the cap ``C``), by absolute
+    scores, for policies that read them: ``FW[b]``, ``FL[b]``, ``FO[b]`` as
+    :func:`_final_one` with ``d = A - b``, a table policy reading
+    ``tab[b, A]`` and its score stopping at ``C``. Threads take the ``b``
+    side by side."""
+    H = FW.shape[1]
+    K1 = FW.shape[2]
+    stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
+    for q in prange(min(A, C - 1) + 1 - b0):
+        b = b0 + q
+        t = numba.get_thread_id()
+        dec = tab[b, A] if kind == TABLE else tab[0, 0]
+        _final_one(A - b, C - b, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
+                   tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
+                   out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+                   pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW[t],
+                   stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[b], FL[b],
+                   FO[b])
 
 
 @kernel
-def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie,
-               blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
-               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick,
-               E, Tc, mstop, mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW, stopL, stopO,
-               W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW, rL, rO, x, lx):
+def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
+               tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
+               Tc, mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL, XW, XL, YW,
+               YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW, rL, rO, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
     sums, evaluated); False when its turns never end."""
     H = XW.shape[2]
@@ -280,7 +318,7 @@ def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, fo
         Tend = max(G - b, min_bank)
         Tcl = Tend
     else:
-        Tend = T2
+        Tend = C - b if k2 == TABLE else T2
         if bank_wins:
             Tend = min(Tend, max(G - b, min_bank, 1))
         Tcl = Tend - 1 + gmax
@@ -302,14 +340,15 @@ def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, fo
                 stopL[u, hh, 0] = XL[a, b + u, hh]
                 stopO[u, hh] = 1.0 - Xs[a, b + u, hh]
     twin = G - b if bank_wins else big
+    dec = tab2[b, a] if k2 == TABLE else tab2[0, 0]
     turn(k2, n2, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr,
          blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
          opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-         stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
+         node_base, node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
     # seat 1 at (a, b)
-    if k1 == OPTIMAL:
+    if k1 == OPTIMAL or k1 == TABLE:
         Tend = C - a
-        Tcl = Tend
+        Tcl = Tend if k1 == OPTIMAL else Tend - 1 + gmax
     else:
         Tend = T1
         Tcl = Tend - 1 + gmax
@@ -331,13 +370,18 @@ def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, fo
                 stopO[u, hh] = 1.0 - Ys[b, A, hh]
             else:
                 dd = min(A - b, C)
-                stopW[u, hh, 0] = 1.0 - FW[dd, hh]
-                stopL[u, hh, 0] = FL[dd, hh]
+                if absolute:  # seat 1's score stops at the cap
+                    stopW[u, hh, 0] = 1.0 - FW[min(A, C) - G, b, hh]
+                    stopL[u, hh, 0] = FL[min(A, C) - G, b, hh]
+                else:
+                    stopW[u, hh, 0] = 1.0 - FW[dd, 0, hh]
+                    stopL[u, hh, 0] = FL[dd, 0, hh]
                 stopO[u, hh] = 1.0 - Fs[dd, hh]
+    dec = tab1[a, b] if k1 == TABLE else tab1[0, 0]
     turn(k1, n1, big, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
-         opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, stopW,
-         stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
+         opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
+         node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
     if not _solve_small(rW, x) or not _solve_small(rL, lx):
         return False
     for h in range(H):
@@ -354,23 +398,27 @@ def _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, fo
 
 
 @parallel_kernel
-def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie, blk_ptr,
-                blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
-                out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-                mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
+def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie,
+                blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
+                Tc, mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL, XW, XL, YW,
+                YL, S, Tmax, Tcl, nt):
     """The open rounds (both scores below the goal) of one seating: seat 1
     plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
-    turn ends from total ``T1`` on), seat 2 ``k2`` (``n2``, ``T2``). Pairs
-    ``(a, b)`` by decreasing ``a + b`` (:func:`_open_pair`; the pairs of
-    one sum read only larger sums, so ``nt`` threads take them side by
-    side, each with its own scratch: ``S`` states, ``Tmax`` turn totals,
-    ``Tcl`` ends): seat 2's turn after seat 1 scored nothing, affine in the
-    pair's unknowns ``X[a, b, h]``, then seat 1's, and the unknowns' rows
-    solved exactly. ``FW``, ``FL``: seat 2's final round (numbers), ``Xs``,
-    ``Ys``, ``Fs``: the solve's tables (optimal play's decisions). Writes
-    ``XW, XL`` (seat 1 at a round's start) and ``YW, YL`` (``[b, a]``: seat
-    2 to move after seat 1 ended at ``a``). Returns -1, or the index ``a *
-    G + b`` of a pair whose turns never end."""
+    turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``),
+    seat 2 ``k2`` (``n2``, ``T2``, ``tab2[b, a]``). Pairs ``(a, b)`` by
+    decreasing ``a + b`` (:func:`_open_pair`; the pairs of one sum read
+    only larger sums, so ``nt`` threads take them side by side, each with
+    its own scratch: ``S`` states, ``Tmax`` turn totals, ``Tcl`` ends):
+    seat 2's turn after seat 1 scored nothing, affine in the pair's unknowns
+    ``X[a, b, h]``, then seat 1's, and the unknowns' rows solved exactly.
+    ``FW``, ``FL``: seat 2's final round (numbers), ``FW[d, 0]`` by seat
+    1's lead, or with ``absolute`` ``FW[A - G, b]`` by both scores (seat 1's
+    score stopping at the cap ``C``); ``Xs``, ``Ys``, ``Fs``: the solve's
+    tables (optimal play's decisions). Writes ``XW, XL`` (seat 1 at a
+    round's start) and ``YW, YL`` (``[b, a]``: seat 2 to move after seat 1
+    ended at ``a``). Returns -1, or the index ``a * G + b`` of a pair whose
+    turns never end."""
     H = XW.shape[2]
     K1 = H + 1
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
@@ -389,13 +437,14 @@ def open_rounds(G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
             a = a0 + q
             b = total - a
             t = numba.get_thread_id()
-            if not _open_pair(a, b, G, C, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank,
-                              forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start,
-                              out_prob, throws, out_kind, out_points, out_h, opt_start,
-                              opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-                              mcont, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t],
-                              stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t], y2L[t],
-                              y2O[t], rW[t], rL[t], rO[t], x[t], lx[t]):
+            if not _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
+                              min_bank, forced, tie, blk_ptr, blk_states, tmin, cont_start,
+                              out_start, out_prob, throws, out_kind, out_points, out_h,
+                              opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
+                              mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL,
+                              XW, XL, YW, YL, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
+                              cacc[t], clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t],
+                              x[t], lx[t]):
                 bad[0] = a * G + b
         if bad[0] >= 0:
             return bad[0]

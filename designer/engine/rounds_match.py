@@ -29,6 +29,11 @@ Policies
     seat 2 also holds as soon as holding wins), the convention of the
     Zombie Dice solver's fixed policies, to compare with it.
 
+``rule:`` and ``py:`` (table policies, :mod:`designer.engine.policy_tables`)
+    Decide at every position from a table over both scores, the turn state
+    and the turn total, read as in the race; ``bank_wins`` applies to them
+    as to a fixed policy.
+
 So that a fixed policy is never stopped by the score cap, the cap is raised
 above the goal by at least the largest turn total a fixed policy can reach
 (its threshold plus the largest gain of one move), and the rounds solve,
@@ -59,6 +64,21 @@ open rounds
     solved), ``F[A - b]`` from the goal on and seat 2's turn just swept
     after scoring nothing; ``X[a, b] = c + M X[a, b]`` is solved exactly.
 
+By scores
+    A table policy reads the scores, so seat 2's final round is tabled per
+    pair ``F[A, b]`` (seat 1 at ``A = goal .. cap``, seat 2 at ``b``) and the
+    tie round per level ``T[A]`` (replay): levels from the cap down, each
+    level's seat 2 turns affine in its own ``T[A]``, seat 1's tie-round turn
+    reading them and the levels above, its rows solved exactly. Every
+    score, either seat's and under every policy, stops at the cap (a total
+    past it is held there), and a tie at the cap, where neither seat can
+    score, counts half a win to each; optimal play there decides as the
+    solve does, its turn ending at the cap. A non-table seat 2 reads the
+    lead alone: its turns by lead serve every level, except where the cap
+    cuts them short. As the cap grows the two readings meet (the by-lead
+    path sets a replayed tie back to the goal; they differ by about 1e-11
+    at the default cap on Pig and Farkle, 0 under ``earlier-seat``).
+
 Expected actions count each throw or draw and each stop (passes and the
 game's last hold included). All of it is exact: no iteration, no residual.
 """
@@ -71,10 +91,10 @@ from designer._jit import TIE, compiled, threads
 from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
-from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
+from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import (RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
                                    max_score_table)
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _edges, _reach, plan
 from designer.errors import ConvergenceError, DesignError
 
 #: A fixed policy whose turns would raise the score cap past this many
@@ -111,19 +131,45 @@ def _fixed_end(pol, model, Tc):
     return 0
 
 
-def _warm():
-    """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
-    if not compiled(RK.open_rounds):
-        from designer.engine.model import build_model
+class _Rolls:
+    """A table policy that always goes on (to load the table kernels)."""
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+    def table(self, model, goal, unit, p):
+        return np.ones((p["n"], p["n"], max(p["nodes"], 1)), dtype=np.int8)
+
+
+def _warm(tables=False):
+    """Load (or compile) the kernels once, so ``seconds`` is evaluation time
+    (with ``tables``, those of table policies too)."""
+    from designer.engine.model import build_model
+
+    tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+    if not compiled(RK.open_rounds):
         for ties in R.TIE_RULES:
             match_rounds_model(tiny, 2, RulesPolicy(MAX_SCORE, "max-score"),
                                RulesPolicy(OPTIMAL, "optimal"), ties=ties, _timed=False)
+    if tables and not compiled(RK.final_level):
+        match_rounds_model(tiny, 2, RulesPolicy(TABLE, "rule:roll", source=_Rolls()),
+                           RulesPolicy(OPTIMAL, "optimal"), _timed=False)
+
+
+def table_plan(model, C):
+    """The node layout of a table policy's decisions under the rounds
+    ending: every turn state at every turn total it can reach up to ``C``
+    (the cap), for both scores ``0 .. C`` (the plan keys that
+    :mod:`designer.engine.policy_tables` reads)."""
+    moves, _, _ = _edges(model)
+    reach = _reach(model, moves, C)
+    node_len = np.minimum(reach, C) + 1
+    node_len[reach < 0] = 0
+    node_base = np.concatenate(([0], np.cumsum(node_len)[:-1])).astype(np.int64)
+    return {"n": C + 1, "lo": 0, "node_len": node_len.astype(np.int64), "node_base": node_base,
+            "nodes": int(node_len.sum())}
 
 
 def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=None,
-                       bank_wins=False, memory_limit=MEMORY_LIMIT, name="this game", _timed=True):
+                       bank_wins=False, memory_limit=MEMORY_LIMIT, name="this game", unit=1,
+                       _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` under the
     rounds ending to ``goal``, exactly.
 
@@ -133,6 +179,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     goal : int
         Goal in units.
     a, b : RulesPolicy
+        ``optimal``, ``hold-at``, ``max-score`` or a table policy (a rule
+        or a function, :mod:`designer.engine.policy_tables`).
     ties : str
         ``"replay"`` or ``"earlier-seat"``.
     cap : int, optional
@@ -145,6 +193,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         A fixed seat 2 also holds as soon as holding wins (module doc).
     name : str
         The game, for error messages.
+    unit : int
+        Points per unit of score (what a table policy reads is in points).
 
     Returns
     -------
@@ -159,8 +209,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     ------
     DesignError
         A model whose busts lower a banked score, ``max-score`` where it is
-        not defined, a tie rule not known, or a fixed policy that would
-        need an absurd cap.
+        not defined, a tie rule not known, a table policy that names a way
+        to go on a state does not have, or a fixed policy that would need
+        an absurd cap.
     ConvergenceError
         A match whose turns can go on forever under these policies.
     TooLargeError
@@ -179,10 +230,11 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     gmax = _gmax(model)
     kinds = (a.kind, b.kind)
     for pol in (a, b):
-        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE):
-            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score or "
-                              f"hold-at:N; rule: and py: policies play the race ending")
+        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
+            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score, "
+                              f"hold-at:N, rule: or py: policies")
     need_opt = OPTIMAL in kinds
+    absolute = TABLE in kinds  # a policy reads the scores: finals by both scores
     Tc = 1
     if MAX_SCORE in kinds:
         horizon, bad = max_score_horizon(model)
@@ -204,11 +256,15 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     H = len(starts)
     K1 = H + 1
     Tmax = max(C, max(ends)) + 1
-    Tcl = max(C, max(ends) + gmax) + 1
+    Tcl = max(C, max(ends)) + gmax + 1 if absolute else max(C, max(ends) + gmax) + 1
     nt = threads()  # each thread its own turn tables, one more for the tie round
     need_bytes = 8 * ((nt + 1) * (2 * S * Tmax * K1 + S * Tmax + 3 * Tcl * H * K1)
                       + 3 * (C + 1) * H * K1 + 6 * G * G * H
                       + (S * Tc * 3 if MAX_SCORE in kinds else 0))
+    tp = table_plan(model, C) if absolute else None
+    if absolute:  # the decision tables, and the finals by both scores
+        need_bytes += (sum(k == TABLE for k in kinds) * (C + 1) ** 2 * max(tp["nodes"], 1)
+                       + 8 * 2 * (C - G + 1) * (C + 1) * H)
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
                             f"over the limit of {memory_limit / 2**20:,.0f} MB")
@@ -230,15 +286,19 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         E = np.zeros((1, 1))
         mstop = np.zeros((1, 1), dtype=np.bool_)
         mcont = np.zeros((1, 1), dtype=np.int64)
+    none = np.zeros((1, 1, 1), dtype=np.int8)
+    tabs = [pol.table(model, G, unit, tp) if pol.kind == TABLE else none for pol in (a, b)]
     if _timed:
-        _warm()
+        _warm(absolute)
     t0 = time.perf_counter()
     Fs = solver_final(model, lay, C, tvO) if need_opt else np.zeros((C + 1, H))
+    node_base, node_len = (tp["node_base"], tp["node_len"]) if absolute else (
+        np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64))
     marr = (lay.blk_ptr, lay.blk_states, lay.tmin, model.cont_start, model.out_start,
             model.out_prob, model.cont_throws, model.out_kind, model.out_points, lay.out_h,
             model.opt_start,
             model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.pass_ok, pick, E, Tc,
-            mstop, mcont)
+            mstop, mcont, node_base, node_len)
     stopW = np.zeros((Tcl + 1, H, K1))
     stopL = np.zeros((Tcl + 1, H, K1))
     stopO = np.zeros((Tcl + 1, H))
@@ -257,25 +317,34 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
             break
         p1, p2 = pols[p], pols[1 - p]
         T1, T2 = ends[p], ends[1 - p]
-        FW, FL = np.zeros((C + 1, H, K1)), np.zeros((C + 1, H, K1))
-        FO = np.zeros((C + 1, H))
-        RK.final_round(C, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE, *marr,
-                       tvO, S, Tmax, Tcl, nt, FW, FL, FO)
-        if replay:
-            Tw, Tl = _tie_round(p1, T1, C, G, gmax, mb, forced, marr, FW, FL, Fs, scratch, H, K1)
-            if Tw is None:
-                raise ConvergenceError(f"{a.name} against {b.name} on {name}: a tie round can "
-                                       f"go on forever under these policies (no turn of it "
-                                       f"ever scores)")
-            Fn = FW[:, :, 0] + FW[:, :, 1:] @ Tw
-            FLn = FL[:, :, 0] + FL[:, :, 1:] @ Tl
+        tab1, tab2 = tabs[p], tabs[1 - p]
+        if absolute:
+            Fn, FLn = _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced,
+                                        replay, bank_wins, marr, tvO, Fs, scratch, S, Tmax,
+                                        Tcl, nt, H, K1, f"{a.name} against {b.name} on {name}")
         else:
-            Fn, FLn = FW[:, :, 0].copy(), FL[:, :, 0].copy()
+            FW, FL = np.zeros((C + 1, H, K1)), np.zeros((C + 1, H, K1))
+            FO = np.zeros((C + 1, H))
+            RK.final_round(C, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE,
+                           *marr, none, tvO, S, Tmax, Tcl, nt, FW, FL, FO)
+            Tw, Tl = np.zeros(H), np.zeros(H)
+            if replay:
+                Tend = Tcl1 = C - G
+                if p1.kind != OPTIMAL:
+                    Tend, Tcl1 = T1, T1 - 1 + gmax
+                Tw, Tl = _tie_turn(p1, Tend, Tcl1, mb, forced, marr, none[0, 0], FW, FL, Fs,
+                                   scratch, H, K1)
+                if Tw is None:
+                    raise ConvergenceError(f"{a.name} against {b.name} on {name}: a tie round "
+                                           f"can go on forever under these policies (no turn "
+                                           f"of it ever scores)")
+            Fn = np.ascontiguousarray((FW[:, :, 0] + FW[:, :, 1:] @ Tw)[:, None, :])
+            FLn = np.ascontiguousarray((FL[:, :, 0] + FL[:, :, 1:] @ Tl)[:, None, :])
         XW, XL = np.zeros((G, G, H)), np.zeros((G, G, H))
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
-        bad = RK.open_rounds(G, C, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins, gmax, mb,
-                             forced, TIE, *marr, Xs, Ys, Fs, Fn, FLn, XW, XL, YW, YL, S, Tmax,
-                             Tcl, nt)
+        bad = RK.open_rounds(G, C, absolute, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins,
+                             gmax, mb, forced, TIE, *marr, tab1, tab2, Xs, Ys, Fs, Fn, FLn, XW,
+                             XL, YW, YL, S, Tmax, Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "
@@ -287,20 +356,95 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     return m
 
 
-def _tie_round(p1, T1, C, G, gmax, mb, forced, marr, FW, FL, Fs, scratch, H, K1):
-    """The tie round's start values ``T[h]`` (seat 1 playing ``p1``) and
-    their expected actions, or ``(None, None)`` when it never ends."""
-    stopW, stopL, stopO = scratch[:3]
-    if p1.kind == OPTIMAL:
-        Tend = Tcl = C - G
+def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced, replay, bank_wins,
+                      marr, tvO, Fs, scratch, S, Tmax, Tcl, nt, H, K1, what):
+    """Seat 2's final-round values by both scores, ``F[A - G, b, h]`` for
+    seat 1 at ``A = G .. C`` and seat 2 at ``b = 0 .. min(A, C - 1)`` (wins
+    and expected actions), for policies that read the scores.
+
+    Levels go down from the cap: at level ``A`` seat 2's turns
+    (:func:`~designer.engine._rounds_match_kernels.final_level`) are affine
+    in the tie round's start values at ``A`` (replay), seat 1's tie-round
+    turn at ``A`` reads them and the levels above (numbers), and its rows
+    are solved exactly. Every score stops at the cap ``C`` (a total past it
+    is held there), and a tie at the cap itself, where neither seat can
+    score, counts half a win to each seat."""
+    FN = np.zeros((C - G + 1, C + 1, H))
+    FLN = np.zeros((C - G + 1, C + 1, H))
+    FW, FL = np.zeros((C + 1, H, K1)), np.zeros((C + 1, H, K1))
+    FO = np.zeros((C + 1, H))
+    if p2.kind != TABLE:  # seat 2 reads the lead alone: one turn per lead serves every level
+        Fd, FLd = np.zeros((C + 1, H, K1)), np.zeros((C + 1, H, K1))
+        RK.final_round(C, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE, *marr,
+                       tab2, tvO, S, Tmax, Tcl, nt, Fd, FLd, FO)
+    for A in range(C, G - 1, -1):
+        FW[:] = 0.0
+        FL[:] = 0.0
+        b0 = 0
+        if p2.kind != TABLE:  # except where the cap cuts its turn short
+            b0 = _uncut(p2.kind, T2, bank_wins, mb, A, C)
+            d = A - np.arange(min(b0, C))  # b = A - d
+            FW[:len(d)], FL[:len(d)] = Fd[d], FLd[d]
+        RK.final_level(A, C, b0, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE,
+                       *marr, tab2, tvO, S, Tmax, Tcl, nt, FW, FL, FO)
+        Tw, Tl = np.zeros(H), np.zeros(H)
+        if replay and A == C:
+            Tw[:] = 0.5
+        elif replay:
+            if p1.kind in (OPTIMAL, TABLE):
+                Tend = C - A
+                Tcl1 = Tend if p1.kind == OPTIMAL else Tend - 1 + gmax
+            else:
+                Tend = min(T1, C - A)
+                Tcl1 = Tend - 1 + gmax
+            # seat 1 ending the tie round with u > 0 leaves seat 2 at A
+            # behind A + u: a level above, solved
+            Fu = np.zeros((Tcl1 + 1, H, K1))
+            FLu = np.zeros((Tcl1 + 1, H, K1))
+            Fu[0], FLu[0] = FW[A], FL[A]
+            lv = np.minimum(A + np.arange(1, Tcl1 + 1), C) - G
+            Fu[1:, :, 0], FLu[1:, :, 0] = FN[lv, A], FLN[lv, A]
+            dec = tab1[A, A] if p1.kind == TABLE else tab1[0, 0]
+            Tw, Tl = _tie_turn(p1, Tend, Tcl1, mb, forced, marr, dec, Fu, FLu, Fs, scratch, H, K1)
+            if Tw is None:
+                raise ConvergenceError(f"{what}: a tie round at {A} can go on forever under "
+                                       f"these policies (no turn of it ever scores)")
+        nb = min(A, C - 1) + 1
+        FN[A - G, :nb] = FW[:nb, :, 0] + FW[:nb, :, 1:] @ Tw
+        FLN[A - G, :nb] = FL[:nb, :, 0] + FL[:nb, :, 1:] @ Tl
+    return FN, FLN
+
+
+def _uncut(kind, T2, bank_wins, mb, A, C):
+    """The first score ``b`` of seat 2 (playing ``kind``, not a table) whose
+    final-round turn against ``A`` the cap ``C`` cuts short: its turn would
+    go on past total ``C - b``."""
+    if A == C:  # a total past the cap ties at best
+        return 0
+    b = np.arange(A + 1)
+    d = A - b
+    if kind == OPTIMAL:
+        tend = np.maximum(d + 1, mb)
     else:
-        Tend, Tcl = T1, T1 - 1 + gmax
+        tend = np.full(A + 1, T2)
+        if bank_wins:
+            tend = np.minimum(tend, np.maximum(d + 1, max(mb, 1)))
+    cut = np.flatnonzero(tend > C - b)
+    return int(cut[0]) if len(cut) else A + 1
+
+
+def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
+    """The tie round's start values ``T[h]`` (seat 1 playing ``p1``, its turn
+    ending from total ``Tend`` on, ends read up to ``Tcl``; ``FW[u]``,
+    ``FL[u]``: seat 2's turn after seat 1 banked ``u``, affine in ``T``)
+    and their expected actions, or ``(None, None)`` when it never ends."""
+    stopW, stopL, stopO = scratch[:3]
     stopW[:Tcl + 1] = -FW[:Tcl + 1]
     stopW[:Tcl + 1, :, 0] += 1.0
     stopL[:Tcl + 1] = FL[:Tcl + 1]
-    stopO[:Tcl + 1] = 1.0 - Fs[:Tcl + 1]
+    stopO[:Tcl + 1] = 1.0 - Fs[np.minimum(np.arange(Tcl + 1), len(Fs) - 1)]
     rW, rL, rO = np.zeros((H, K1)), np.zeros((H, K1)), np.zeros(H)
-    RK.turn(p1.kind, p1.n, 1 << 62, Tend, Tcl, mb, forced, TIE, *marr, *scratch, rW, rL, rO)
+    RK.turn(p1.kind, p1.n, 1 << 62, Tend, Tcl, mb, forced, TIE, *marr, dec, *scratch, rW, rL, rO)
     Tw, Tl = np.zeros(H), np.zeros(H)
     if not RK._solve_small(rW, Tw) or not RK._solve_small(rL, Tl):
         return None, None
