@@ -1,6 +1,9 @@
-"""Timing helper shared by the benchmark scripts."""
+"""Timing helpers shared by the benchmark scripts."""
 
+import os
 import statistics
+import subprocess
+import sys
 import time
 
 
@@ -13,3 +16,22 @@ def median_time(fn, repeats):
         out = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), out
+
+
+def load():
+    """The machine's load averages, in words."""
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Busy:
+    """One CPU-bound process beside the solves, while the block runs."""
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(1.0)
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait()
+        return False

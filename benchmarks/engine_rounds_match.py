@@ -16,18 +16,35 @@ load average is printed first (the machine is shared).
    Zombie Dice compare, hold-at:3 against optimal at the same cap, fixed
    policies banking a winning hold as today's solver makes them: medians,
    the ratio engine / today and the largest difference of the two wins.
+4. **A rule against hold-at** (``--rules-only`` runs this alone): the
+   same decisions written ``rule:below N`` (matched by both scores up to
+   the cap, as every ``rule:`` and ``py:`` policy is) and ``hold-at:N``
+   (matched by the lead), each against optimal play as ``designer
+   compare`` plays it, after one rounds solve: the evaluation's median on
+   one thread and on two, then beside one CPU-bound process, the ratio
+   rule / hold-at, and the largest difference of the two wins (0 under
+   ``earlier-seat``; under ``replay`` the two readings of the cap differ).
+   Then one candidate of ``designer strategy`` (a three-clause rule).
 """
 
 import argparse
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from designer.engine._match_kernels import HOLD_AT, OPTIMAL
-from designer.engine.match import RulesPolicy
-from designer.engine.rounds import solve_rounds_model
-from designer.engine.rounds_match import match_rounds_model
-from designer.engine.rulesfile import example_path, load_rules, parse_rules
+import numba
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import Busy, load  # noqa: E402
+
+from designer.engine._match_kernels import HOLD_AT, OPTIMAL  # noqa: E402
+from designer.engine.match import RulesPolicy  # noqa: E402
+from designer.engine.rounds import solve_rounds_model  # noqa: E402
+from designer.engine.rounds_match import match_rounds_model  # noqa: E402
+from designer.engine.rulesfile import example_path, load_rules, parse_rules  # noqa: E402
 
 ALL_YELLOW = ("goal = 13\nending = \"rounds\"\n[dice]\ncount = 3\nsides = 3\nother_faces = 0\n"
               "face.1 = { points = 1 }\nface.2 = { aside = true }\naside_bust = 3\n"
@@ -63,12 +80,79 @@ def rules_case(label, model, goal, ties, n, repeats):
           f"{statistics.median(evals):.3f} s (median of {repeats})")
 
 
+#: (label, example, goal in points, ending's tie rule, N, a strategy-sized rule)
+TABLES = [
+    ("Great Rolled Ones 50", "great-rolled-ones", 50, "earlier-seat", 10,
+     "opp_need <= 1 -> roll; aside <= 1 -> below 26; below 4"),
+    ("Pig to 100 rounds", "pig", 100, "replay", 20, "opp_need <= 0 -> roll; pace 20 8"),
+    ("Farkle 2,000 rounds", "farkle", 2000, "replay", 300,
+     "opp_need <= 0 -> roll; dice_left <= 2 -> below 250; below 400"),
+]
+
+
+def tables(repeats):
+    from designer.engine.game import load_rules_game
+    from designer.engine.match import parse_rules_policy
+    from designer.engine.rounds_match import table_cap
+
+    print(f"\n4. a rule against hold-at, each against optimal ({load()})")
+    print(f"{'game':<21} {'policy':<14} {'1 thread s':>10} {'2 threads s':>11} {'2 / 1':>6} "
+          f"{'busy s':>7} {'busy / 1':>8} {'rule / hold-at':>14} {'max |dP|':>9}")
+    for label, example, goal, ties, n, strat in TABLES:
+        game = load_rules_game(example, goal=goal, ending="rounds")
+        r = game.rules
+        model, G = r.model, r.goal
+        pols = {"rule": parse_rules_policy(f"rule:below {n}", game),
+                "hold-at": parse_rules_policy(f"hold-at:{n}", game),
+                "strategy": parse_rules_policy(f"rule:{strat}", game)}
+        opt = parse_rules_policy("optimal", game)
+        sol = solve_rounds_model(model, G, ties=ties, cap=table_cap(model, G))
+
+        def run(pol):
+            return match_rounds_model(model, G, pol, opt, ties=ties, solution=sol,
+                                      bank_wins=True, unit=game.unit)
+
+        for pol in pols.values():
+            run(pol)  # load the kernels (and the hold-at path's solve at its cap)
+        one = {k: [] for k in pols}
+        two = {k: [] for k in pols}
+        busy = {k: [] for k in pols}
+        res = {}
+        for _ in range(repeats):  # alternating, so that all meet the same load
+            for k, pol in pols.items():
+                numba.set_num_threads(1)
+                one[k].append(run(pol).seconds)
+                numba.set_num_threads(2)
+                res[k] = run(pol)
+                two[k].append(res[k].seconds)
+        with Busy():
+            for _ in range(repeats):
+                for k, pol in pols.items():
+                    busy[k].append(run(pol).seconds)
+        med = {k: (statistics.median(one[k]), statistics.median(two[k]),
+                   statistics.median(busy[k])) for k in pols}
+        dp = max(abs(res["rule"].win_as_first() - res["hold-at"].win_as_first()),
+                 abs(res["rule"].win_as_second() - res["hold-at"].win_as_second()))
+        for k, name in (("rule", f"rule:below {n}"), ("hold-at", f"hold-at:{n}"),
+                        ("strategy", "3-clause rule")):
+            a, b, c = med[k]
+            ratio = f"{b / med['hold-at'][1]:>13.2f}x" if k != "hold-at" else f"{'':>14}"
+            print(f"{label:<21} {name:<14} {a:>10.3f} {b:>11.3f} {b / a:>5.2f}x {c:>7.3f} "
+                  f"{c / a:>7.2f}x {ratio} " + (f"{dp:>9.1e}" if k == "rule" else ""))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    print(f"  [{load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--rules-only", action="store_true", help="only section 4")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}, {os.cpu_count()} CPUs")
+    if args.rules_only:
+        tables(args.repeats)
+        return
     gro = load_rules(example_path("great-rolled-ones"))
     for n in (10, 15):
         rules_case("The Great Rolled Ones to 50", gro.model, gro.goal, gro.ties, n, args.repeats)
@@ -107,6 +191,7 @@ def main():
     diff = max(abs(e.win_as_first() - f.win_as_first), abs(e.win_as_second() - f.win_as_second))
     print(f"all-yellow Zombie Dice to 13, hold-at:3 vs optimal (solve included): engine "
           f"{me:.3f} s, today {mt:.3f} s, ratio {me / mt:.2f}; largest difference {diff:.1e}")
+    tables(args.repeats)
 
 
 if __name__ == "__main__":

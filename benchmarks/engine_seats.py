@@ -51,7 +51,6 @@ other processes move every figure here.
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -62,6 +61,8 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import Busy, load as _load  # noqa: E402
 
 from designer import load_game  # noqa: E402
 from designer.engine.rulesfile import example_path, load_rules, parse_rules  # noqa: E402
@@ -75,24 +76,6 @@ GAMES = [("Pig 3p to 100", "pig", 100, 3, "pig"),
          ("Fowl Play 3p to 30", "fowl-play", 30, 3, "fowl-play"),
          ("Farkle 3p to 2,000", "farkle", 40, 3, None),
          ("Pig 4p to 30", "pig", 30, 4, "pig")]
-
-
-def _load():
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-class Busy:
-    """One CPU-bound process beside the solves, while the block runs."""
-
-    def __enter__(self):
-        self.proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-        time.sleep(1.0)
-        return self
-
-    def __exit__(self, *exc):
-        self.proc.kill()
-        self.proc.wait()
-        return False
 
 
 def farkle(repeats, busy):

@@ -86,7 +86,7 @@ SUPPORT = {
                 "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
              "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
-    "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS, "rules": TWO_RACE},
+    "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,

@@ -393,6 +393,39 @@ def test_the_play_level_decides_as_the_table(name, goal, text):
     assert checked > 100
 
 
+def test_the_play_level_decides_as_the_rounds_table():
+    """Under the rounds ending the compared table covers both scores up to
+    the cap (past the goal, tie rounds); the play level stops where it
+    stops, for either seat, wherever it may stop and holding does not win
+    the game on the spot."""
+    from designer.engine.rounds_match import table_cap, table_plan
+    from designer.play.players import make_player
+    from designer.play.rules_engine import STOP, RulesState, holding_wins
+
+    text = "opp_need <= 0 -> lead 1; aside >= 1 -> below 4; pace 6 3"
+    game = load_rules_game("great-rolled-ones", goal=12)
+    player = make_player(f"rule:{text}", None, game=game)
+    model = game.rules.model
+    cap = table_cap(model, game.rules.goal)
+    p = table_plan(model, cap)
+    table = parse_rules_policy(f"rule:{text}", game).table(model, game.rules.goal, game.unit, p)
+    checked = 0
+    for mover in (0, 1):
+        for a in range(0, cap + 1, 3):
+            for b in range(0, cap + 1, 2):
+                for s in range(model.states):
+                    for t in range(1, min(int(p["node_len"][s]), cap - a + 1)):
+                        units = (a, b) if mover == 0 else (b, a)
+                        state = RulesState(game, units, mover, s, t, fresh=False)
+                        if (model.cont_start[s] == model.cont_start[s + 1]
+                                or not state.can_stop() or holding_wins(state, t)):
+                            continue
+                        go = player.decide(state) != STOP
+                        assert go == bool(table[a, b, p["node_base"][s] + t]), (mover, a, b, s, t)
+                        checked += 1
+    assert checked > 1000
+
+
 def test_the_command_plays_against_a_rule(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     import os

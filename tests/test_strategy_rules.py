@@ -25,8 +25,9 @@ def piglet_card():
     return game, strategy_card(game, max_size=4, trials=8, jobs=1)
 
 
-def test_every_row_is_its_rule_compared_exactly(piglet_card):
-    game, card = piglet_card
+def _rows_are_compared(game, card):
+    """Every row of ``card`` is its rule compared again by ``designer
+    compare`` (1e-12, the agreement too), and the front never falls."""
     rows = [r for r in card.rows if r is not None]
     assert rows
     for r in rows:
@@ -36,6 +37,11 @@ def test_every_row_is_its_rule_compared_exactly(piglet_card):
         assert r.agreement == c.agreement
     aves = [r.win_average for r in rows]
     assert aves == sorted(aves) and aves[-1] < 0.5
+    return rows
+
+
+def test_every_row_is_its_rule_compared_exactly(piglet_card):
+    _rows_are_compared(*piglet_card)
 
 
 def test_the_front_starts_at_the_best_threshold(piglet_card):
@@ -108,8 +114,49 @@ def test_the_command_line_saves_rules_that_compare_reads(tmp_path, monkeypatch):
     assert abs(json.loads(c.stdout)["win_average"] - best["win_average"]) < 1e-12
 
 
+@pytest.fixture(scope="module")
+def rounds_card():
+    game = load_rules_game("piglet", goal=6, ending="rounds")
+    return game, strategy_card(game, max_size=3, trials=6, jobs=1)
+
+
+def test_a_card_under_the_rounds_ending_is_compared_exactly(rounds_card):
+    """Piglet to 6 with equal turns (replayed ties): every row is its rule
+    compared again by ``designer compare``'s rounds match, the front never
+    falls, the chase of the last seat is among the shapes, and the words
+    say what ``roll`` does when no goal ends a turn."""
+    game, card = rounds_card
+    assert all(r.agreement is None for r in _rows_are_compared(game, card))
+    best = max(compare_rules(game, f"hold-at:{n}", "optimal").win_average for n in range(1, 7))
+    assert card.rows[1] is not None and card.rows[1].win_average >= best - 1e-12
+    (name, ms), = card.references
+    c = compare_rules(game, "max-score", "optimal")
+    assert name == "max-score" and abs(ms.win_average - c.win_average) < 1e-12
+    texts = [t.text for t in rules_templates(game)]
+    assert "opp_need <= 0 -> roll; below {b}" in texts
+    from designer.policies.rules import Rule
+
+    rule = Rule.parse("rules", "opp_need <= 0 -> roll; below 3")
+    assert "roll on, holding once holding wins the game" in rule.sentence("rounds")
+    assert "roll on to the goal" in rule.sentence()
+
+
+def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "great-rolled-ones", "--goal", "20", "--max-size", "2", "--trials", "2",
+            "--json", "--out", "cards")
+    assert r.returncode == 0, r.stderr
+    best = json.loads(r.stdout)[-1]
+    assert best["agreement"] is None
+    saved = max((tmp_path / "cards").glob("size-*.toml"), key=lambda p: int(p.stem[5:]))
+    c = cli("compare", "great-rolled-ones", "--goal", "20", "--policy", f"rule:{saved}",
+            "--json")
+    assert c.returncode == 0, c.stderr
+    assert abs(json.loads(c.stdout)["win_average"] - best["win_average"]) < 1e-12
+
+
 @pytest.mark.parametrize("args, words", [
-    (["great-rolled-ones"], "does not take --ending rounds"),
+    (["great-rolled-ones", "--players", "3"], "--players 3"),
     (["piglet", "--players", "3"], "--players 3"),
 ])
 def test_refused_in_one_line(args, words):

@@ -208,7 +208,7 @@ def _turn_tables(nt, S, Tmax, Tcl, H, K1):
 
 
 @kernel
-def _final_one(d, tcap, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
+def _final_one(d, tcap, tend, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
                blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW, stopL, stopO, W, LW, WO,
@@ -219,14 +219,15 @@ def _final_one(d, tcap, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, f
     worth ``1 - T[h]`` to seat 2, and ``T[h]``'s actions follow;
     earlier-seat: nothing), ``fo[h]`` at the solve's values (``tvO[h]``:
     the solve's value of a tie to seat 2). The turn ends at the latest at
-    total ``tcap`` (seat 2's score at the cap)."""
+    total ``tcap`` (seat 2's score at the cap), a table policy's from
+    ``tend`` on (past its last "go on" at these scores)."""
     H = fw.shape[0]
     K1 = fw.shape[1]
     if kind == OPTIMAL:
         Tend = min(max(d + 1, min_bank), tcap)
         Tcl = Tend
     else:
-        Tend = min(tcap, Tfix) if kind != TABLE else tcap
+        Tend = min(tcap, Tfix) if kind != TABLE else min(tcap, tend)
         if bank_wins:
             Tend = min(Tend, max(d + 1, min_bank, 1))
         Tcl = Tend - 1 + gmax
@@ -268,7 +269,7 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
     for d in prange(D + 1):
         t = numba.get_thread_id()
-        _final_one(d, 1 << 62, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
+        _final_one(d, 1 << 62, 1 << 62, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
                    tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
                    out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
                    pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab[0, 0], tvO,
@@ -280,13 +281,14 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
 def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
                 blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-                Tc, mstop, mcont, node_base, node_len, tab, tvO, S, Tmax, Tcl, nt, FW, FL, FO):
+                Tc, mstop, mcont, node_base, node_len, tab, tends, tvO, S, Tmax, Tcl, nt, FW, FL,
+                FO):
     """Seat 2's final-round turns against seat 1 at score ``A`` for every
-    score ``b = 0 .. A`` of its own (below the cap ``C``), by absolute
-    scores, for policies that read them: ``FW[b]``, ``FL[b]``, ``FO[b]`` as
-    :func:`_final_one` with ``d = A - b``, a table policy reading
-    ``tab[b, A]`` and its score stopping at ``C``. Threads take the ``b``
-    side by side."""
+    score ``b = b0 .. min(A, C - 1)`` of its own, by absolute scores:
+    ``FW[b]``, ``FL[b]``, ``FO[b]`` as :func:`_final_one` with ``d = A - b``,
+    seat 2's score stopping at the cap ``C`` and a table policy reading
+    ``tab[b, A]`` (its turn over from ``tends[b, A]`` on). Threads take the
+    ``b`` side by side."""
     H = FW.shape[1]
     K1 = FW.shape[2]
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
@@ -294,7 +296,8 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
         b = b0 + q
         t = numba.get_thread_id()
         dec = tab[b, A] if kind == TABLE else tab[0, 0]
-        _final_one(A - b, C - b, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
+        te = tends[b, A] if kind == TABLE else 1 << 62
+        _final_one(A - b, C - b, te, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
                    tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
                    out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
                    pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW[t],
@@ -306,8 +309,9 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
 def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
                tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-               Tc, mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL, XW, XL, YW,
-               YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW, rL, rO, x, lx):
+               Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs, Ys, Fs, FW,
+               FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O,
+               rW, rL, rO, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
     sums, evaluated); False when its turns never end."""
     H = XW.shape[2]
@@ -318,7 +322,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
         Tend = max(G - b, min_bank)
         Tcl = Tend
     else:
-        Tend = C - b if k2 == TABLE else T2
+        Tend = min(C - b, tends2[b, a]) if k2 == TABLE else T2
         if bank_wins:
             Tend = min(Tend, max(G - b, min_bank, 1))
         Tcl = Tend - 1 + gmax
@@ -346,9 +350,12 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
          opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
          node_base, node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
     # seat 1 at (a, b)
-    if k1 == OPTIMAL or k1 == TABLE:
+    if k1 == OPTIMAL:
         Tend = C - a
-        Tcl = Tend if k1 == OPTIMAL else Tend - 1 + gmax
+        Tcl = Tend
+    elif k1 == TABLE:
+        Tend = min(C - a, tends1[a, b])
+        Tcl = Tend - 1 + gmax
     else:
         Tend = T1
         Tcl = Tend - 1 + gmax
@@ -401,12 +408,13 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
 def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie,
                 blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-                Tc, mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL, XW, XL, YW,
-                YL, S, Tmax, Tcl, nt):
+                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs, Ys, Fs, FW,
+                FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
     """The open rounds (both scores below the goal) of one seating: seat 1
     plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
-    turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``),
-    seat 2 ``k2`` (``n2``, ``T2``, ``tab2[b, a]``). Pairs ``(a, b)`` by
+    turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``,
+    its turn over from ``tends1[a, b]`` on), seat 2 ``k2`` (``n2``, ``T2``,
+    ``tab2[b, a]``, ``tends2[b, a]``). Pairs ``(a, b)`` by
     decreasing ``a + b`` (:func:`_open_pair`; the pairs of one sum read
     only larger sums, so ``nt`` threads take them side by side, each with
     its own scratch: ``S`` states, ``Tmax`` turn totals, ``Tcl`` ends):
@@ -441,8 +449,8 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                               min_bank, forced, tie, blk_ptr, blk_states, tmin, cont_start,
                               out_start, out_prob, throws, out_kind, out_points, out_h,
                               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
-                              mstop, mcont, node_base, node_len, tab1, tab2, Xs, Ys, Fs, FW, FL,
-                              XW, XL, YW, YL, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
+                              mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs,
+                              Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
                               cacc[t], clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t],
                               x[t], lx[t]):
                 bad[0] = a * G + b

@@ -167,6 +167,13 @@ def table_plan(model, C):
             "nodes": int(node_len.sum())}
 
 
+def table_cap(model, goal):
+    """The score cap of a match of table policies and optimal play to
+    ``goal`` (units) under the default margin: where the rounds solve of
+    such a match is made."""
+    return max(goal + R.CAP_MARGIN, goal + _gmax(model))
+
+
 def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=None,
                        bank_wins=False, memory_limit=MEMORY_LIMIT, name="this game", unit=1,
                        _timed=True):
@@ -288,6 +295,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         mcont = np.zeros((1, 1), dtype=np.int64)
     none = np.zeros((1, 1, 1), dtype=np.int8)
     tabs = [pol.table(model, G, unit, tp) if pol.kind == TABLE else none for pol in (a, b)]
+    tends = [_table_ends(tab, tp, model.min_bank) if pol.kind == TABLE
+             else np.zeros((1, 1), dtype=np.int64) for tab, pol in zip(tabs, (a, b))]
     if _timed:
         _warm(absolute)
     t0 = time.perf_counter()
@@ -318,8 +327,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         p1, p2 = pols[p], pols[1 - p]
         T1, T2 = ends[p], ends[1 - p]
         tab1, tab2 = tabs[p], tabs[1 - p]
+        te1, te2 = tends[p], tends[1 - p]
         if absolute:
-            Fn, FLn = _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced,
+            Fn, FLn = _finals_by_scores(p1, p2, T1, T2, tab1, tab2, te1, te2, C, G, gmax, mb,
+                                        forced,
                                         replay, bank_wins, marr, tvO, Fs, scratch, S, Tmax,
                                         Tcl, nt, H, K1, f"{a.name} against {b.name} on {name}")
         else:
@@ -343,8 +354,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         XW, XL = np.zeros((G, G, H)), np.zeros((G, G, H))
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
         bad = RK.open_rounds(G, C, absolute, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins,
-                             gmax, mb, forced, TIE, *marr, tab1, tab2, Xs, Ys, Fs, Fn, FLn, XW,
-                             XL, YW, YL, S, Tmax, Tcl, nt)
+                             gmax, mb, forced, TIE, *marr, tab1, tab2, te1, te2, Xs, Ys, Fs, Fn,
+                             FLn, XW, XL, YW, YL, S, Tmax, Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "
@@ -356,8 +367,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     return m
 
 
-def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced, replay, bank_wins,
-                      marr, tvO, Fs, scratch, S, Tmax, Tcl, nt, H, K1, what):
+def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, te1, te2, C, G, gmax, mb, forced, replay,
+                      bank_wins, marr, tvO, Fs, scratch, S, Tmax, Tcl, nt, H, K1, what):
     """Seat 2's final-round values by both scores, ``F[A - G, b, h]`` for
     seat 1 at ``A = G .. C`` and seat 2 at ``b = 0 .. min(A, C - 1)`` (wins
     and expected actions), for policies that read the scores.
@@ -386,14 +397,16 @@ def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced, replay
             d = A - np.arange(min(b0, C))  # b = A - d
             FW[:len(d)], FL[:len(d)] = Fd[d], FLd[d]
         RK.final_level(A, C, b0, replay, p2.kind, p2.n, T2, bank_wins, gmax, mb, forced, TIE,
-                       *marr, tab2, tvO, S, Tmax, Tcl, nt, FW, FL, FO)
+                       *marr, tab2, te2, tvO, S, Tmax, Tcl, nt, FW, FL, FO)
         Tw, Tl = np.zeros(H), np.zeros(H)
         if replay and A == C:
             Tw[:] = 0.5
         elif replay:
-            if p1.kind in (OPTIMAL, TABLE):
-                Tend = C - A
-                Tcl1 = Tend if p1.kind == OPTIMAL else Tend - 1 + gmax
+            if p1.kind == OPTIMAL:
+                Tend = Tcl1 = C - A
+            elif p1.kind == TABLE:
+                Tend = min(C - A, int(te1[A, A]))
+                Tcl1 = Tend - 1 + gmax
             else:
                 Tend = min(T1, C - A)
                 Tcl1 = Tend - 1 + gmax
@@ -413,6 +426,20 @@ def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, C, G, gmax, mb, forced, replay
         FN[A - G, :nb] = FW[:nb, :, 0] + FW[:nb, :, 1:] @ Tw
         FLN[A - G, :nb] = FL[:nb, :, 0] + FL[:nb, :, 1:] @ Tl
     return FN, FLN
+
+
+def _table_ends(tab, tp, min_bank):
+    """``E[i, j]``: the turn total from which the table ``tab`` stops at
+    every state with the scores ``(i, j)`` (one past its last "go on", at
+    least ``min_bank`` and 1, where a stop is always allowed), so that its
+    turns are swept no further."""
+    n = tab.shape[0]
+    node_t = np.arange(tp["nodes"]) - np.repeat(tp["node_base"], tp["node_len"])
+    out = np.empty((n, n), dtype=np.int64)
+    for i in range(n):
+        out[i] = np.where(tab[i, :, :tp["nodes"]] != 0, node_t[None, :], -1).max(axis=1,
+                                                                                  initial=-1)
+    return np.maximum(out + 1, max(min_bank, 1))
 
 
 def _uncut(kind, T2, bank_wins, mb, A, C):
@@ -451,4 +478,4 @@ def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
     return Tw, Tl
 
 
-__all__ = ["match_rounds_model", "solver_final"]
+__all__ = ["match_rounds_model", "solver_final", "table_cap"]

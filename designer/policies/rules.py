@@ -411,13 +411,15 @@ class Action:
             "lead": f"i + {k} < j + {a[0]}" if a else "",
         }[self.kind]
 
-    def phrase(self, family="deck"):
+    def phrase(self, family="deck", ending="race"):
         draw = "draw" if family == "deck" else "roll"
         tot = "the turn total" if family != "zombie" else "your brains this turn"
         a = self.args
         if self.kind == "while":
             return f"{draw} while {self.comparison.phrase(_Nouns(), _VERB)}"
         if self.kind == "roll":
+            if family == "rules" and ending == "rounds":  # no goal ends a turn there
+                return f"{draw} on, holding once holding wins the game"
             return f"{draw} on to the goal" if family != "zombie" else "roll"
         if self.kind == "hold":
             return "hold" if family == "deck" else "hold (at 0: pass)"
@@ -560,18 +562,19 @@ class Rule:
                 parts.append(f"{'if' if n == 0 else 'elif'} {cond}: {act}")
         return "; ".join(parts)
 
-    def sentence(self):
-        """One plain English sentence."""
+    def sentence(self, ending="race"):
+        """One plain English sentence (``ending``: the game's, which changes
+        what ``roll`` means in a rules game)."""
         f = self.family
         if len(self.clauses) == 1:
-            s = self.clauses[0].action.phrase(f)
+            s = self.clauses[0].action.phrase(f, ending)
         else:
             parts = []
             for n, cl in enumerate(self.clauses[:-1]):
                 cond = " and ".join(c.phrase() for c in cl.conditions)
                 parts.append(f"{'if' if n == 0 else 'otherwise, if'} {cond}, "
-                             f"{cl.action.phrase(f)}")
-            parts.append(f"otherwise {self.clauses[-1].action.phrase(f)}")
+                             f"{cl.action.phrase(f, ending)}")
+            parts.append(f"otherwise {self.clauses[-1].action.phrase(f, ending)}")
             s = "; ".join(parts)
         return s[0].upper() + s[1:] + "."
 

@@ -78,7 +78,8 @@ def _extra(game):
 
 
 def _row(size, found, ev, base):
-    return CardRow(size, found.size, found.rule.ops, found.rule.sentence(), found.rule.formula(),
+    sentence = found.rule.sentence(getattr(ev.game, "ending", "race"))
+    return CardRow(size, found.size, found.rule.ops, sentence, found.rule.formula(),
                    found.rule.text(), found.win_as_first, found.win_as_second,
                    found.win_average, ev.agreement(found.rule),
                    (found.win_average - base) / (0.5 - base) if base < 0.5 else 0.0)

@@ -59,6 +59,13 @@ def rules_templates(game):
         _t(game, "max_ij >= {e} -> roll; pace {b} {d}", e=(1, max(1, G - 1)), b=(1, t),
            d=(1, 40)),
     ]
+    if game.ending == "rounds":
+        # equal turns: the last seat of a final round chases the leader
+        # (a fixed seat 2 banks as soon as it leads)
+        out += [
+            _t(game, "opp_need <= 0 -> roll; below {b}", b=(1, t)),
+            _t(game, "opp_need <= 0 -> roll; pace {b} {d}", b=(1, t), d=(1, 40)),
+        ]
     model = game.rules.model
     if {"w_rem", "c_rem"} <= set(model.feature_names):
         # a deck: max-score draws while the good items left outweigh the bad
@@ -106,18 +113,34 @@ class RulesEvaluator(Scoring):
     """Scores rules of one rules game exactly against its optimal player
     (the engine's solve, computed once).
 
+    Under the rounds ending a rule is matched by both scores up to the score
+    cap (:func:`designer.engine.rounds_match.match_rounds_model`, as
+    ``designer compare`` matches it: a fixed seat 2 banks a total that
+    wins), against the rounds solve at that cap; the agreement is not
+    counted there (None).
+
     Scores are computed one at a time (the match runs on every core
     itself)."""
 
     family = "rules"
 
     def __init__(self, game, solution=None):
-        from designer.engine.solve import solve_model
-
         self.game = game
         r = game.rules
-        self.solution = solution or solve_model(r.model, r.goal, 0)
         self._opt = RulesPolicy(OPTIMAL, "optimal")
+        self.rounds = game.ending == "rounds"
+        if self.rounds:
+            from designer.engine.rounds import solve_rounds_model
+            from designer.engine.rounds_match import table_cap
+
+            cap = table_cap(r.model, r.goal)
+            if solution is None or solution.cap != cap:
+                solution = solve_rounds_model(r.model, r.goal, ties=r.ties, cap=cap)
+        elif solution is None:
+            from designer.engine.solve import solve_model
+
+            solution = solve_model(r.model, r.goal, 0)
+        self.solution = solution
 
     def score(self, rule):
         """``win_as_first``, ``win_as_second``, ``win_average``, ``gap`` of
@@ -127,15 +150,25 @@ class RulesEvaluator(Scoring):
 
     def _against_optimal(self, pol):
         r, g = self.game.rules, self.game
-        m = match_model(r.model, r.goal, pol, self._opt, solution=self.solution, name=g.name,
-                        unit=g.unit)
+        if self.rounds:
+            from designer.engine.rounds_match import match_rounds_model
+
+            m = match_rounds_model(r.model, r.goal, pol, self._opt, ties=r.ties,
+                                   solution=self.solution, bank_wins=True, name=g.name,
+                                   unit=g.unit)
+        else:
+            m = match_model(r.model, r.goal, pol, self._opt, solution=self.solution,
+                            name=g.name, unit=g.unit)
         return scores(m.win_as_first(g.start), m.win_as_second(g.start))
 
     def agreement(self, rule):
         """The share of decision positions where ``rule`` acts as optimal
-        play (:mod:`designer.engine.agreement`)."""
+        play (:mod:`designer.engine.agreement`; None under the rounds
+        ending)."""
         from designer.engine.agreement import agreement
 
+        if self.rounds:
+            return None
         r, g = self.game.rules, self.game
         pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
         return agreement(r.model, r.goal, pol, self._opt, unit=g.unit, solution=self.solution)[0]
