@@ -287,22 +287,24 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
     score ``b = b0 .. min(A, C - 1)`` of its own, by absolute scores:
     ``FW[b]``, ``FL[b]``, ``FO[b]`` as :func:`_final_one` with ``d = A - b``,
     seat 2's score stopping at the cap ``C`` and a table policy reading
-    ``tab[b, A]`` (its turn over from ``tends[b, A]`` on). Threads take the
-    ``b`` side by side."""
+    ``tab[b, A]`` (its turn over from ``tends[b, A]`` on). The ``nt``
+    threads take every ``nt``-th ``b``, each with its own scratch."""
     H = FW.shape[1]
     K1 = FW.shape[2]
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
-    for q in prange(min(A, C - 1) + 1 - b0):
-        b = b0 + q
-        t = numba.get_thread_id()
-        dec = tab[b, A] if kind == TABLE else tab[0, 0]
-        te = tends[b, A] if kind == TABLE else 1 << 62
-        _final_one(A - b, C - b, te, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
-                   tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
-                   out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
-                   pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW[t],
-                   stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[b], FL[b],
-                   FO[b])
+    n = min(A, C - 1) + 1 - b0
+    # interleaved: a small b is a long chase, a large one short
+    for t in prange(nt):
+        for q in range(t, n, nt):
+            b = b0 + q
+            dec = tab[b, A] if kind == TABLE else tab[0, 0]
+            te = tends[b, A] if kind == TABLE else 1 << 62
+            _final_one(A - b, C - b, te, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
+                       forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
+                       throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+                       hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, tvO,
+                       stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[b],
+                       FL[b], FO[b])
 
 
 @kernel
