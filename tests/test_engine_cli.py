@@ -276,10 +276,10 @@ def test_other_commands_refuse_rules_games_from_the_table():
     line = _one_line_refusal(cli("simulate", "piglet"), "designer simulate does not take "
                                                         "rules-file games")
     assert " ".join(sentence("simulate").split()) in line
-    # strategy cards: two seats, race ending
+    # strategy cards: two seats, either ending
     _one_line_refusal(cli("strategy", "farkle", "--players", "3", "--max-size", "1"),
                       "designer strategy does not take --players 3 for Farkle: it takes",
-                      "rules-file games with 2 players, race ending")
+                      "rules-file games with 2 players, race or rounds ending")
     # the rounds ending is compared and played with two seats, three only in the race
     for command in ("compare", "play"):
         extra = ["--policy", "optimal"] if command == "compare" else []
