@@ -636,14 +636,16 @@ def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_
     K = ukm.shape[0]
     S_, H = lo.shape[0], uk.shape[1]
     D = N + K
-    # each worker's scratch
-    Tm = np.zeros((nt, N), dtype=np.int64)
+    # each worker's scratch; the small rows padded apart, as a cache line
+    # shared by two threads' accumulators costs several times their work
+    PAD = 16
+    Tm = np.zeros((nt, N + PAD), dtype=np.int64)
     srow = np.zeros((nt, N, Tn + 2), dtype=np.int64)
     Wa = np.zeros((nt, N, S_, max(Tn, 1), D))
     Wv = np.zeros((nt, N, S_, max(Tn, 1)))
-    rad = np.zeros((nt, N, 2))
+    rad = np.zeros((nt, N + PAD, 2))
     besta = np.zeros((nt, N, S_, D))
-    acc = np.zeros((nt, D))
+    acc = np.zeros((nt, D + PAD))
     Start = np.zeros((nt, N, H, D))
     Rows = np.zeros((nt, max(K, 1), D))
     x = np.zeros((nt, K, N))

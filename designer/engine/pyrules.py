@@ -25,7 +25,7 @@ Settings, as module-level names (only ``goal`` is required):
 ``komi``
     points the second player starts with (default 0);
 ``players``
-    2 to 4 seats (default 2; 3 and 4 under the race ending only);
+    2 to 4 seats (default 2);
 ``ending``
     ``"race"`` (default: the first to the goal wins) or ``"rounds"``
     (equal turns), with ``ties`` ``"replay"`` or ``"earlier-seat"``;

@@ -9,7 +9,7 @@ Layout::
     name = "Pig"          # optional display name
     goal = 100            # points that win (first to reach them)
     komi = 0              # points the second player starts with
-    players = 2           # seats: 2 to 4 (3 and 4: race ending only)
+    players = 2           # seats: 2 to 4
     ending = "race"       # "race": first to the goal wins; "rounds": equal turns
     ties = "replay"       # rounds only: tied leaders play another round, or
                           # "earlier-seat": a later seat must strictly beat the leader
