@@ -269,8 +269,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                       + 3 * (C + 1) * H * K1 + 6 * G * G * H
                       + (S * Tc * 3 if MAX_SCORE in kinds else 0))
     tp = table_plan(model, C) if absolute else None
-    if absolute:  # the decision tables, and the finals by both scores
-        need_bytes += (sum(k == TABLE for k in kinds) * (C + 1) ** 2 * max(tp["nodes"], 1)
+    if absolute:  # the decision tables and their ends, and the finals by both scores
+        need_bytes += (sum(k == TABLE for k in kinds) * (C + 1) ** 2 * (max(tp["nodes"], 1) + 8)
                        + 8 * 2 * (C - G + 1) * (C + 1) * H)
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
