@@ -214,3 +214,27 @@ def test_random_small_games_against_the_reference():
             assert m.actions_as_first(start) == pytest.approx(l1, rel=1e-9)
             assert m.actions_as_second(start) == pytest.approx(l2, rel=1e-9)
         checked += 1
+
+
+def test_rules_check_tells_what_a_rule_compare_allocates():
+    """``designer rules check`` gives the bytes a rule's compare allocates
+    under the rounds ending: the match refuses one byte less and takes
+    exactly that many; Zombie Dice's is over the limit, said in words."""
+    from designer.engine.rounds_match import rule_match_bytes
+
+    rules = load_rules(example_path("great-rolled-ones"))
+    need = rule_match_bytes(rules.model, 20)
+    args = (rules.model, 20, _pol("rule:below 10", rules), _pol("optimal", rules))
+    with pytest.raises(DesignError, match="over the limit"):
+        match_rounds_model(*args, ties="earlier-seat", memory_limit=need - 1)
+    match_rounds_model(*args, ties="earlier-seat", memory_limit=need)
+    out = json.loads(_cli("rules", "check", "great-rolled-ones", "--goal", "20",
+                          "--json").stdout)
+    assert out["rule_compare_memory_bytes"] == need
+    assert "rule_compare_memory_bytes" not in json.loads(
+        _cli("rules", "check", "farkle", "--json").stdout)  # the race: by the plan
+    import re
+
+    text = " ".join(_cli("rules", "check", "rules:zombie-dice").stdout.split())
+    assert re.search(r"tabled by both scores\): [\d,]+\.\d MB over the limit: designer "
+                     r"compare refuses it", text), text

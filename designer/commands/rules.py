@@ -20,7 +20,10 @@ def register(sub):
                     "the sweep work (each position times the outcomes and options of its turn "
                     "state; ten passes when scores can fall) at a rate measured on a busy "
                     "2-core machine (2.5e-9 s per unit), a guide within a factor of about 3, "
-                    "not counting the first load of the compiled solver (about a second).",
+                    "not counting the first load of the compiled solver (about a second). "
+                    "With two players under the rounds ending it also gives the memory "
+                    "designer compare takes for a rule: or py: policy (tabled by both "
+                    "scores up to the score cap).",
         epilog="examples: designer rules check farkle | designer rules check my_game.toml "
                "--json | designer rules check farkle --goal 5000")
     add_game_args(c, rules_only=True)
@@ -68,6 +71,11 @@ def show_check(f):
     limit = f["memory_limit_bytes"] / 2**20
     fits = "" if f["fits"] else "  [bold]over the limit: designer solve refuses it[/bold]"
     console.print(f"  memory: {least}{mb:,.1f} MB (limit {limit:,.0f} MB){fits}")
+    if "rule_compare_memory_bytes" in f:
+        rb = f["rule_compare_memory_bytes"] / 2**20
+        over = "" if rb <= limit else "  [bold]over the limit: designer compare refuses it[/bold]"
+        console.print(f"  a rule: or py: policy in designer compare (tabled by both scores): "
+                      f"{rb:,.1f} MB{over}", highlight=False)
     seconds = f["estimated_seconds"]
     if seconds is not None:
         console.print(f"  estimated solve time: {duration(seconds)}" if seconds >= 1 else

@@ -211,7 +211,9 @@ def check_game(game):
     figures of ``designer rules check`` (:func:`designer.engine.solve.estimate`;
     for a game far over the memory limit ``states`` and ``memory_bytes``
     are lower bounds, ``states_at_least`` is true and
-    ``estimated_seconds`` None)."""
+    ``estimated_seconds`` None; with two seats under the rounds ending also
+    ``rule_compare_memory_bytes``, what ``designer compare`` allocates for a
+    ``rule:`` or ``py:`` policy against optimal play)."""
     rules = game.rules
     if game.players > 2:
         _check_seats(game)
@@ -227,6 +229,12 @@ def check_game(game):
         est = rounds_estimate(rules.model, rules.goal)
     else:
         est = estimate(rules.model, rules.goal)
+    extra = {}
+    if game.players == 2 and game.ending == "rounds" and not rules.model.falls:
+        from designer.engine.rounds_match import rule_match_bytes
+
+        # a rule reads the scores: its compare is tabled by both of them
+        extra["rule_compare_memory_bytes"] = rule_match_bytes(rules.model, rules.goal)
     return {"name": game.name, "source": game.source, "part": game.part,
             "goal": game.goal, "komi": game.komi, "unit": game.unit,
             "players": game.players, "ending": game.ending,
@@ -238,7 +246,8 @@ def check_game(game):
             "features": _feature_ranges(rules.model),
             "states": est["positions"], "states_at_least": est["at_least"],
             "memory_bytes": est["memory"], "memory_limit_bytes": MEMORY_LIMIT,
-            "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"]}
+            "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"],
+            **extra}
 
 
 def _feature_ranges(model):

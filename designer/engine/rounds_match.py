@@ -167,6 +167,29 @@ def table_plan(model, C):
             "nodes": int(node_len.sum())}
 
 
+def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
+    """Bytes a match of policies ``kinds`` allocates (``tp``: the table
+    plan when a policy reads the scores)."""
+    K1 = H + 1
+    # each thread its own turn tables, one more for the tie round
+    need = 8 * ((nt + 1) * (2 * S * Tmax * K1 + S * Tmax + 3 * Tcl * H * K1)
+                + 3 * (C + 1) * H * K1 + 6 * G * G * H + (S * Tc * 3 if MAX_SCORE in kinds else 0))
+    if tp is not None:  # the decision tables and their ends, and the finals by both scores
+        need += (sum(k == TABLE for k in kinds) * (C + 1) ** 2 * (max(tp["nodes"], 1) + 8)
+                 + 8 * 2 * (C - G + 1) * (C + 1) * H)
+    return need
+
+
+def rule_match_bytes(model, goal):
+    """Bytes ``designer compare`` allocates to match one ``rule:`` or
+    ``py:`` policy against optimal play to ``goal`` (units) under the
+    rounds ending, at the default cap (the rounds solve not counted)."""
+    C = table_cap(model, goal)
+    gmax = _gmax(model)
+    return _bytes((TABLE, OPTIMAL), model.states, goal, C, len(model.start_states()), C + 1,
+                  C + gmax + 1, 1, threads(), table_plan(model, C))
+
+
 def table_cap(model, goal):
     """The score cap of a match of table policies and optimal play to
     ``goal`` (units) under the default margin: where the rounds solve of
@@ -264,14 +287,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     K1 = H + 1
     Tmax = max(C, max(ends)) + 1
     Tcl = max(C, max(ends)) + gmax + 1 if absolute else max(C, max(ends) + gmax) + 1
-    nt = threads()  # each thread its own turn tables, one more for the tie round
-    need_bytes = 8 * ((nt + 1) * (2 * S * Tmax * K1 + S * Tmax + 3 * Tcl * H * K1)
-                      + 3 * (C + 1) * H * K1 + 6 * G * G * H
-                      + (S * Tc * 3 if MAX_SCORE in kinds else 0))
+    nt = threads()
     tp = table_plan(model, C) if absolute else None
-    if absolute:  # the decision tables and their ends, and the finals by both scores
-        need_bytes += (sum(k == TABLE for k in kinds) * (C + 1) ** 2 * (max(tp["nodes"], 1) + 8)
-                       + 8 * 2 * (C - G + 1) * (C + 1) * H)
+    need_bytes = _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp)
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
                             f"over the limit of {memory_limit / 2**20:,.0f} MB")
@@ -478,4 +496,4 @@ def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
     return Tw, Tl
 
 
-__all__ = ["match_rounds_model", "solver_final", "table_cap"]
+__all__ = ["match_rounds_model", "rule_match_bytes", "solver_final", "table_cap"]
