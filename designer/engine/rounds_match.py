@@ -94,7 +94,7 @@ from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import (RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
                                    max_score_table)
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _edges, _reach, plan
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
 #: A fixed policy whose turns would raise the score cap past this many
@@ -158,10 +158,9 @@ def table_plan(model, C):
     ending: every turn state at every turn total it can reach up to ``C``
     (the cap), for both scores ``0 .. C`` (the plan keys that
     :mod:`designer.engine.policy_tables` reads)."""
-    moves, _, _ = _edges(model)
-    reach = _reach(model, moves, C)
-    node_len = np.minimum(reach, C) + 1
-    node_len[reach < 0] = 0
+    src, dst, gain = R._moves(model)
+    _, reach = R._totals(model.states, model.start_states(), src, dst, gain, C + 1)
+    node_len = reach + 1  # reach: the largest total up to C, -1 where never reached
     node_base = np.concatenate(([0], np.cumsum(node_len)[:-1])).astype(np.int64)
     return {"n": C + 1, "lo": 0, "node_len": node_len.astype(np.int64), "node_base": node_base,
             "nodes": int(node_len.sum())}
