@@ -139,6 +139,9 @@ def test_a_card_under_the_rounds_ending_is_compared_exactly(rounds_card):
     rule = Rule.parse("rules", "opp_need <= 0 -> roll; below 3")
     assert "roll on, holding once holding wins the game" in rule.sentence("rounds")
     assert "roll on to the goal" in rule.sentence()
+    # and in the comment of a saved rule (designer strategy --out)
+    assert rule.dumps("rounds").startswith("# If the opponent needs 0 points or fewer, roll "
+                                           "on, holding once holding wins the game;")
 
 
 def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):

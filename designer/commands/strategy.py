@@ -117,13 +117,14 @@ def _save(card, out):
     from designer.strategy.card import front_figure
 
     rules = card.rules()
+    ending = getattr(card.game, "ending", "race")  # what `roll` means in the comment
     if out.suffix == ".toml":
         out.parent.mkdir(parents=True, exist_ok=True)
-        rules[-1].save(out)
+        rules[-1].save(out, ending)
         return
     out.mkdir(parents=True, exist_ok=True)
     for r in rules:
-        r.save(out / f"size-{r.size}.toml")
+        r.save(out / f"size-{r.size}.toml", ending)
     pd.DataFrame([r.to_dict() for r in card.rows if r is not None]).to_csv(
         out / "front.csv", index=False)
     front_figure(card, out / "front.png")

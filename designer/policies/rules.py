@@ -579,9 +579,10 @@ class Rule:
         return s[0].upper() + s[1:] + "."
 
     # -- files ---------------------------------------------------------------
-    def dumps(self):
-        """The TOML text of the rule (a comment with its sentence first)."""
-        lines = [f"# {self.sentence()}", f"# size {self.size}: {self.formula()}",
+    def dumps(self, ending="race"):
+        """The TOML text of the rule (a comment with its sentence first,
+        worded for the game's ``ending``)."""
+        lines = [f"# {self.sentence(ending)}", f"# size {self.size}: {self.formula()}",
                  f'family = "{self.family}"', "clauses = ["]
         for cl in self.clauses:
             items = [c.formula("deck") for c in cl.conditions] + [cl.action.text()]
@@ -589,8 +590,8 @@ class Rule:
         lines.append("]")
         return "\n".join(lines) + "\n"
 
-    def save(self, path):
-        Path(path).write_text(self.dumps())
+    def save(self, path, ending="race"):
+        Path(path).write_text(self.dumps(ending))
 
     @classmethod
     def loads(cls, text, where="rule", extra=()):
