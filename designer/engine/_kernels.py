@@ -400,6 +400,18 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
 # columns of the packed table of a state (ST_*) and of an outcome (OC_*)
 ST_C0, ST_C1, ST_BASE, ST_PASS, ST_HAND, ST_START, ST_LEN = 0, 1, 2, 3, 4, 5, 6
 OC_OP, OC_GAIN, OC_NODE, OC_H, OC_KIND, OC_POINTS, OC_EFFECT, OC_PENALTY = range(8)
+
+
+@kernel
+def bust_score(oc, o, mi, lo):
+    """The mover's banked score after the bust outcome ``o`` from ``mi``:
+    kept, set to 0, or lowered by the penalty, not below the floor ``lo``."""
+    e = oc[o, OC_EFFECT]
+    if e == _ZERO:
+        return 0
+    if e != _NONE:
+        return max(mi - oc[o, OC_PENALTY], lo)
+    return mi
 # entries of the integer settings (CF_*)
 CF_GOAL, CF_LO, CF_MIN_BANK, CF_FORCED, CF_SIMPLE = 0, 1, 2, 3, 4
 
@@ -562,11 +574,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                         aA += p * (1.0 - V[mb, h, ma + tot])
                                         continue
                                 else:  # a bust that may change the banked score
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 aA += p * (1.0 - V[mb, h, ns - lo])
                             elif h == fbh:

@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+from designer.engine._kernels import (bust_score, OC_KIND, OC_POINTS, OP_CHOICE,
                                       OP_FEEDBACK, OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1,
                                       ST_HAND, ST_LEN, ST_PASS, ST_START, await_inputs,
                                       settings)
@@ -22,8 +22,6 @@ from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 
 # mirrors of designer.engine.model (module constants are frozen in at compile time)
 _END = 2
-_NONE = 0
-_ZERO = 1
 
 
 @kernel
@@ -101,11 +99,7 @@ def _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, op
                                         lA += p * L[mb, ma + tot, h]
                                         continue
                                 else:
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 v += p * (1.0 - V[mb, ns - lo, h])
                                 lA += p * L[mb, ns - lo, h]

@@ -47,7 +47,7 @@ starts.
 import numpy as np
 
 from designer._jit import kernel
-from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+from designer.engine._kernels import (bust_score, OC_KIND, OC_POINTS, OP_CHOICE,
                                       OP_FEEDBACK, OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1,
                                       ST_HAND, ST_LEN, ST_PASS, ST_START)
 from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
@@ -55,8 +55,6 @@ from designer.engine._sync import cycles, fetch_add, load_acquire, store_release
 # mirrors of designer.engine.model (module-level integers are frozen in at
 # compile time)
 _END = 2
-_NONE = 0
-_ZERO = 1
 
 #: Decisions that flip once the unknowns move by less than this are kept
 #: (their affine margins) and checked one by one at a new estimate; the
@@ -339,11 +337,7 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
                                             acc[0, a] += p * V[bs, h, mi - lo + tot, rot[rho, a]]
                                         continue
                                 else:  # a bust that may change the banked score
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 for a in range(N):
                                     acc[0, a] += p * V[bs, h, ns - lo, rot[rho, a]]
@@ -554,11 +548,7 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
                                             a0[a] += p * V[bs, h, mi - lo + tot, rot[rho, a]]
                                         continue
                                 else:
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 for a in range(N):
                                     a0[a] += p * V[bs, h, ns - lo, rot[rho, a]]

@@ -13,15 +13,13 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+from designer.engine._kernels import (bust_score, OC_KIND, OC_POINTS, OP_CHOICE,
                                       OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND,
                                       ST_LEN, ST_PASS, ST_START, settings)
 from designer.engine._linear import gauss_jordan
 
 # mirrors of designer.engine.model (module constants are frozen in at compile time)
 _END = 2
-_NONE = 0
-_ZERO = 1
 
 
 @kernel
@@ -115,11 +113,7 @@ def _sweep(rep, n, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, 
                                         cacc[0] += p * L[pr[r], h, ma + tot]
                                         continue
                                 else:
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             v += p * V[pr[r], h, ns - lo, N - 1]
                             if ns != mi:  # another class
                                 cacc[0] += p * L[pr[r], h, ns - lo]

@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._kernels import (OC_EFFECT, OC_KIND, OC_PENALTY, OC_POINTS, OP_CHOICE,
+from designer.engine._kernels import (bust_score, OC_KIND, OC_POINTS, OP_CHOICE,
                                       OP_GENERAL, OP_MOVE, ST_BASE, ST_C0, ST_C1, ST_HAND,
                                       ST_LEN, ST_PASS, ST_START, settings)
 from designer.engine._linear import gauss_jordan
@@ -24,8 +24,6 @@ from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 
 # mirrors of designer.engine.model (module constants are frozen in at compile time)
 _END = 2
-_NONE = 0
-_ZERO = 1
 
 # entries of the packed policy settings ``pc``
 PC_KIND = 0
@@ -145,11 +143,7 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                             v += p * V[pr[r], h, ma + tot, N - 1]
                                             continue
                                     else:
-                                        e = oc[o, OC_EFFECT]
-                                        if e == _ZERO:
-                                            ns = 0
-                                        elif e != _NONE:
-                                            ns = max(mi - oc[o, OC_PENALTY], lo)
+                                        ns = bust_score(oc, o, mi, lo)
                                 v += p * V[pr[r], h, ns - lo, N - 1]
                             if v > bestv:  # ties to the continuation listed first
                                 bestv = v
@@ -214,11 +208,7 @@ def _sweep(rep, c, n, cf, pc, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                             bC[(r2 + k) % N] += p * Z[pr[r], h, ma + tot, d2, k]
                                         continue
                                 else:
-                                    e = oc[o, OC_EFFECT]
-                                    if e == _ZERO:
-                                        ns = 0
-                                    elif e != _NONE:
-                                        ns = max(mi - oc[o, OC_PENALTY], lo)
+                                    ns = bust_score(oc, o, mi, lo)
                             if ns != mi:  # another class
                                 for k in range(N):
                                     bC[(r2 + k) % N] += p * Z[pr[r], h, ns - lo, d2, k]
