@@ -22,9 +22,11 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
 4. **The rounds ending**: 3-player Pig to 100 (replay), the engine
    (:mod:`designer.engine.seat_rounds`) on pig.toml against today's dice
    rounds solver, in the same process: median solve seconds of
-   ``--rounds-repeats`` runs each, their ratio, sweeps, the seats' wins and
-   the largest difference of the two tables (tuples whose max-n replies do
-   not settle keep each solver's iterate of least residual, and differ).
+   ``--rounds-repeats`` runs each, the engine with and without the game
+   length it carries along (today's solver always counts it), their
+   ratios, sweeps, the seats' wins and the largest difference of the two
+   tables, wins and lengths (tuples whose max-n replies do not settle keep
+   each solver's iterate of least residual, and differ).
 
 5. **The game length** (:mod:`designer.engine.seat_length`) on the games
    of part 2, two threads: the median seconds of the solve and of the
@@ -181,22 +183,28 @@ def rounds(repeats):
     print(f"\n4. the rounds ending against today's solver, two threads ({_load()})")
     model = _model("pig", 3)
     pips = [2, 3, 4, 5, 6]
-    solve_seat_rounds_model(model, 5, 3)  # load the kernels
+    solve_seat_rounds_model(model, 5, 3, length=True)  # load the kernels
     solve_rounds_dice(6, pips, 5, 3)
-    eng, fam = [], []
-    for _ in range(repeats):  # alternating, so that both meet the same load
+    eng, lng, fam = [], [], []
+    for _ in range(repeats):  # alternating, so that all meet the same load
         eng.append(solve_seat_rounds_model(model, 100, 3))
+        lng.append(solve_seat_rounds_model(model, 100, 3, length=True))
         fam.append(solve_rounds_dice(6, pips, 100, 3))
-    e, f = eng[-1], fam[-1]
-    te = statistics.median(r.seconds for r in eng)
-    tf = statistics.median(r.seconds for r in fam)
+    e, g, f = eng[-1], lng[-1], fam[-1]
+    te, tg, tf = (statistics.median(r.seconds for r in x) for x in (eng, lng, fam))
     diff = float(np.abs(e.win[..., 0, :].reshape(-1, 3) - f.start_win).max())
-    print(f"Pig 3p to 100, rounds: engine {te:.2f} s (runs "
-          f"{', '.join(f'{r.seconds:.1f}' for r in eng)}), today {tf:.2f} s (runs "
-          f"{', '.join(f'{r.seconds:.1f}' for r in fam)}), ratio {te / tf:.2f}x")
+    dl = np.abs(g.actions[..., 0].reshape(-1) - f.start_actions)
+    runs = lambda x: ", ".join(f"{r.seconds:.1f}" for r in x)  # noqa: E731
+    print(f"Pig 3p to 100, rounds: engine {te:.2f} s (runs {runs(eng)}), with the length "
+          f"{tg:.2f} s (runs {runs(lng)}), today {tf:.2f} s (runs {runs(fam)})")
+    print(f"  ratios: length/no length {tg / te:.2f}x, engine/today {te / tf:.2f}x, "
+          f"engine with length/today {tg / tf:.2f}x")
     print(f"  sweeps {e.sweeps:,}/{f.sweeps:,}, unsettled {e.unsettled_positions}/"
           f"{f.unsettled}, seats win {', '.join(f'{p:.9f}' for p in e.seat_win())} / "
-          f"{', '.join(f'{p:.9f}' for p in f.seat_win())}, max |dP| {diff:.1e}   [{_load()}]")
+          f"{', '.join(f'{p:.9f}' for p in f.seat_win())}, max |dP| {diff:.1e}")
+    print(f"  game length {g.actions[0, 0, 0, 0]:.6f} / {f.start_actions[0]:.6f} actions, "
+          f"max |dL| {dl.max():.1e} ({int((dl > 1e-9).sum())} of {dl.size} starts over 1e-9)"
+          f"   [{_load()}]")
 
 
 def lengths(repeats):

@@ -27,6 +27,13 @@ The rules, as the engine's docs give them:
 * ties between actions: a stop wins unless a continuation beats it by
   more than ``TIE``, except at ``t = 0`` where a continuation wins unless
   the stop beats it by more; the first continuation or option wins ties.
+
+The game length (:meth:`Reference.length`) counts actions under the
+decisions of the solved values: a continuation counts its throws, a stop
+counts one, and so does a roll that reaches the turn's end total (the
+mover's score at the cap, or the last seat winning by stopping): the turn
+ends there with a stop. A bust or an end outcome ends the turn without
+one; a decided game has nothing left.
 """
 
 import numpy as np
@@ -89,7 +96,8 @@ class Reference:
 
     def alternatives(self, key):
         """``(stop, continuations)``: the stop's successor (or None) and, per
-        continuation, its outcomes ``(p, [successor per option])``."""
+        continuation, its outcomes ``(p, [successor per option], [stops per
+        option])`` (1 where taking the option ends the turn with a stop)."""
         m = self.m
         members, idx, vals, tie, s, t, first = key
         T = self._tend(key)
@@ -107,21 +115,25 @@ class Reference:
                 if kind == BUST:
                     succ = [self.end_turn(members, idx, vals, tie, 0,
                                           self._h(int(m.out_next[o])))]
+                    stops = [0]
                 elif kind == END:
                     u = min(t + int(m.out_points[o]), T)
                     succ = [self.end_turn(members, idx, vals, tie, u,
                                           self._h(int(m.out_next[o])))]
+                    stops = [0]
                 else:
-                    succ = []
+                    succ, stops = [], []
                     for r in range(m.opt_start[o], m.opt_start[o + 1]):
                         u = t + int(m.opt_gain[r])
                         s2 = int(m.opt_next[r])
                         if u >= T:
                             succ.append(self.end_turn(members, idx, vals, tie, T,
                                                       self._h(int(m.handover[s2]))))
+                            stops.append(1)
                         else:
                             succ.append((members, idx, vals, tie, s2, u, False))
-                outs.append((p, succ))
+                            stops.append(0)
+                outs.append((p, succ, stops))
             conts.append(outs)
         return stop, conts
 
@@ -140,7 +152,7 @@ class Reference:
             stop, conts = self.alternatives(key)
             self.nodes[key] = (stop, conts)
             self.order.append(key)
-            succ = [stop] + [x for outs in conts for _, xs in outs for x in xs]
+            succ = [stop] + [x for outs in conts for _, xs, _ in outs for x in xs]
             for x in succ:
                 if isinstance(x, tuple) and x not in self.nodes:
                     stack.append(x)
@@ -148,42 +160,79 @@ class Reference:
     def solve(self, start, state=0, tol=1e-15, max_iter=100_000):
         """Every seat's win probability at a round's start, seat 1 to move
         from ``state``, the seats at ``start``."""
-        root = (tuple(range(self.N)), 0, tuple(start), False, state, 0, True)
+        root = self._root(start, state)
         self._build(root)
-        V = {k: np.full(self.N, 1.0 / self.N) for k in self.order}
-
-        def val(x):
-            return x if not isinstance(x, tuple) else V[x]
-
+        V = self.V = {k: np.full(self.N, 1.0 / self.N) for k in self.order}
         # sweep the largest totals first: most values then settle in one pass
         order = sorted(self.order, key=lambda k: -k[5])
         for _ in range(max_iter):
             change = 0.0
             for key in order:
-                stop, conts = self.nodes[key]
-                mover = key[0][key[1]]
-                t = key[5]
-                best, bn = None, 0.0
-                for outs in conts:
-                    acc = np.zeros(self.N)
-                    for p, succ in outs:
-                        bo, bv = None, 0.0
-                        for x in succ:
-                            v = val(x)
-                            if bo is None or v[mover] > bv + TIE:
-                                bo, bv = v, v[mover]
-                        acc += p * bo
-                    if best is None or acc[mover] > bn + TIE:
-                        best, bn = acc, acc[mover]
-                if stop is not None:
-                    sv = val(stop)
-                    go = best is not None and (bn > sv[mover] + TIE if t > 0
-                                               else bn > sv[mover] - TIE)
-                    new = best if go else sv
-                else:
-                    new = best
+                new = self._decide(key)[0]
                 change = max(change, float(np.abs(new - V[key]).max()))
                 V[key] = new
             if change <= tol:
                 break
         return V[root].copy()
+
+    def _root(self, start, state):
+        return (tuple(range(self.N)), 0, tuple(start), False, state, 0, True)
+
+    def _val(self, x):
+        return x if not isinstance(x, tuple) else self.V[x]
+
+    def _decide(self, key):
+        """``(value, choice)`` at ``key`` from the current values: choice
+        None for a stop, else ``(continuation, [option per outcome])``."""
+        stop, conts = self.nodes[key]
+        mover = key[0][key[1]]
+        t = key[5]
+        best, bn, pick = None, 0.0, None
+        for c, outs in enumerate(conts):
+            acc = np.zeros(self.N)
+            opts = []
+            for p, succ, _ in outs:
+                bo, bv, bi = None, 0.0, 0
+                for i, x in enumerate(succ):
+                    v = self._val(x)
+                    if bo is None or v[mover] > bv + TIE:
+                        bo, bv, bi = v, v[mover], i
+                acc += p * bo
+                opts.append(bi)
+            if best is None or acc[mover] > bn + TIE:
+                best, bn, pick = acc, acc[mover], (c, opts)
+        if stop is not None:
+            sv = self._val(stop)
+            go = best is not None and (bn > sv[mover] + TIE if t > 0 else bn > sv[mover] - TIE)
+            return (best, pick) if go else (sv, None)
+        return best, pick
+
+    def length(self, start, state=0, tol=1e-13, max_iter=100_000):
+        """Expected actions left at a round's start (after :meth:`solve`
+        from the same start), under the solved decisions."""
+        root = self._root(start, state)
+        choice = {k: self._decide(k)[1] for k in self.order}
+        L = {k: 0.0 for k in self.order}
+
+        def ln(x):
+            return L[x] if isinstance(x, tuple) else 0.0
+
+        order = sorted(self.order, key=lambda k: -k[5])
+        for _ in range(max_iter):
+            change = 0.0
+            for key in order:
+                stop, conts = self.nodes[key]
+                ch = choice[key]
+                if ch is None:
+                    new = 1.0 + ln(stop)
+                else:
+                    c, opts = ch
+                    s = key[4]
+                    new = float(self.m.cont_throws[self.m.cont_start[s] + c])
+                    for (p, succ, stops), i in zip(conts[c], opts):
+                        new += p * (stops[i] + ln(succ[i]))
+                change = max(change, abs(new - L[key]) / max(1.0, abs(new)))
+                L[key] = new
+            if change <= tol:
+                break
+        return L[root]

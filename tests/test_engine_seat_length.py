@@ -24,6 +24,7 @@ from designer.engine.seats import solve_seats_model
 from designer.engine.solve import solve_model
 from designer.errors import ConvergenceError
 from designer.solve import solve
+from designer.solve.rounds import solve_rounds_dice
 
 PIGLET_PASS = PIGLET  # a pass is allowed at a turn total of 0 (no minimum bank)
 
@@ -136,15 +137,25 @@ def test_cli_shows_the_length_of_three_seats():
 
 
 def test_cli_says_what_it_leaves_out():
-    """``--no-length`` leaves the length out; the rounds ending of 3-4
-    players says it has none yet, in words, not by silence."""
+    """``--no-length`` leaves the length out, of the race and of the rounds
+    ending; by default the rounds ending of 3 players shows it (equal to
+    the dice family's N-seat rounds solver on Piglet)."""
     r = cli("solve", "rules:pig", "--players", "3", "--goal", "10", "--no-length", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
-    r = cli("solve", "piglet", "--players", "3", "--ending", "rounds", "--max-komi", "0")
+    args = ("solve", "piglet", "--players", "3", "--ending", "rounds", "--goal", "6",
+            "--max-komi", "0")
+    r = cli(*args, "--no-length", "--json")
     assert r.returncode == 0, r.stderr
-    assert "expected game length: not computed yet for 3 players in the rounds ending" in r.stdout
+    assert "expected_actions" not in json.loads(r.stdout)
+    fam = solve_rounds_dice(2, [1], 6, 3)
+    want = float(fam.start_actions[0])
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert f"expected game length: {want:.3f} actions" in r.stdout
+    r = cli(*args, "--json")
+    assert _close(json.loads(r.stdout)["expected_actions"], want)
 
 
 def test_a_length_over_the_memory_limit_leaves_the_solve_standing(monkeypatch):

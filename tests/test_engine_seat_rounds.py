@@ -1,11 +1,11 @@
 """The engine with two to four seats under the rounds ending
-(designer.engine.seat_rounds).
+(designer.engine.seat_rounds), win probabilities and game length.
 
 Checked against a slow reference written from the rules
 (tests/engine_seat_rounds_reference.py: value iteration over full game
 states), against today's N-seat rounds solvers of the dice and deck
-families (designer.solve.rounds), against the two-seat rounds engine, and
-through the command line.
+families (designer.solve.rounds), against the two-seat rounds engine and
+its match of optimal play, and through the command line.
 """
 
 import json
@@ -15,8 +15,11 @@ import pytest
 from cli_runner import cli
 from engine_seat_rounds_reference import Reference
 
+from designer.engine._match_kernels import OPTIMAL
 from designer.engine.game import check_game, load_rules_game, solve_game
+from designer.engine.match import RulesPolicy
 from designer.engine.rounds import solve_rounds_model
+from designer.engine.rounds_match import match_rounds_model
 from designer.engine.rulesfile import example_path, load_rules, parse_rules
 from designer.engine.seat_rounds import TooLargeError, estimate, solve_seat_rounds_model
 from designer.errors import DesignError
@@ -28,6 +31,9 @@ FORCED = ("goal = {goal}\n[turn]\nforced_first = true\n[dice]\nsides = 3\n"
 DECK = "goal = {goal}\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 3\n"
 HOG = ("goal = {goal}\n[dice]\ncount = [1, 2]\nsides = 3\nface.1 = {{ bust = true }}\n"
        "one_throw = true\nbust_points = 1\n")
+# two scoring dice: which to keep is a choice, a kept pair rolls both again
+KEEP = ("goal = {goal}\n[turn]\nforced_first = true\n[scoring_dice]\ncount = 2\nsides = 3\n"
+        "unit = 1\nsingles = {{ 1 = 2, 3 = 1 }}\nhot_dice = true\n")
 
 
 def _model(text, goal):
@@ -56,6 +62,33 @@ def test_engine_matches_reference(text, goal, players, cap, starts, ties):
         assert np.abs(got.value(start) - want).max() < 1e-9, start
 
 
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+@pytest.mark.parametrize("text, goal, players, cap, starts", [
+    (PIGLET, 3, 3, 6, [(0, 0, 0), (1, 0, 2)]),
+    (FORCED, 3, 3, 6, [(2, 1, 0)]),
+    (PIGLET, 2, 4, 4, [(0, 1, 0, 1)]),
+    (DECK, 3, 3, 5, [(0, 0, 0)]),
+    (HOG, 4, 3, 7, [(3, 1, 0)]),
+    (KEEP, 3, 3, 6, [(0, 0, 0), (0, 2, 1)]),
+    (KEEP, 4, 2, 6, [(0, 0), (1, 3)]),
+])
+def test_game_length_matches_reference(text, goal, players, cap, starts, ties):
+    """The expected actions left at a round's start, under the solved
+    decisions, against the reference's count (every throw, every stop, a
+    stop forced by the cap or won by the last seat), 1e-9; asking for
+    them leaves every win as it is."""
+    model = _model(text, goal)
+    got = solve_seat_rounds_model(model, goal, players, ties=ties, cap=cap, length=True)
+    plain = solve_seat_rounds_model(model, goal, players, ties=ties, cap=cap)
+    assert plain.actions is None
+    assert np.abs(got.win - plain.win).max() < 1e-14
+    for start in starts:
+        ref = Reference(model, goal, players, ties=ties, cap=cap)
+        assert np.abs(got.value(start) - ref.solve(start)).max() < 1e-9
+        want = ref.length(start)
+        assert abs(got.actions[tuple(start) + (0,)] - want) < 1e-9 * want, start
+
+
 # -- today's solvers --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("players, goal", [(3, 10), (4, 5)])
@@ -63,10 +96,12 @@ def test_pig_matches_todays_solver(players, goal):
     """Pig with three and four seats (replay): the engine on the shipped
     pig.toml equals the dice family's rounds solver at every start, 1e-12."""
     rules = load_rules(example_path("pig"))
-    got = solve_seat_rounds_model(rules.model, goal, players)
+    got = solve_seat_rounds_model(rules.model, goal, players, length=True)
     fam = solve_rounds_dice(6, [2, 3, 4, 5, 6], goal, players)
     assert fam.unsettled == 0 and got.unsettled_positions == 0
     assert np.abs(fam.start_win - got.win[..., 0, :].reshape(-1, players)).max() < 1e-12
+    # the game length too, from every start (measured: 1e-14)
+    assert np.abs(fam.start_actions - got.actions[..., 0].reshape(-1)).max() < 1e-9
 
 
 def test_deck_matches_todays_solver():
@@ -76,7 +111,7 @@ def test_deck_matches_todays_solver():
     text = (open(example_path("fowl-play")).read().replace("bad = 6", "bad = 2")
             .replace("good = 42", "good = 8").replace("goal = 50", "goal = 8"))
     rules = parse_rules(text)
-    got = solve_seat_rounds_model(rules.model, 8, 3)
+    got = solve_seat_rounds_model(rules.model, 8, 3, length=True)
     fam = solve_rounds_deck(2, 8, 8, 3)
     assert fam.unsettled == 0 and got.unsettled_positions == 0
     assert got.feedback == 3  # a fresh deck, for every seat
@@ -84,6 +119,8 @@ def test_deck_matches_todays_solver():
         w, c = rules.keys[state]
         want = fam.win[0][:, w, c, :]
         assert np.abs(want - got.win[..., h, :].reshape(-1, 3)).max() < 1e-12
+        want = fam.actions[0][:, w, c]
+        assert np.abs(want - got.actions[..., h].reshape(-1)).max() < 1e-9
 
 
 @pytest.mark.parametrize("name, goal", [("piglet", 6), ("pig", 15), ("great-rolled-ones", 10),
@@ -98,15 +135,33 @@ def test_two_seats_equal_the_two_seat_solver(name, goal, ties):
     assert np.abs(two.X - got.win[..., 0]).max() < 1e-12
 
 
+@pytest.mark.parametrize("name, goal", [("pig", 12), ("great-rolled-ones", 8), ("farkle", 8),
+                                        ("red-light", 8)])
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_two_seat_length_equals_the_match_of_optimal_play(name, goal, ties):
+    """Two seats through the N-seat path: the game length equals the
+    two-seat rounds match of optimal against optimal play (another code
+    path: by lead, affine in the tie round's values) at every round start,
+    1e-9, at the match's cap."""
+    model = load_rules(example_path(name)).model
+    opt = RulesPolicy(OPTIMAL, "optimal")
+    m = match_rounds_model(model, goal, opt, opt, ties=ties)
+    got = solve_seat_rounds_model(model, goal, 2, ties=ties, cap=m.cap, length=True)
+    for h, state in enumerate(got.start_states):
+        hm = int(np.searchsorted(m.start_states, state))
+        assert np.abs(got.actions[..., h] - m.actions[0, :, :, hm]).max() < 1e-9
+
+
 # -- invariants -------------------------------------------------------------------------------
 
 def test_the_cap_does_not_move_the_figures():
     """3-player Pig to 8: the default cap and one 40 points higher give the
     same table, 1e-12."""
     model = load_rules(example_path("pig")).model
-    a = solve_seat_rounds_model(model, 8, 3)
-    b = solve_seat_rounds_model(model, 8, 3, cap=a.cap + 40)
+    a = solve_seat_rounds_model(model, 8, 3, length=True)
+    b = solve_seat_rounds_model(model, 8, 3, cap=a.cap + 40, length=True)
     assert np.abs(a.win - b.win).max() < 1e-12
+    assert np.abs(a.actions - b.actions).max() < 1e-9
 
 
 @pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
@@ -118,10 +173,12 @@ def test_seat_wins_sum_to_one(ties):
 
 def test_unsettled_tuples_are_counted():
     """3-player Pig to 15 has max-n cycles (as today's solver finds): they
-    are counted, with their residual, and the solve ends."""
-    got = solve_seat_rounds_model(load_rules(example_path("pig")).model, 15, 3)
+    are counted, with their residual, and the solve ends; the game length
+    under the iterates kept is finite everywhere."""
+    got = solve_seat_rounds_model(load_rules(example_path("pig")).model, 15, 3, length=True)
     assert got.unsettled_positions > 0 and 0 < got.unsettled_residual < 0.1
     assert got.residual < 1e-12
+    assert np.isfinite(got.actions).all() and got.actions.min() > 1
 
 
 def test_estimate_before_solving_and_too_large():

@@ -103,6 +103,26 @@ def test_race_rows_equal_the_slow_reference(rows):
             assert v[0] == 0
 
 
+def test_three_seat_rounds_rows_equal_todays_solver(rows):
+    """Every row of three seats under the rounds ending: the seat wins and
+    the game length at its start vector against the dice family's N-seat
+    rounds solver (its own kernels, which count the actions as they go;
+    the slow reference checks the engine on small caps in
+    test_engine_seat_rounds.py)."""
+    from designer.solve.rounds import solve_rounds_dice
+
+    _, _, df = rows
+    part3 = df[(df.ending == "rounds") & (df.players == 3)]
+    assert len(part3) > 0 and part3.expected_actions.notna().all()
+    for (sides, goal), part in part3.groupby(["dice_sides", "goal"]):
+        fam = solve_rounds_dice(int(sides), [1] * (int(sides) - 1), int(goal), 3)
+        for r in part.itertuples():
+            v = list(_starts(r.starts))
+            got = [getattr(r, c) for c in SEAT_COLUMNS[:3]]
+            assert np.abs(np.array(got) - fam.seat_win(komi=v)).max() < 1e-9, r
+            assert abs(r.expected_actions - fam.expected_actions(komi=v)) < 1e-9, r
+
+
 def test_rows_equal_direct_solves(rows):
     """Every row equals ``designer solve`` of its game with its start points,
     solved at its own goal; the fairness and the fairest vector are read off
@@ -121,10 +141,7 @@ def test_rows_equal_direct_solves(rows):
         assert all(pd.isna(getattr(r, c)) for c in SEAT_COLUMNS[N:])
         assert r.fairness == pytest.approx(max(abs(x - 1 / N) for x in p), abs=1e-15)
         assert r.states == direct["states"] and r.components == 1
-        if "expected_actions" in direct:
-            assert r.expected_actions == pytest.approx(direct["expected_actions"], rel=1e-12)
-        else:  # three seats in rounds: not computed, left blank
-            assert N == 3 and r.ending == "rounds" and pd.isna(r.expected_actions)
+        assert r.expected_actions == pytest.approx(direct["expected_actions"], rel=1e-12)
     for _, part in df.groupby(["dice_sides", "players", "ending", "goal"]):
         (fair,) = set(part.fair_starts)
         assert part[part.starts == fair].fairness.iloc[0] == part.fairness.min()
@@ -191,7 +208,7 @@ def test_report_and_top(rows):
     assert "Chosen by smallest largest distance of a seat's win from an equal share" in md
     for N in (2, 3):
         assert f"With {N} players the fairest design is under the" in md
-    assert "left blank for 3 or 4 players under the rounds ending" in md
+    assert "with the expected game length" in md
     out = cli("study", "top", str(spec.path), "--n", "3", "--json")
     assert out.returncode == 0, out.stderr
     import json

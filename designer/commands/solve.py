@@ -148,9 +148,6 @@ def _show_rules_seats(summary, verbose=False):
         console.print(f"  expected game length: {summary['expected_actions']:.3f} actions")
     elif "length_error" in summary:
         console.print(f"  expected game length: not given: {summary['length_error']}")
-    elif summary["ending"] == "rounds":
-        console.print(f"  expected game length: not computed yet for {n} players in the "
-                      "rounds ending")
     console.print(f"  fair komi: {start_points(summary['fair_komi'], n)}")
     console.print(f"    (seats win {', '.join(pct(p, 3) for p in summary['fair_komi_seat_win'])})")
     rows = pd.DataFrame([{"komi": r["komi"], "largest gap from equal": r["fairness"]}

@@ -6,7 +6,11 @@ the game, the tables and the order of the solve.
 One table of rows
 -----------------
 Every value the solve stores is a row ``A[row, h, r]``: seat (or tie-round
-position) ``r``'s win probability at a turn start from start state ``h``.
+position) ``r``'s win probability at a turn start from start state ``h``,
+``r < N``; when the game length is asked, one more number ``A[row, h, N]``:
+the expected actions left (each throw or draw, each stop; a stop forced by
+the cap or won by the last seat of a round counts one), carried along the
+same decisions, which read the win probabilities alone.
 A turn of the mover ``mv`` is described by ``srow``: ``srow[u]`` is the row
 the next turn starts from when the turn ends with total ``u`` (``u = 0``:
 a pass, a bust or an empty end; ``u = T``: any total ``>= T``, where the
@@ -148,13 +152,16 @@ def srow_tie(geo, toff, t, p, Bg, Tm, T, srow):
 
 
 @kernel
-def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob, out_kind,
-               out_points, out_h, opt_start, opt_gain, opt_next, hand_h, pass_ok, min_bank,
-               forced, starts, W, best, acc, res):
+def turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob, throws,
+               out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, pass_ok,
+               min_bank, forced, starts, W, best, acc, res):
     """One turn of the mover ``mv`` whose ends read known rows (``srow``,
     module doc), swept backwards over totals ``T - 1 .. 0`` and the states
-    in ``order``; ``res[h]`` receives the start value from ``starts[h]``."""
-    N = A.shape[2]
+    in ``order``; ``res[h]`` receives the start value from ``starts[h]``.
+    ``nw``: the win numbers of a row (the seats); a row longer than that
+    carries the actions left too."""
+    NA = A.shape[2]
+    length = NA > nw
     for t in range(T - 1, -1, -1):
         for q in range(order.shape[0]):
             s = order[q]
@@ -163,7 +170,7 @@ def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_pr
             have = False
             bestn = 0.0
             for c in range(cont_start[s], cont_start[s + 1]):
-                for r in range(N):
+                for r in range(NA):
                     acc[r] = 0.0
                 for o in range(out_start[c], out_start[c + 1]):
                     p = out_prob[o]
@@ -173,12 +180,12 @@ def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_pr
                     if k == _BUST:
                         rw = srow[0]
                         hh = out_h[o]
-                        for r in range(N):
+                        for r in range(NA):
                             acc[r] += p * A[rw, hh, r]
                     elif k == _END:
                         rw = srow[min(t + out_points[o], T)]
                         hh = out_h[o]
-                        for r in range(N):
+                        for r in range(NA):
                             acc[r] += p * A[rw, hh, r]
                     else:
                         bo = -1
@@ -192,19 +199,23 @@ def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_pr
                                 bn = n
                         u = t + opt_gain[bo]
                         s2 = opt_next[bo]
-                        if u >= T:
+                        if u >= T:  # the turn ends there: a stop
                             rw = srow[T]
                             hh = hand_h[s2]
-                            for r in range(N):
+                            for r in range(NA):
                                 acc[r] += p * A[rw, hh, r]
+                            if length:
+                                acc[nw] += p
                         else:
-                            for r in range(N):
+                            for r in range(NA):
                                 acc[r] += p * W[s2, u, r]
+                if length:
+                    acc[nw] += throws[c]  # the throw or draw (rolls folded away too)
                 n = acc[mv]
                 if not have or n > bestn + tie:
                     have = True
                     bestn = n
-                    for r in range(N):
+                    for r in range(NA):
                         best[s, r] = acc[r]
             can = pass_ok[s] if t == 0 else t >= min_bank
             go = True
@@ -214,33 +225,38 @@ def turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_pr
                 sv = A[rw, hh, mv]
                 go = have and (bestn > sv + tie if t > 0 else bestn > sv - tie)
             if go:
-                for r in range(N):
+                for r in range(NA):
                     W[s, t, r] = best[s, r]
             else:
-                for r in range(N):
+                for r in range(NA):
                     W[s, t, r] = A[rw, hh, r]
+                if length:
+                    W[s, t, nw] += 1.0  # the stop
     for h in range(starts.shape[0]):
         s = starts[h]
-        for r in range(N):
+        for r in range(NA):
             res[h, r] = best[s, r] if forced else W[s, 0, r]
 
 
 @parallel_kernel
 def solve_rows(kind, jobs, geo, toff, nt, A, tie, order, lo, hi, cont_start, out_start, out_prob,
-               out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, pass_ok,
-               min_bank, forced, starts, Tn):
+               throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+               pass_ok, min_bank, forced, starts, Tn):
     """Solve independent rows of the final (``kind`` 1) or tie (``kind`` 0)
     rounds on ``nt`` workers: ``jobs[j] = (row, mover, T, a, b, c, d)``
     with ``(a, b, c, d) = (B, Tm, s, tail)`` (final) or ``(t, p, Bg, Tm)``
     (tie); ``row < 0``: the tie round's start (written to ``A``'s
     ``-row - 1``)."""
-    S, H, N = order.shape[0], starts.shape[0], A.shape[2]
+    S, H, NA = order.shape[0], starts.shape[0], A.shape[2]
+    nw = geo[G_N]
     claim = np.zeros(1, dtype=np.int64)  # jobs are claimed one at a time
     for w in prange(nt):
-        W = np.zeros((S, max(Tn, 1), N))
-        best = np.zeros((S, N))
-        acc = np.zeros(N)
-        res = np.zeros((H, N))
+        W = np.zeros((S, max(Tn, 1), NA))
+        best = np.zeros((S, NA))
+        # written at every outcome: padded, so that two workers' never
+        # share a cache line
+        acc = np.zeros(NA + 16)
+        res = np.zeros((H, NA))
         srow = np.zeros(Tn + 2, dtype=np.int64)
         while True:
             j = fetch_add(claim, 0, 1)
@@ -251,12 +267,12 @@ def solve_rows(kind, jobs, geo, toff, nt, A, tie, order, lo, hi, cont_start, out
                 srow_final(geo, mv, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
             else:
                 srow_tie(geo, toff, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
-            turn_plain(mv, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob,
-                       out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
-                       pass_ok, min_bank, forced, starts, W, best, acc, res)
+            turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob,
+                       throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
+                       hand_h, pass_ok, min_bank, forced, starts, W, best, acc, res)
             rw = row if row >= 0 else -row - 1
             for h in range(H):
-                for r in range(N):
+                for r in range(NA):
                     A[rw, h, r] = res[h, r]
 
 
@@ -318,17 +334,21 @@ def _bound(rad, m, margin, d, K):
 
 @kernel
 def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
-           cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
-           opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start, Rows,
-           rad):
+           cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+           opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start,
+           Rows, rad):
     """One backward sweep of every seat's turn at the scores ``S``, greedy
     at the estimate ``x``: the affine turn starts go to ``Start`` (and the
     unknowns' own rows to ``Rows``), each mover's own value at ``x`` to
     ``Wv``; ``rad[m]``: how far mover ``m``'s components of the unknowns
-    may move before one of its comparisons flips (module doc)."""
-    N = A.shape[2]
+    may move before one of its comparisons flips (module doc). A row is
+    ``NA`` constants (the seats' wins, then the actions left if asked) and
+    ``K`` weights."""
+    N = geo[G_N]
+    NA = A.shape[2]
+    length = NA > N
     K = x.shape[0]
-    D = N + K
+    D = NA + K
     for m in range(N):
         rad[m, 0] = -np.inf
         rad[m, 1] = np.inf
@@ -359,7 +379,7 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                             elif k == _END:
                                 rw = srow[m, min(t + out_points[o], T)]
                                 hh = out_h[o]
-                                for r in range(N):
+                                for r in range(NA):
                                     acc[r] += p * A[rw, hh, r]
                             else:
                                 bo = -1
@@ -376,29 +396,33 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                                         if u >= T and ub >= T:
                                             dd = 0.0
                                         elif u >= T:
-                                            dd = -_wsum(Wa[m, opt_next[bo], ub], N, K)
+                                            dd = -_wsum(Wa[m, opt_next[bo], ub], NA, K)
                                         elif ub >= T:
-                                            dd = _wsum(Wa[m, s2, u], N, K)
+                                            dd = _wsum(Wa[m, s2, u], NA, K)
                                         else:
                                             dd = _dist(Wa[m, s2, u], Wa[m, opt_next[bo], ub],
-                                                       N, K)
+                                                       NA, K)
                                         _bound(rad, m, n - bn - tie, dd, K)
                                     if bo < 0 or n > bn + tie:
                                         bo = j
                                         bn = n
                                 u = t + opt_gain[bo]
                                 s2 = opt_next[bo]
-                                if u >= T:
+                                if u >= T:  # the turn ends there: a stop
                                     rw = srow[m, T]
                                     hh = hand_h[s2]
-                                    for r in range(N):
+                                    for r in range(NA):
                                         acc[r] += p * A[rw, hh, r]
+                                    if length:
+                                        acc[N] += p
                                 else:
                                     for d in range(D):
                                         acc[d] += p * Wa[m, s2, u, d]
-                        n = _num(acc, x, m, N, K)
+                        if length:
+                            acc[N] += throws[c]  # the throw or draw (rolls folded away too)
+                        n = _num(acc, x, m, NA, K)
                         if have:
-                            _bound(rad, m, n - bestn - tie, _dist(acc, besta[m, s], N, K), K)
+                            _bound(rad, m, n - bestn - tie, _dist(acc, besta[m, s], NA, K), K)
                         if not have or n > bestn + tie:
                             have = True
                             bestn = n
@@ -410,31 +434,35 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                     sv = 0.0
                     if can:
                         if t == 0:
-                            sv = _num(Start[mn, hh], x, m, N, K)
+                            sv = _num(Start[mn, hh], x, m, NA, K)
                             if have:
                                 _bound(rad, m, bestn - sv + tie,
-                                       _dist(besta[m, s], Start[mn, hh], N, K), K)
+                                       _dist(besta[m, s], Start[mn, hh], NA, K), K)
                             go = have and bestn > sv - tie
                         else:
                             sv = A[srow[m, t], hh, m]
                             if have:
-                                _bound(rad, m, bestn - sv - tie, _wsum(besta[m, s], N, K), K)
+                                _bound(rad, m, bestn - sv - tie, _wsum(besta[m, s], NA, K), K)
                             go = have and bestn > sv + tie
                     if go:
                         Wv[m, s, t] = bestn
                         for d in range(D):
                             Wa[m, s, t, d] = besta[m, s, d]
-                    elif t == 0:
+                    elif t == 0:  # a pass
                         Wv[m, s, t] = sv
                         for d in range(D):
                             Wa[m, s, t, d] = Start[mn, hh, d]
+                        if length:
+                            Wa[m, s, t, N] += 1.0
                     else:
                         Wv[m, s, t] = sv
                         rw = srow[m, t]
-                        for r in range(N):
+                        for r in range(NA):
                             Wa[m, s, t, r] = A[rw, hh, r]
-                        for d in range(N, D):
+                        for d in range(NA, D):
                             Wa[m, s, t, d] = 0.0
+                        if length:
+                            Wa[m, s, t, N] += 1.0  # the stop
                     if t == 0 and hidx[s] >= 0:
                         h = hidx[s]
                         src = besta[m, s] if forced else Wa[m, s, 0]
@@ -451,7 +479,8 @@ def _guess(geo, S, ukm, ukh, A, x):
     """A first estimate of the unknowns from solved tuples of larger sum:
     along the two seats with the lowest scores, a quadratic through the
     tuples up to two points above (else bilinear, one step, 1/N at the
-    top), clipped to [0, 1]."""
+    top), clipped to [0, 1]; the actions left, if carried, from 0 (they are
+    solved exactly once the decisions settle)."""
     N, G = S.shape[0], geo[G_G]
     GN = 1
     for _ in range(N):
@@ -486,11 +515,13 @@ def _guess(geo, S, ukm, ukh, A, x):
             else:
                 v = 1.0 / N
             x[k, r] = min(1.0, max(0.0, v))
+        for r in range(N, x.shape[1]):
+            x[k, r] = 0.0
 
 
 @kernel
 def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, A, blk_ptr,
-                blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob, out_kind,
+                blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
                 min_bank, forced, Tn, Tm, srow, Wa, Wv, besta, acc, Start, Rows, x, y, g, bestx,
                 M, R, rad, rep):
@@ -499,8 +530,12 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     policy's fixed point lies within the sweep's radius or one backup moves
     the estimate by at most ``tol`` (from the ``pi_exact``-th sweep on); not
     accepted within ``limit`` sweeps: unsettled, the iterate of least
-    residual kept. Writes every seat's turn starts to ``A``."""
+    residual kept. Writes every seat's turn starts to ``A``. The actions
+    left, if carried, do not steer the decisions: once they settle, one
+    linear solve under them gives the unknowns' actions exactly (NaN where
+    that play has turns that never end)."""
     N, G = geo[G_N], geo[G_G]
+    NA = A.shape[2]
     GN = 1
     for _ in range(N):
         GN *= G
@@ -515,9 +550,9 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     for m in range(N):
         for h in range(uk.shape[1]):
             if uk[m, h] >= 0:
-                for d in range(N + K):
+                for d in range(NA + K):
                     Start[m, h, d] = 0.0
-                Start[m, h, N + uk[m, h]] = 1.0
+                Start[m, h, NA + uk[m, h]] = 1.0
     _guess(geo, S, ukm, ukh, A, x)
     sweeps = 0
     best_res = np.inf
@@ -525,31 +560,32 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     res = 0.0
     while True:
         _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
-               cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
-               opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start,
-               Rows, rad)
+               cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+               opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc,
+               Start, Rows, rad)
         sweeps += 1
         if K == 0:
             settled = True
             res = 0.0
             break
-        r0 = 0.0
+        r0 = 0.0  # over the wins only
         for k in range(K):
-            for r in range(N):
+            for r in range(NA):
                 v = Rows[k, r]
                 for j in range(K):
-                    v += Rows[k, N + j] * x[j, r]
+                    v += Rows[k, NA + j] * x[j, r]
                 g[k, r] = v
-                r0 = max(r0, abs(v - x[k, r]))
+                if r < N:
+                    r0 = max(r0, abs(v - x[k, r]))
         if r0 < best_res:
             best_res = r0
             bestx[:, :] = x
         if sweeps <= pi_sweeps:
             for k in range(K):
                 for j in range(K):
-                    M[k, j] = -Rows[k, N + j]
+                    M[k, j] = -Rows[k, NA + j]
                 M[k, k] += 1.0
-                for r in range(N):
+                for r in range(NA):
                     R[k, r] = Rows[k, r]
             ok = lin_solve(M, R, y)
             if ok:
@@ -572,7 +608,7 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
                         for r in range(N):
                             v = Rows[k, r]
                             for j in range(K):
-                                v += Rows[k, N + j] * x[j, r]
+                                v += Rows[k, NA + j] * x[j, r]
                             res = max(res, abs(v - x[k, r]))
                     settled = True
                     break
@@ -584,7 +620,7 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
                 x[:, :] = y
             else:
                 for k in range(K):
-                    for r in range(N):
+                    for r in range(NA):
                         x[k, r] += 0.5 * (g[k, r] - x[k, r])
         else:
             if r0 <= tol:
@@ -594,14 +630,14 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
             if sweeps >= limit:
                 break
             for k in range(K):
-                for r in range(N):
+                for r in range(NA):
                     x[k, r] += 0.5 * (g[k, r] - x[k, r])
     if not settled:
         x[:, :] = bestx
         _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, lo, hi,
-               cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
-               opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc, Start,
-               Rows, rad)
+               cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+               opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, Wa, Wv, besta, acc,
+               Start, Rows, rad)
         sweeps += 1
         res = best_res
         rep[R_UNSETTLED] += 1
@@ -609,14 +645,28 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     else:
         rep[R_RESIDUAL] = max(rep[R_RESIDUAL], res)
     rep[R_SWEEPS] += sweeps
+    if NA > N and K > 0:
+        # the actions left under the last sweep's decisions (those of x)
+        for k in range(K):
+            for j in range(K):
+                M[k, j] = -Rows[k, NA + j]
+            M[k, k] += 1.0
+            for r in range(NA):
+                R[k, r] = Rows[k, r]
+        if lin_solve(M, R, y):
+            for k in range(K):
+                x[k, N] = y[k, N]
+        else:
+            for k in range(K):
+                x[k, N] = np.nan
     for m in range(N):
         rw = geo[G_OPEN] + m * GN + rot(S, m, G)
         for h in range(H):
             src = Rows[uk[m, h]] if uk[m, h] >= 0 else Start[m, h]
-            for r in range(N):
+            for r in range(NA):
                 v = src[r]
                 for j in range(K):
-                    v += src[N + j] * x[j, r]
+                    v += src[NA + j] * x[j, r]
                 A[rw, h, r] = v
     return settled
 
@@ -624,8 +674,8 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
 @parallel_kernel
 def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit,
                strict, A, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob,
-               out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
-               min_bank, forced, Tn, nt, report):
+               throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+               pass_ok, min_bank, forced, Tn, nt, report):
     """The open rounds: score tuples by decreasing sum (``groups`` bound
     the runs of equal sum, which read only larger sums), each run shared by
     ``nt`` workers (its tuples claimed one by one); ``report[w]`` gathers
@@ -633,9 +683,10 @@ def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_
     ``strict`` (two seats) a tuple that does not settle stops the solve
     (``R_STATUS``)."""
     N = geo[G_N]
+    NA = A.shape[2]  # the wins, and the actions left if asked
     K = ukm.shape[0]
     S_, H = lo.shape[0], uk.shape[1]
-    D = N + K
+    D = NA + K
     # each worker's scratch; the small rows padded apart, as a cache line
     # shared by two threads' accumulators costs several times their work
     PAD = 16
@@ -648,12 +699,12 @@ def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_
     acc = np.zeros((nt, D + PAD))
     Start = np.zeros((nt, N, H, D))
     Rows = np.zeros((nt, max(K, 1), D))
-    x = np.zeros((nt, K, N))
-    y = np.zeros((nt, K, N))
-    g = np.zeros((nt, K, N))
-    bestx = np.zeros((nt, K, N))
+    x = np.zeros((nt, K, NA))
+    y = np.zeros((nt, K, NA))
+    g = np.zeros((nt, K, NA))
+    bestx = np.zeros((nt, K, NA))
     M = np.zeros((nt, K, K))
-    R = np.zeros((nt, K, N))
+    R = np.zeros((nt, K, NA))
     # each run's tuples are claimed one at a time from a shared counter, so
     # that a worker the system keeps off its core holds up at most one
     claim = np.zeros(groups.shape[0], dtype=np.int64)
@@ -666,9 +717,9 @@ def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_
                     break
                 ok = _open_tuple(geo, tuples[i], flat[i], uk, ukm, ukh, tie, tol, pi_sweeps,
                                  pi_exact, limit, A, blk_ptr, blk_states, blk_tmax, lo, hi,
-                                 cont_start, out_start, out_prob, out_kind, out_points, out_h,
-                                 opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank,
-                                 forced, Tn, Tm[w], srow[w], Wa[w], Wv[w], besta[w], acc[w],
+                                 cont_start, out_start, out_prob, throws, out_kind, out_points,
+                                 out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
+                                 min_bank, forced, Tn, Tm[w], srow[w], Wa[w], Wv[w], besta[w], acc[w],
                                  Start[w], Rows[w], x[w], y[w], g[w], bestx[w], M[w], R[w],
                                  rad[w], rep)
                 if strict and not ok:

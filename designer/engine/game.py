@@ -268,11 +268,11 @@ LENGTH_AUTO_SECONDS = 10.0
 
 
 def solve_game(game, max_komi=10, length=None, starts=()):
-    """Solve ``game`` exactly with the engine (and the expected game length
-    of two seats: always with ``length`` True, never with False; with None,
-    unless the rounds ending's would take over :data:`LENGTH_AUTO_SECONDS`
-    by :data:`ROUNDS_LENGTH_SECONDS`, when ``length_skipped_seconds``
-    gives that estimate instead).
+    """Solve ``game`` exactly with the engine (and the expected game length:
+    always with ``length`` True, never with False; with None too, except
+    for two seats under the rounds ending when it would take over
+    :data:`LENGTH_AUTO_SECONDS` by :data:`ROUNDS_LENGTH_SECONDS`: then
+    ``length_skipped_seconds`` gives that estimate instead).
 
     Returns
     -------
@@ -284,13 +284,15 @@ def solve_game(game, max_komi=10, length=None, starts=()):
         player's win closest to 1/2, in points) and its win,
         ``komi_table`` (komi 0 .. ``max_komi`` steps of the unit),
         ``states`` (positions solved), ``turn_states``, ``residual``,
-        ``passes``, ``sweeps`` and ``seconds``. Two seats with ``length``
-        also give ``expected_actions``, the expected game length in
-        actions under optimal play (every throw or draw and every stop;
-        :func:`designer.engine.length.game_lengths`; in the rounds ending
-        :func:`designer.engine.rounds_match.match_rounds_model`, optimal
-        against optimal), in each komi row too,
-        and ``length_seconds``, its time.
+        ``passes``, ``sweeps`` and ``seconds``. With ``length`` also
+        ``expected_actions``, the expected game length in actions under
+        optimal play (every throw or draw and every stop;
+        :func:`designer.engine.length.game_lengths`; two seats in the
+        rounds ending :func:`designer.engine.rounds_match.match_rounds_model`,
+        optimal against optimal; 3-4 seats :func:`_solve_seats_game` and
+        :func:`_solve_seat_rounds_game`), in each komi row too, and
+        ``length_seconds``, its time (not for 3-4 seats in the rounds
+        ending, whose solve carries it).
 
         With ``starts`` (start vectors, in units, seat 1 first, each entry
         ``0 .. goal - 1``), also ``at_starts``: per vector, ``start`` (in
@@ -306,7 +308,7 @@ def solve_game(game, max_komi=10, length=None, starts=()):
     if game.players > 2:
         _check_seats(game)
         if game.ending == "rounds":
-            return _solve_seat_rounds_game(game, max_komi, starts)
+            return _solve_seat_rounds_game(game, max_komi, length, starts)
         return _solve_seats_game(game, max_komi, length, starts)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
@@ -416,11 +418,19 @@ def _solve_seats_game(game, max_komi, length=None, starts=()):
             out["length_error"] = str(exc)
             return _add_starts(out, starts, game.unit, r.value, None)
         at = L[(slice(-lo, None),) * N + (h0,)]  # from score 0 on
-        out["expected_actions"] = float(at[tuple(game.start)])
-        for row in out["komi_table"]:
-            row["expected_actions"] = float(at[(0,) + (row["komi"] // game.unit,) * (N - 1)])
+        _add_seat_lengths(out, at, game)
         return _add_starts(out, starts, game.unit, r.value, at)
     return _add_starts(out, starts, game.unit, r.value, None)
+
+
+def _add_seat_lengths(out, at, game):
+    """``expected_actions`` at the game's start and in each komi row (every
+    later seat at the row's komi), from the lengths ``at[s_1, ..., s_N]``
+    at a game's first turn (units, from 0)."""
+    N = game.players
+    out["expected_actions"] = float(at[tuple(game.start)])
+    for row in out["komi_table"]:
+        row["expected_actions"] = float(at[(0,) + (row["komi"] // game.unit,) * (N - 1)])
 
 
 def _seats_summary(game, r, fk, max_komi, ending):
@@ -452,17 +462,29 @@ def _seats_summary(game, r, fk, max_komi, ending):
             "seconds": r.seconds}
 
 
-def _solve_seat_rounds_game(game, max_komi, starts=()):
+def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
     """:func:`solve_game` for three or four seats under the rounds ending
     (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`): the keys
     of :func:`_solve_seats_game`, plus ``ties`` and ``cap``; the fair komi
     may give points to any seat (seat 1 too: it never has the last word),
     one entry 0, the smallest fairness first, then the smallest total,
-    then the first in order."""
+    then the first in order. The game length (unless ``length`` is False)
+    is carried along the solve, so it has no time of its own; where it
+    would pass the memory limit that the solve alone fits, or the solved
+    play has turns that never end, ``length_error`` says so and the solve
+    stands."""
+    from designer.engine.seat_rounds import estimate as seat_rounds_estimate
     from designer.engine.seat_rounds import solve_seat_rounds_model
 
     rules, unit, N = game.rules, game.unit, game.players
-    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties)
+    want, error = length is not False, None
+    if want:
+        est = seat_rounds_estimate(rules.model, rules.goal, N, ties=rules.ties, length=True)
+        if est["memory"] > MEMORY_LIMIT:
+            want = False
+            error = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB "
+                     f"with the solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, length=want)
     goal = rules.goal
     h0 = int(np.searchsorted(r.start_states, 0))
     at = r.win[(slice(None),) * N + (h0,)]  # shape (goal,) * N + (N,)
@@ -474,7 +496,19 @@ def _solve_seat_rounds_game(game, max_komi, starts=()):
     fk = tuple(int(v) for v in vecs[:, best])
     out = _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties, "passes": 1,
                                                              "cap": r.cap * unit}
-    return _add_starts(out, starts, unit, r.value, None)
+    at = None
+    if want:
+        at = r.actions[(slice(None),) * N + (h0,)]
+        if np.isnan(at).any():
+            bad = tuple(int(v[0]) for v in np.nonzero(np.isnan(at)))
+            error = (f"under the solved play of {N} players the turns at scores {bad} never "
+                     f"end, so the game length is not defined")
+            at = None
+        else:
+            _add_seat_lengths(out, at, game)
+    if error:
+        out["length_error"] = error
+    return _add_starts(out, starts, unit, r.value, at)
 
 
 def _solve_rounds_game(game, max_komi, length=None, starts=()):

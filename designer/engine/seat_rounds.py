@@ -67,9 +67,21 @@ Scores are unbounded; as the two-seat solver (:mod:`designer.engine.rounds`)
 the cap is ``goal + CAP_MARGIN`` by default, and the tests check that the
 figures do not move when it grows.
 
+The game length
+---------------
+Asked for (``length=True``), every row carries one more number: the
+expected actions left (each throw or draw and each stop, a pass, a stop
+forced by the cap and the last seat's winning stop included; a bust or an
+end outcome adds none), under the decisions the win probabilities make.
+Inside an open tuple these are affine in the unknowns' own actions, and
+once the decisions settle one linear solve gives them exactly; a tie
+round's are iterated with its wins (a relative change of at most
+:data:`TIE_TOL`).
+
 Size
 ----
-Every stored value is a row of ``N`` float64 per start state: the open
+Every stored value is a row of ``N`` float64 per start state (``N + 1``
+with the game length): the open
 turn starts of every seat (``N G^N`` rows), the final rounds' (``(C - G +
 1) 2^m G^(N - m)`` rows for seat ``m < N - 1``, ``2^(N-1) (C + 1)`` for
 the last) and the tie rounds'. :func:`estimate` counts them before
@@ -133,6 +145,10 @@ class SeatRoundsResult(SeatValues):
     feedback : int
         Unknown turn-start vectors per open tuple.
     seconds : float
+    actions : ndarray or None, shape (goal,) * players + (H,)
+        Expected actions left at the start of a round (indexed as ``win``
+        without its last axis); None unless the length was asked, NaN at
+        scores where the solved play has turns that never end.
     """
 
     players: int
@@ -149,6 +165,7 @@ class SeatRoundsResult(SeatValues):
     tie_iterations: int
     feedback: int
     seconds: float
+    actions: np.ndarray = field(default=None, repr=False)
 
 
 def _masks(m, replay):
@@ -256,8 +273,10 @@ def _refuse_falls(model):
                           "banked score")
 
 
-def _sizes(model, lay, N, G, C, replay, nt):
-    """``(positions, bytes, work)`` of a solve (module doc, Size)."""
+def _sizes(model, lay, N, G, C, replay, nt, na=None):
+    """``(positions, bytes, work)`` of a solve (module doc, Size), ``na``
+    numbers a row (``N``, or ``N + 1`` with the game length)."""
+    na = N if na is None else na
     H, S, mb = len(lay.starts), model.states, model.min_bank
     K = len(lay.ukm)
     _, _, rows = _geometry(N, G, C, H, replay)
@@ -271,29 +290,30 @@ def _sizes(model, lay, N, G, C, replay, nt):
         fin += (C - G + 1) * nm(m) * other * G ** (N - m - 1)
     positions = int(opn + fin)
     per_state = (model.outcomes + len(model.opt_gain)) / max(S, 1)
-    work = float(opn) * per_state * (N + K) + float(fin) * per_state * N
+    work = float(opn) * per_state * (na + K) + float(fin) * per_state * na
     # each worker's: the open sweep's rows and own values, its turn starts,
     # a plain turn's values and the rows its turns end at
-    scratch = nt * (N * S * lay.Tn * (N + K + 1) + N * S * (N + K) + N * H * (N + K)
-                    + S * lay.Tn * N + 2 * N * lay.Tn) * 8
+    scratch = nt * (N * S * lay.Tn * (na + K + 1) + N * S * (na + K) + N * H * (na + K)
+                    + S * lay.Tn * na + 2 * N * lay.Tn) * 8
     jobs = max((C - G + 1) * nm(m) * G ** (N - m) for m in range(1, N)) * 7 * 8 if N > 2 else 0
-    memory = rows * H * N * 8 + scratch + jobs + G ** N * N * 16
+    memory = rows * H * na * 8 + scratch + jobs + G ** N * na * 16
     return positions, int(memory), work
 
 
-def table_at_least(model, goal, players, cap=None):
+def table_at_least(model, goal, players, cap=None, length=False):
     """``(rows, bytes)`` of the table alone, counted without planning."""
     N, G = players, int(goal)
     C = G + CAP_MARGIN if cap is None else int(cap)
     _, _, rows = _geometry(N, G, C, 1, True)
     H = len(model.start_states())
-    return rows * H, rows * H * N * 8
+    return rows * H, rows * H * (N + bool(length)) * 8
 
 
-def estimate(model, goal, players, *, ties="replay", cap=None, nt=None):
+def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=False):
     """What solving ``model`` to ``goal`` with ``players`` seats under the
-    rounds ending needs, before anything is solved: ``positions`` (in-turn
-    positions swept), ``start_states``, ``memory`` (bytes on ``nt`` threads),
+    rounds ending needs (with the game length if ``length``), before
+    anything is solved: ``positions`` (in-turn positions swept),
+    ``start_states``, ``memory`` (bytes on ``nt`` threads),
     ``seconds`` (a rough guide, within a factor of about 3 on the machine it
     was measured on) and ``at_least``: the table alone passes the memory
     limit, ``positions`` (then the table's rows) and ``memory`` are lower
@@ -304,20 +324,21 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None):
     G = int(goal)
     C = G + CAP_MARGIN if cap is None else int(cap)
     nt = threads() if nt is None else nt
-    rows, least = table_at_least(model, G, N, C)
+    rows, least = table_at_least(model, G, N, C, length)
     if least > MEMORY_LIMIT:  # counted without planning: lower bounds
         return dict(positions=rows, start_states=len(model.start_states()), memory=least,
                     seconds=None, at_least=True)
     lay = _layout(model, N, C)
-    positions, memory, work = _sizes(model, lay, N, G, C, ties == "replay", nt)
+    positions, memory, work = _sizes(model, lay, N, G, C, ties == "replay", nt,
+                                     N + bool(length))
     return dict(positions=positions, start_states=len(lay.starts), memory=memory,
                 seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False)
 
 
 def _model_args(model, lay):
-    return (lay.lo, lay.hi, model.cont_start, model.out_start, model.out_prob, model.out_kind,
-            model.out_points, lay.out_h, model.opt_start, model.opt_gain, model.opt_next,
-            lay.hand_h)
+    return (lay.lo, lay.hi, model.cont_start, model.out_start, model.out_prob, model.cont_throws,
+            model.out_kind, model.out_points, lay.out_h, model.opt_start, model.opt_gain,
+            model.opt_next, lay.hand_h)
 
 
 def _rows(kind, jobs, geo, toff, nt, A, model, lay):
@@ -331,9 +352,11 @@ def _rows(kind, jobs, geo, toff, nt, A, model, lay):
 def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
     """The tie rounds ``t = 2 .. N`` (replay); returns ``(iterations,
     residual, unsettled, unsettled residual)`` and fills the OUT rows of
-    every set of two or more seats."""
+    every set of two or more seats (the actions left too, if carried: their
+    change is measured relative to them)."""
     Cg, mb = C - G, model.min_bank
     scratch = A.shape[0] - 1
+    length = A.shape[2] > N
     iters, residual, unsettled, un_res = 0, 0.0, 0, 0.0
     for t in range(2, N + 1):
         full = (1 << t) - 1
@@ -351,7 +374,10 @@ def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
         for it in range(1, MAX_TIE_ITER + 1):
             for j in jobs:
                 _rows(0, j, geo, toff, nt, A, model, lay)
-            change = float(np.abs(A[scratch] - A[full]).max())
+            d = np.abs(A[scratch] - A[full])
+            change = float(d[:, :N].max())
+            if length:
+                change = max(change, float((d[:, N] / np.maximum(1.0, A[scratch, :, N])).max()))
             A[full] = A[scratch]
             iters += 1
             if change <= TIE_TOL or (change <= 1e3 * TIE_TOL and change >= prev):
@@ -362,12 +388,14 @@ def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
             unsettled += 1
             un_res = max(un_res, change)
         Y = A[full, :, :t].copy()
+        YL = A[full, :, N:].copy()
         for M in range(1 << N):
             seats = [q for q in range(N) if M >> q & 1]
             if len(seats) == t:
                 A[M] = 0.0
                 for rank, q in enumerate(seats):
                     A[M, :, q] = Y[:, rank]
+                A[M, :, N:] = YL
     return iters, residual, unsettled, un_res
 
 
@@ -404,10 +432,10 @@ def _warm():
         from designer.engine.model import build_model
 
         tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_seat_rounds_model(tiny, 2, 3, cap=4, _timed=False)
+        solve_seat_rounds_model(tiny, 2, 3, cap=4, length=True, _timed=False)
 
 
-def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
+def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, length=False,
                             memory_limit=MEMORY_LIMIT, _timed=True):
     """Solve ``players`` seats under the rounds ending over ``model``
     exactly (max-n), every start at once.
@@ -424,6 +452,9 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
         ``"replay"`` or ``"earlier-seat"``.
     cap : int, optional
         Score cap (default ``goal + CAP_MARGIN``).
+    length : bool
+        Also the expected game length (``actions`` of the result), carried
+        along the solve (module doc).
     memory_limit : int
         Bytes the solve may allocate; a larger game is refused before
         anything is allocated.
@@ -455,7 +486,8 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
     C = G + CAP_MARGIN if cap is None else int(cap)
     if C <= G:
         raise DesignError(f"invalid cap={C}: allowed cap > goal = {G}")
-    rows_least, least = table_at_least(model, G, N, C)
+    na = N + bool(length)
+    rows_least, least = table_at_least(model, G, N, C, length)
     if least > memory_limit:
         raise TooLargeError(f"this game has at least {rows_least:,} turn starts with {N} players "
                             f"and needs at least {least / 2**20:,.0f} MB, over the limit of "
@@ -464,7 +496,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
     nt = max(1, min(numba.get_num_threads(), threads()))
     lay = _layout(model, N, C)
     H = len(lay.starts)
-    positions, need, _ = _sizes(model, lay, N, G, C, replay, nt)
+    positions, need, _ = _sizes(model, lay, N, G, C, replay, nt, na)
     if need > memory_limit:
         raise TooLargeError(f"this game has {positions:,} positions with {N} players and needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
@@ -473,7 +505,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
         _warm()
     t0 = time.perf_counter()
     geo, toff, rows = _geometry(N, G, C, H, replay)
-    A = np.zeros((rows, H, N))
+    A = np.zeros((rows, H, na))
     for q in range(N):
         A[1 << q, :, q] = 1.0
     tie_it, tie_res, tie_un, tie_un_res = 0, 0.0, 0, 0.0
@@ -499,13 +531,14 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None,
     if N == 2 and tie_un:
         raise ConvergenceError("the tie round did not settle")
     opn = int(geo[sk.G_OPEN])
-    win = A[opn:opn + G ** N].reshape((G,) * N + (H, N)).copy()
+    win = A[opn:opn + G ** N, :, :N].reshape((G,) * N + (H, N)).copy()
+    actions = A[opn:opn + G ** N, :, N].reshape((G,) * N + (H,)).copy() if length else None
     return SeatRoundsResult(
         N, G, C, ties, win, lay.starts, positions,
         float(max(report[:, sk.R_RESIDUAL].max(), tie_res)),
         int(report[:, sk.R_UNSETTLED].sum()) + tie_un,
         float(max(report[:, sk.R_UNSETTLED_RES].max(), tie_un_res)),
-        int(report[:, sk.R_SWEEPS].sum()), tie_it, len(lay.ukm), seconds)
+        int(report[:, sk.R_SWEEPS].sum()), tie_it, len(lay.ukm), seconds, actions)
 
 
 __all__ = ["SeatRoundsResult", "estimate", "solve_seat_rounds_model"]

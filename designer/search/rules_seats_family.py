@@ -12,10 +12,9 @@ so that its smallest entry is 0), every seat's win, the fairness
 A unit is one assignment of the swept rules keys with one player count and
 one ending (the file's, unless the study sweeps ``ending``). As in a
 two-seat rules study, each goal is solved on its own and every start vector
-of that goal is read off its solve. The game length is exact in the race
-ending for every player count and in the rounds ending for two players;
-with 3 or 4 players in the rounds ending it is not computed, and the rows
-hold NaN there.
+of that goal is read off its solve. The game length is exact for every
+player count and both endings (NaN only where the solved play of 3 or 4
+players has turns that never end, or the length passes the memory limit).
 """
 
 import dataclasses
@@ -38,8 +37,7 @@ class RulesSeatsFamily(_Seats, RulesFamily):
     exact_words = ("Every number is exact (no simulation): each variant's turn is enumerated "
                    "from its rules, and each goal, player count and ending of the study is "
                    "solved once by the rules engine, which answers every start vector of that "
-                   "goal. The game length is left blank for 3 or 4 players under the rounds "
-                   "ending, where it is not computed.")
+                   "goal, with the expected game length.")
     metrics = {**_Seats.metrics, "states": "min"}
     stored = _Seats.stored + ("states",)
 
