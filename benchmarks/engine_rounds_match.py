@@ -1,6 +1,7 @@
 """Benchmark: ``designer compare`` under the rounds ending for rules games.
 
-Run by hand: ``python benchmarks/engine_rounds_match.py [--repeats N]``.
+Run by hand: ``python benchmarks/engine_rounds_match.py [--repeats N]
+[--rules-only] [--agreement-only]``.
 Everything runs in one process, so the calls meet the same machine; the
 load average is printed first (the machine is shared).
 
@@ -25,6 +26,13 @@ load average is printed first (the machine is shared).
    rule / hold-at, and the largest difference of the two wins (0 under
    ``earlier-seat``; under ``replay`` the two readings of the cap differ).
    Then one candidate of ``designer strategy`` (a three-clause rule).
+5. **The agreement** (``--agreement-only`` runs this alone): on the games
+   of part 4, ``hold-at:N`` and ``rule:below N`` against optimal play, the
+   match on two threads without and with optimal play's decisions recorded
+   (medians), their ratio, and the count of the agreement from them
+   (:func:`designer.engine.agreement.rounds_agreement`), with the share and
+   the positions it counts (the two policies take the same decisions, so
+   the shares must be equal).
 """
 
 import argparse
@@ -90,23 +98,30 @@ TABLES = [
 ]
 
 
-def tables(repeats):
+def _table_game(example, goal, ties):
+    """``(game, model, goal in units, optimal, its rounds solve at the cap
+    of a match of rules)`` of one game of :data:`TABLES`."""
     from designer.engine.game import load_rules_game
     from designer.engine.match import parse_rules_policy
     from designer.engine.rounds_match import table_cap
+
+    game = load_rules_game(example, goal=goal, ending="rounds")
+    model, G = game.rules.model, game.rules.goal
+    sol = solve_rounds_model(model, G, ties=ties, cap=table_cap(model, G))
+    return game, model, G, parse_rules_policy("optimal", game), sol
+
+
+def tables(repeats):
+    from designer.engine.match import parse_rules_policy
 
     print(f"\n4. a rule against hold-at, each against optimal ({load()})")
     print(f"{'game':<21} {'policy':<14} {'1 thread s':>10} {'2 threads s':>11} {'2 / 1':>6} "
           f"{'busy s':>7} {'busy / 1':>8} {'rule / hold-at':>14} {'max |dP|':>9}")
     for label, example, goal, ties, n, strat in TABLES:
-        game = load_rules_game(example, goal=goal, ending="rounds")
-        r = game.rules
-        model, G = r.model, r.goal
+        game, model, G, opt, sol = _table_game(example, goal, ties)
         pols = {"rule": parse_rules_policy(f"rule:below {n}", game),
                 "hold-at": parse_rules_policy(f"hold-at:{n}", game),
                 "strategy": parse_rules_policy(f"rule:{strat}", game)}
-        opt = parse_rules_policy("optimal", game)
-        sol = solve_rounds_model(model, G, ties=ties, cap=table_cap(model, G))
 
         def run(pol):
             return match_rounds_model(model, G, pol, opt, ties=ties, solution=sol,
@@ -143,15 +158,50 @@ def tables(repeats):
     print(f"  [{load()}]")
 
 
+def agreements(repeats):
+    from designer.engine.agreement import rounds_agreement
+    from designer.engine.match import parse_rules_policy
+
+    print(f"\n5. the agreement, two threads ({load()})")
+    print(f"{'game':<21} {'policy':<14} {'match s':>8} {'recorded s':>10} {'ratio':>6} "
+          f"{'count s':>8} {'agreement':>10} {'positions':>12}")
+    for label, example, goal, ties, n, _ in TABLES:
+        game, model, G, opt, sol = _table_game(example, goal, ties)
+        for spec in (f"hold-at:{n}", f"rule:below {n}"):
+            pol = parse_rules_policy(spec, game)
+
+            def run(record, pol=pol):
+                return match_rounds_model(model, G, pol, opt, ties=ties, solution=sol,
+                                          bank_wins=True, record=record, unit=game.unit)
+
+            run(False), run(True)  # load the kernels (and the hold-at path's solve)
+            plain, rec, count = [], [], []
+            for _ in range(repeats):  # alternating, so that both meet the same load
+                plain.append(run(False).seconds)
+                m = run(True)
+                rec.append(m.seconds)
+                t0 = time.perf_counter()
+                share, positions = rounds_agreement(model, G, pol, opt, m, unit=game.unit)
+                count.append(time.perf_counter() - t0)
+            a, b, c = (statistics.median(x) for x in (plain, rec, count))
+            print(f"{label:<21} {spec:<14} {a:>8.3f} {b:>10.3f} {b / a:>5.2f}x {c:>8.3f} "
+                  f"{share:>10.4%} {positions:>12,}")
+    print(f"  [{load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--rules-only", action="store_true", help="only section 4")
+    ap.add_argument("--agreement-only", action="store_true", help="only section 5")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}, {os.cpu_count()} CPUs")
     if args.rules_only:
         tables(args.repeats)
+        return
+    if args.agreement_only:
+        agreements(args.repeats)
         return
     gro = load_rules(example_path("great-rolled-ones"))
     for n in (10, 15):
@@ -192,6 +242,7 @@ def main():
     print(f"all-yellow Zombie Dice to 13, hold-at:3 vs optimal (solve included): engine "
           f"{me:.3f} s, today {mt:.3f} s, ratio {me / mt:.2f}; largest difference {diff:.1e}")
     tables(args.repeats)
+    agreements(args.repeats)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,9 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    length it carries along (today's solver always counts it), their
    ratios, sweeps, the seats' wins and the largest difference of the two
    tables, wins and lengths (tuples whose max-n replies do not settle keep
-   each solver's iterate of least residual, and differ).
+   each solver's iterate of least residual, and differ). Then 3-player Pig
+   to 60 with the length on one thread and on two, alternating, and on two
+   beside one CPU-bound process (bar: at most 1.2 times one thread).
 
 5. **The game length** (:mod:`designer.engine.seat_length`) on the games
    of part 2, two threads: the median seconds of the solve and of the
@@ -205,6 +207,20 @@ def rounds(repeats):
     print(f"  game length {g.actions[0, 0, 0, 0]:.6f} / {f.start_actions[0]:.6f} actions, "
           f"max |dL| {dl.max():.1e} ({int((dl > 1e-9).sum())} of {dl.size} starts over 1e-9)"
           f"   [{_load()}]")
+    one, two, busy = [], [], []
+    for _ in range(repeats):
+        numba.set_num_threads(1)
+        one.append(solve_seat_rounds_model(model, 60, 3, length=True).seconds)
+        numba.set_num_threads(2)
+        two.append(solve_seat_rounds_model(model, 60, 3, length=True).seconds)
+    with Busy():
+        for _ in range(repeats):
+            busy.append(solve_seat_rounds_model(model, 60, 3, length=True).seconds)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    a, b, c = (statistics.median(x) for x in (one, two, busy))
+    print(f"Pig 3p to 60, rounds, with the length: 1 thread {a:.2f} s, 2 threads {b:.2f} s "
+          f"({b / a:.2f}x), 2 threads beside a busy process {c:.2f} s ({c / a:.2f}x of 1 "
+          f"thread; bar 1.2x)   [{_load()}]")
 
 
 def lengths(repeats):

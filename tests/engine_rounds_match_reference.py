@@ -186,6 +186,26 @@ def optimal_values(game, tol=1e-15, max_iter=200_000):
     raise RuntimeError("the optimal reference did not converge")
 
 
+def optimal_rolls(game, Vs, k):
+    """Whether optimal play rolls at ``k`` (where it may stop and is not
+    forced to: :meth:`Game.forced_stop`, :meth:`Game.can_stop`), from its
+    values ``Vs`` (:func:`optimal_values` of ``game``): rolling must beat
+    stopping by more than ``TIE`` (at ``t = 0`` stopping must beat
+    rolling by more)."""
+    t = k[3]
+    stop = game.after_turn(k, t, True)
+    sv = stop[1] if stop[0] == "win" else Vs[stop[1]]
+    rv = 0.0
+    for p, r in game.rolls(k):
+        if r[0] == "bust":
+            r = game.after_turn(k, 0, True)
+        rv += p * (r[1] if r[0] == "win" else Vs[r[1]])
+    if k[2] == 1:
+        sv, rv = 1.0 - sv, 1.0 - rv
+    thr = -TIE if t == 0 else TIE
+    return rv - sv > thr
+
+
 def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
     """Seat 1's win probability and the expected actions from ``start`` with
     seat 1 playing ``seat1`` and seat 2 ``seat2`` (``"optimal"``,
@@ -245,17 +265,7 @@ def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
         if game.absolute:
             return turn_value(k, roll=True) - turn_value(k, roll=False) > (-TIE if t == 0
                                                                             else TIE)
-        stop = rel.after_turn(k, t, True)
-        sv = stop[1] if stop[0] == "win" else Vs[stop[1]]
-        rv = 0.0
-        for p, r in rel.rolls(k):
-            if r[0] == "bust":
-                r = rel.after_turn(k, 0, True)
-            rv += p * (r[1] if r[0] == "win" else Vs[r[1]])
-        if k[2] == 1:
-            sv, rv = 1.0 - sv, 1.0 - rv
-        thr = -TIE if t == 0 else TIE
-        return rv - sv > thr
+        return optimal_rolls(rel, Vs, k)
 
     first = (start[0], start[1], 0, 0, True)
     seen, todo, plan = set(), [first], {}

@@ -567,4 +567,4 @@ def test_agreement_invariants():
     off = compare_rules(game, "hold-at:300", "optimal", with_agreement=False)
     assert off.agreement is None and off.states == 0
     rounds = compare_rules(load_rules_game("great-rolled-ones"), "hold-at:10", "optimal")
-    assert rounds.agreement is None
+    assert 0.0 < rounds.agreement < 1.0 and rounds.states > 0

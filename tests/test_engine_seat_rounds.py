@@ -250,3 +250,27 @@ def test_cli_refuses_in_one_line(args, words):
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0]
+
+
+def test_a_length_over_the_memory_limit_leaves_the_solve_standing(monkeypatch):
+    """The length takes one more number per stored value; where that would
+    pass the memory limit the solve alone fits, the wins are still given,
+    with the reason, and the length is left out."""
+    import designer.engine.seat_rounds as seat_rounds
+
+    real = seat_rounds.estimate
+
+    def estimate(*args, length=False, **kw):
+        out = real(*args, length=length, **kw)
+        return out | {"memory": 10 ** 15} if length else out
+
+    monkeypatch.setattr(seat_rounds, "estimate", estimate)
+    game = load_rules_game("piglet", goal=5, players=3, ending="rounds")
+    out = solve_game(game, max_komi=1)
+    assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
+    assert "over the limit" in out["length_error"] and "game length" in out["length_error"]
+    r = solve_seat_rounds_model(load_rules(example_path("piglet")).model, 5, 3)
+    assert out["seat_win"] == pytest.approx(list(r.value((0, 0, 0))), abs=1e-15)
+    monkeypatch.undo()
+    out = solve_game(game, max_komi=1)
+    assert "length_error" not in out and out["expected_actions"] > 1

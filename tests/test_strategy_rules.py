@@ -112,6 +112,7 @@ def test_the_command_line_saves_rules_that_compare_reads(tmp_path, monkeypatch):
     c = cli("compare", "farkle", "--goal", "500", "--policy", f"rule:{last}", "--json")
     assert c.returncode == 0, c.stderr
     assert abs(json.loads(c.stdout)["win_average"] - best["win_average"]) < 1e-12
+    assert json.loads(c.stdout)["agreement"] == pytest.approx(best["agreement"], abs=1e-15)
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +127,8 @@ def test_a_card_under_the_rounds_ending_is_compared_exactly(rounds_card):
     falls, the chase of the last seat is among the shapes, and the words
     say what ``roll`` does when no goal ends a turn."""
     game, card = rounds_card
-    assert all(r.agreement is None for r in _rows_are_compared(game, card))
+    rows = _rows_are_compared(game, card)  # the agreement too, counted per seat
+    assert all(0.0 < r.agreement <= 1.0 for r in rows)
     best = max(compare_rules(game, f"hold-at:{n}", "optimal").win_average for n in range(1, 7))
     assert card.rows[1] is not None and card.rows[1].win_average >= best - 1e-12
     (name, ms), = card.references
@@ -150,12 +152,13 @@ def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):
             "--json", "--out", "cards")
     assert r.returncode == 0, r.stderr
     best = json.loads(r.stdout)[-1]
-    assert best["agreement"] is None
+    assert 0.0 < best["agreement"] < 1.0
     saved = max((tmp_path / "cards").glob("size-*.toml"), key=lambda p: int(p.stem[5:]))
     c = cli("compare", "great-rolled-ones", "--goal", "20", "--policy", f"rule:{saved}",
             "--json")
     assert c.returncode == 0, c.stderr
     assert abs(json.loads(c.stdout)["win_average"] - best["win_average"]) < 1e-12
+    assert json.loads(c.stdout)["agreement"] == pytest.approx(best["agreement"], abs=1e-15)
 
 
 @pytest.mark.parametrize("args, words", [

@@ -17,8 +17,8 @@ class RulesComparison(Comparison):
     """A :class:`~designer.analysis.compare.Comparison` of a rules game, with
     ``residual`` and ``passes`` (0 and 1 where scores never fall).
     ``agreement`` is the share of decision positions where the two policies
-    act alike (:mod:`designer.engine.agreement`) under the race ending, and
-    None under the rounds ending (not counted there yet)."""
+    act alike (:mod:`designer.engine.agreement`; under the rounds ending
+    the positions of the open rounds, each seat's own)."""
 
     residual: float = 0.0
     passes: int = 1
@@ -38,7 +38,7 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
     solution : EngineResult or RoundsResult, optional
         The engine's solve (race) or rounds solve (rounds), for ``optimal``.
     with_agreement : bool
-        Also count the agreement (race ending).
+        Also count the agreement.
 
     Returns
     -------
@@ -47,8 +47,7 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         second, their average, the gap, the expected actions of each
         seating and the evaluation's seconds (the optimal solve and the
         kernels' loading left out); the agreement and the decision positions
-        it counts (race; None and 0 under the rounds ending or without
-        ``with_agreement``).
+        it counts (None and 0 without ``with_agreement``).
     """
     if game.players > 2:
         return compare_rules_seats(game, policy, against, solution=solution)
@@ -69,7 +68,8 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         # a fixed policy banks a winning total in the race and in the Zombie
         # Dice compare: no player keeps throwing with the game won
         m = match_rounds_model(rules.model, rules.goal, a, b, ties=rules.ties, solution=given,
-                               bank_wins=True, name=game.name, unit=game.unit)
+                               bank_wins=True, record=with_agreement, name=game.name,
+                               unit=game.unit)
     else:
         if solution is None and OPTIMAL in (a.kind, b.kind):
             solution = solve_model(rules.model, rules.goal, 0)
@@ -78,14 +78,18 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
     agree, positions, agree_s = None, 0, 0.0
-    if with_agreement and game.ending == "race":
+    if with_agreement:
         import time
 
-        from designer.engine.agreement import agreement
+        from designer.engine.agreement import agreement, rounds_agreement
 
         t0 = time.perf_counter()
-        agree, positions = agreement(rules.model, rules.goal, a, b, unit=game.unit,
-                                     solution=solution, optimal_table=m.optimal_table)
+        if game.ending == "rounds":
+            agree, positions = rounds_agreement(rules.model, rules.goal, a, b, m,
+                                                unit=game.unit)
+        else:
+            agree, positions = agreement(rules.model, rules.goal, a, b, unit=game.unit,
+                                         solution=solution, optimal_table=m.optimal_table)
         agree_s = time.perf_counter() - t0
     return RulesComparison(game.name, game.goal, game.komi, a.name, b.name, w1, w2,
                            (w1 + w2) / 2, w1 + w2 - 1.0, agree, positions,

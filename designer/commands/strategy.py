@@ -27,7 +27,7 @@ def register(sub):
                     "searched over thresholds on the turn total, the race and its own turn "
                     "state (dice_left, w_rem, ...), measured against max-score (under the "
                     "rounds ending a player also holds once holding wins the game, as in "
-                    "designer compare, and the agreement is not counted). Every candidate is scored "
+                    "designer compare). Every candidate is scored "
                     "exactly (no simulation).",
         epilog="examples: designer strategy pig --max-size 4 --json | designer strategy "
                "fowl-play --card | designer strategy zombie-yellow --out rules/ | "

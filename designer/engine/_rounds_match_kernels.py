@@ -68,7 +68,7 @@ def _cont_opt(c, t, Tend, Tcl, tie, out_start, out_prob, out_kind, out_points, o
 def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
          opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec,
-         stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO):
+         rec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO):
     """One turn of a mover playing policy ``kind``, swept backwards.
 
     ``stopW[u, h]``, ``stopL[u, h]`` (affine, ``K1`` numbers): the mover's
@@ -85,7 +85,9 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
     table at the scores of this turn: 0 stop, ``c`` the ``c``-th way to go
     on) where stopping is allowed, and goes on with the first way where it
     is not. The turn's start values go to ``resW[h]``, ``resL[h]`` and, for
-    optimal play, ``resO[h]``."""
+    optimal play, ``resO[h]``; optimal play also records its decision at
+    ``(s, t)`` in ``rec[node_base[s] + t]`` (0 stop, ``c`` the ``c``-th way
+    to go on) where ``t < node_len[s]``, unless ``rec`` is empty."""
     K1 = stopW.shape[2]
     opt = kind == OPTIMAL
     for blk in range(blk_ptr.shape[0] - 1):
@@ -117,6 +119,8 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
                         thr = tie if t > 0 else -tie
                         stop_me = not bn - so > thr
                     WO[s, t] = so if stop_me else bn
+                    if rec.shape[0] > 0 and t < node_len[s]:
+                        rec[node_base[s] + t] = 0 if stop_me else cc - c0 + 1
                 elif kind == HOLD_AT:
                     cc = c0 if has else -1
                     stop_me = not has or (allowed and (t >= hold_n or t >= twin))
@@ -215,8 +219,8 @@ def _turn_tables(nt, S, Tmax, Tcl, H, K1):
 def _final_one(d, tcap, tend, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced, tie,
                blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-               Tc, mstop, mcont, node_base, node_len, dec, tvO, stopW, stopL, stopO, W, LW, WO,
-               cacc, clacc, fw, fl, fo):
+               Tc, mstop, mcont, node_base, node_len, dec, norec, tvO, stopW, stopL, stopO, W,
+               LW, WO, cacc, clacc, fw, fl, fo):
     """Seat 2 (policy ``kind``) at the start of a final-round turn ``d``
     points behind (``d = 0``: a tie round's second turn): ``fw[h]``,
     ``fl[h]`` affine in the tie round's start values (replay: a tie is
@@ -256,7 +260,8 @@ def _final_one(d, tcap, tend, replay, kind, hold_n, Tfix, bank_wins, gmax, min_b
     turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie,
          blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points,
          out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-         mcont, node_base, node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, fw, fl, fo)
+         mcont, node_base, node_len, dec, norec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, fw,
+         fl, fo)
 
 
 @parallel_kernel
@@ -271,13 +276,14 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     H = FW.shape[1]
     K1 = FW.shape[2]
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
+    norec = np.zeros(0, dtype=np.int8)  # nothing recorded in a final round
     for d in prange(D + 1):
         t = numba.get_thread_id()
         _final_one(d, 1 << 62, 1 << 62, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
                    tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
                    out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
-                   pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab[0, 0], tvO,
-                   stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[d],
+                   pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab[0, 0], norec,
+                   tvO, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[d],
                    FL[d], FO[d])
 
 
@@ -296,6 +302,7 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
     H = FW.shape[1]
     K1 = FW.shape[2]
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
+    norec = np.zeros(0, dtype=np.int8)  # nothing recorded in a final round
     n = min(A, C - 1) + 1 - b0
     # interleaved: a small b is a long chase, a large one short
     for t in prange(nt):
@@ -306,8 +313,8 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
             _final_one(A - b, C - b, te, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
                        forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
                        throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
-                       hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, tvO,
-                       stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[b],
+                       hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, norec,
+                       tvO, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], FW[b],
                        FL[b], FO[b])
 
 
@@ -315,11 +322,14 @@ def final_level(A, C, b0, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank,
 def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
                tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-               Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs, Ys, Fs, FW,
-               FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O,
-               rW, rL, rO, x, lx):
+               Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
+               FW, FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L,
+               y2O, rW, rL, rO, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
     sums, evaluated); False when its turns never end."""
+    rec_on = OD.shape[3] > 0
+    rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
+    rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
     H = XW.shape[2]
     K1 = H + 1
     big = 1 << 62
@@ -354,7 +364,8 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     turn(k2, n2, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr,
          blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
          opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-         node_base, node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O)
+         node_base, node_len, dec, rec2, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L,
+         y2O)
     # seat 1 at (a, b)
     if k1 == OPTIMAL:
         Tend = C - a
@@ -394,7 +405,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     turn(k1, n1, big, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
          opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
-         node_len, dec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
+         node_len, dec, rec1, stopW, stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
     if not _solve_small(rW, x) or not _solve_small(rL, lx):
         return False
     for h in range(H):
@@ -414,8 +425,8 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
 def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced, tie,
                 blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
-                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs, Ys, Fs, FW,
-                FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
+                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
+                FW, FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
     """The open rounds (both scores below the goal) of one seating: seat 1
     plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
     turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``,
@@ -431,7 +442,10 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
     score stopping at the cap ``C``); ``Xs``, ``Ys``, ``Fs``: the solve's
     tables (optimal play's decisions). Writes ``XW, XL`` (seat 1 at a
     round's start) and ``YW, YL`` (``[b, a]``: seat 2 to move after seat 1
-    ended at ``a``). Returns -1, or the index ``a * G + b`` of a pair whose
+    ended at ``a``). Optimal play records its open-round decisions in
+    ``OD[0, a, b]`` (seat 1 at ``a``, seat 2 at ``b``) and ``OD[1, b, a]``
+    (seat 2 to move), over the table plan's nodes, unless ``OD``'s last
+    axis is empty. Returns -1, or the index ``a * G + b`` of a pair whose
     turns never end."""
     H = XW.shape[2]
     K1 = H + 1
@@ -455,9 +469,9 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                               min_bank, forced, tie, blk_ptr, blk_states, tmin, cont_start,
                               out_start, out_prob, throws, out_kind, out_points, out_h,
                               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
-                              mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, Xs,
-                              Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t],
-                              cacc[t], clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t],
+                              mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD,
+                              Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t], stopO[t],
+                              W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t],
                               x[t], lx[t]):
                 bad[0] = a * G + b
         if bad[0] >= 0:

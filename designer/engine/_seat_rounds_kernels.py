@@ -520,6 +520,21 @@ def _guess(geo, S, ukm, ukh, A, x):
 
 
 @kernel
+def _fixed_point(Rows, NA, M, R, y):
+    """The unknowns ``y = c + B y`` of the policy swept (``Rows[k]``: the
+    ``NA`` constants ``c`` of unknown ``k``'s own row, then its weights
+    ``B[k]``), solved exactly into ``y``; False if ``I - B`` is singular."""
+    K = M.shape[0]
+    for k in range(K):
+        for j in range(K):
+            M[k, j] = -Rows[k, NA + j]
+        M[k, k] += 1.0
+        for r in range(NA):
+            R[k, r] = Rows[k, r]
+    return lin_solve(M, R, y)
+
+
+@kernel
 def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, A, blk_ptr,
                 blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
@@ -581,13 +596,7 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
             best_res = r0
             bestx[:, :] = x
         if sweeps <= pi_sweeps:
-            for k in range(K):
-                for j in range(K):
-                    M[k, j] = -Rows[k, NA + j]
-                M[k, k] += 1.0
-                for r in range(NA):
-                    R[k, r] = Rows[k, r]
-            ok = lin_solve(M, R, y)
+            ok = _fixed_point(Rows, NA, M, R, y)
             if ok:
                 stay = True
                 for r in range(N):
@@ -647,13 +656,7 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     rep[R_SWEEPS] += sweeps
     if NA > N and K > 0:
         # the actions left under the last sweep's decisions (those of x)
-        for k in range(K):
-            for j in range(K):
-                M[k, j] = -Rows[k, NA + j]
-            M[k, k] += 1.0
-            for r in range(NA):
-                R[k, r] = Rows[k, r]
-        if lin_solve(M, R, y):
+        if _fixed_point(Rows, NA, M, R, y):
             for k in range(K):
                 x[k, N] = y[k, N]
         else:

@@ -13,6 +13,16 @@ Each policy's decisions are one table over the solver's plan
 ``hold-at:N``'s threshold, ``max-score``'s one-turn table, and optimal
 play's, read from the solved start table with the solver's ties
 (:func:`designer.engine._match_kernels.optimal_decisions`).
+
+Under the rounds ending (:func:`rounds_agreement`) the seats differ (seat 1
+moves first in a round, seat 2 answers it), so a position is also the seat:
+``(q, i, j, s, t)``, seat ``q`` to move with its own score ``i`` and the
+other's ``j``, both below the goal (the open rounds), where the mover may
+stop and may go on; seat 1's turn runs to the score cap of a match of
+rules (:func:`designer.engine.rounds_match.table_cap`), seat 2's until
+holding wins the game (from there every policy holds). Optimal play's
+decisions there are the ones the rounds match records as it plays
+(:func:`designer.engine.rounds_match.match_rounds_model` with ``record``).
 """
 
 import numpy as np
@@ -88,4 +98,70 @@ def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):
     return float(((da == db) & mask).sum()) / total, total
 
 
-__all__ = ["agreement", "decision_positions", "decisions"]
+def rounds_decision_positions(model, goal, cap, tp):
+    """Mask ``(2, goal, goal, nodes)`` of the decision positions under the
+    rounds ending (module docstring) over the nodes of ``tp``
+    (:func:`designer.engine.rounds_match.table_plan` at ``cap``)."""
+    from designer.engine.solve import _edges
+
+    node_s, node_t = layout(tp)
+    pass_ok = _edges(model)[2].astype(bool)
+    ncont = np.diff(model.cont_start)[node_s]
+    may_stop = (node_t >= model.min_bank) & ((node_t > 0) | pass_ok[node_s])
+    per_node = may_stop & (ncont > 0)
+    ends = np.array([cap, goal])[:, None, None]  # seat 1: the cap; seat 2: a winning hold
+    inside = np.arange(goal)[None, :, None] + node_t[None, None, :] < ends  # (q, i, node)
+    return np.broadcast_to((per_node[None, None, :] & inside)[:, :, None, :],
+                           (2, goal, goal, len(node_s)))
+
+
+def rounds_decisions(pol, model, goal, unit, tp, optimal_table=None):
+    """Policy ``pol``'s decisions ``(2, goal, goal, nodes)`` under the rounds
+    ending (0 stop, ``c`` its ``c``-th way to go on), as the rounds match
+    plays them: a table policy reads the mover's score and the other's,
+    ``hold-at`` and ``max-score`` the turn alone (``max-score`` stops from
+    its horizon on), optimal play from ``optimal_table``."""
+    node_s, node_t = layout(tp)
+    shape = (2, goal, goal, max(len(node_s), 1))
+    if pol.kind == K.TABLE:
+        return np.broadcast_to(pol.table(model, goal, unit, tp)[None, :goal, :goal], shape)
+    if pol.kind == K.HOLD_AT:
+        return np.broadcast_to((node_t < pol.n).astype(np.int8), shape)
+    if pol.kind == K.MAX_SCORE:
+        from designer.engine.solve import plan
+
+        horizon, _ = max_score_horizon(model)
+        Tc = max(horizon, model.min_bank + 1)
+        _, stop, cont = max_score_table(model, plan(model, goal), Tc)
+        t = np.minimum(node_t, Tc - 1)
+        go = np.where(stop[node_s, t] | (node_t >= Tc), 0,
+                      cont[node_s, t] - model.cont_start[node_s] + 1)
+        return np.broadcast_to(go.astype(np.int8), shape)
+    if optimal_table is None:
+        raise ValueError("optimal play's decisions under the rounds ending come from a match "
+                         "that records them")
+    return optimal_table
+
+
+def rounds_agreement(model, goal, a, b, match, *, unit=1):
+    """``(share, positions)`` of :func:`agreement` under the rounds ending
+    (module docstring): policies ``a`` and ``b`` over the open rounds of
+    ``match`` (:func:`~designer.engine.rounds_match.match_rounds_model` of
+    the same policies, with ``record`` where one is optimal: its cap and
+    optimal play's decisions)."""
+    from designer.engine.rounds_match import table_cap, table_plan
+
+    tp = table_plan(model, match.cap)
+    # seat 1's positions up to the cap of a match of rules (a fixed policy's
+    # match may raise its own cap), so that the count does not depend on it
+    mask = rounds_decision_positions(model, goal, min(match.cap, table_cap(model, goal)), tp)
+    total = int(mask.sum())
+    if total == 0:
+        return 1.0, 0
+    da = rounds_decisions(a, model, goal, unit, tp, match.optimal_table)
+    db = rounds_decisions(b, model, goal, unit, tp, match.optimal_table)
+    return float(((da == db) & mask).sum()) / total, total
+
+
+__all__ = ["agreement", "decision_positions", "decisions", "rounds_agreement",
+           "rounds_decision_positions", "rounds_decisions"]

@@ -197,8 +197,8 @@ def table_cap(model, goal):
 
 
 def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=None,
-                       bank_wins=False, memory_limit=MEMORY_LIMIT, name="this game", unit=1,
-                       _timed=True):
+                       bank_wins=False, record=False, memory_limit=MEMORY_LIMIT,
+                       name="this game", unit=1, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` under the
     rounds ending to ``goal``, exactly.
 
@@ -220,6 +220,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         otherwise).
     bank_wins : bool
         A fixed seat 2 also holds as soon as holding wins (module doc).
+    record : bool
+        Keep optimal play's decisions in the open rounds (``optimal_table``),
+        when a policy is ``optimal``.
     name : str
         The game, for error messages.
     unit : int
@@ -232,7 +235,11 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         with ``a`` banked against ``b``, the turn starting from
         ``start_states[h]``, seat 1 playing A (``p = 0``, B in seat 2) or
         B (``p = 1``); ``actions``: the expected actions left in the game.
-        ``cap`` (an extra attribute): the score cap used, in units.
+        ``cap`` (an extra attribute): the score cap used, in units. With
+        ``record``, ``optimal_table[q, i, j]``: optimal play's decisions as
+        seat ``q + 1`` in the open rounds, its own score ``i`` and the other
+        seat's ``j`` (0 stop, ``c`` the ``c``-th way to go on), over the
+        nodes of :func:`table_plan` at ``cap``.
 
     Raises
     ------
@@ -287,8 +294,11 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     Tmax = max(C, max(ends)) + 1
     Tcl = max(C, max(ends)) + gmax + 1 if absolute else max(C, max(ends) + gmax) + 1
     nt = threads()
-    tp = table_plan(model, C) if absolute else None
-    need_bytes = _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp)
+    record = record and need_opt
+    tp = table_plan(model, C) if absolute or record else None
+    need_bytes = _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp if absolute else None)
+    if record:  # optimal play's decisions, both seats, open rounds
+        need_bytes += 2 * G * G * max(tp["nodes"], 1)
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
                             f"over the limit of {memory_limit / 2**20:,.0f} MB")
@@ -318,8 +328,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         _warm(absolute)
     t0 = time.perf_counter()
     Fs = solver_final(model, lay, C, tvO) if need_opt else np.zeros((C + 1, H))
-    node_base, node_len = (tp["node_base"], tp["node_len"]) if absolute else (
+    node_base, node_len = (tp["node_base"], tp["node_len"]) if tp is not None else (
         np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64))
+    OD = np.zeros((2, G, G, tp["nodes"]) if record else (2, 1, 1, 0), dtype=np.int8)
     marr = (lay.blk_ptr, lay.blk_states, lay.tmin, model.cont_start, model.out_start,
             model.out_prob, model.cont_throws, model.out_kind, model.out_points, lay.out_h,
             model.opt_start,
@@ -371,15 +382,15 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         XW, XL = np.zeros((G, G, H)), np.zeros((G, G, H))
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
         bad = RK.open_rounds(G, C, absolute, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins,
-                             gmax, mb, forced, TIE, *marr, tab1, tab2, te1, te2, Xs, Ys, Fs, Fn,
-                             FLn, XW, XL, YW, YL, S, Tmax, Tcl, nt)
+                             gmax, mb, forced, TIE, *marr, tab1, tab2, te1, te2, OD, Xs, Ys, Fs,
+                             Fn, FLn, XW, XL, YW, YL, S, Tmax, Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "
                                    f"ever ends with a score or a win)")
         win[p], actions[p] = XW, XL
     seconds = time.perf_counter() - t0
-    m = RulesMatch(win, actions, starts, 0, 0.0, 1, seconds)
+    m = RulesMatch(win, actions, starts, 0, 0.0, 1, seconds, OD if record else None)
     object.__setattr__(m, "cap", C)
     return m
 
@@ -477,6 +488,10 @@ def _uncut(kind, T2, bank_wins, mb, A, C):
     return int(cut[0]) if len(cut) else A + 1
 
 
+#: An empty record: a tie round's decisions are not kept.
+_NOREC = np.zeros(0, dtype=np.int8)
+
+
 def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
     """The tie round's start values ``T[h]`` (seat 1 playing ``p1``, its turn
     ending from total ``Tend`` on, ends read up to ``Tcl``; ``FW[u]``,
@@ -488,7 +503,8 @@ def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
     stopL[:Tcl + 1] = FL[:Tcl + 1]
     stopO[:Tcl + 1] = 1.0 - Fs[np.minimum(np.arange(Tcl + 1), len(Fs) - 1)]
     rW, rL, rO = np.zeros((H, K1)), np.zeros((H, K1)), np.zeros(H)
-    RK.turn(p1.kind, p1.n, 1 << 62, Tend, Tcl, mb, forced, TIE, *marr, dec, *scratch, rW, rL, rO)
+    RK.turn(p1.kind, p1.n, 1 << 62, Tend, Tcl, mb, forced, TIE, *marr, dec, _NOREC, *scratch,
+            rW, rL, rO)
     Tw, Tl = np.zeros(H), np.zeros(H)
     if not RK._solve_small(rW, Tw) or not RK._solve_small(rL, Tl):
         return None, None

@@ -116,8 +116,9 @@ class RulesEvaluator(Scoring):
     Under the rounds ending a rule is matched by both scores up to the score
     cap (:func:`designer.engine.rounds_match.match_rounds_model`, as
     ``designer compare`` matches it: a fixed seat 2 banks a total that
-    wins), against the rounds solve at that cap; the agreement is not
-    counted there (None).
+    wins), against the rounds solve at that cap; its agreement counts each
+    seat's positions of the open rounds
+    (:func:`designer.engine.agreement.rounds_agreement`).
 
     Scores are computed one at a time (the match runs on every core
     itself)."""
@@ -163,14 +164,19 @@ class RulesEvaluator(Scoring):
 
     def agreement(self, rule):
         """The share of decision positions where ``rule`` acts as optimal
-        play (:mod:`designer.engine.agreement`; None under the rounds
-        ending)."""
-        from designer.engine.agreement import agreement
+        play (:mod:`designer.engine.agreement`; under the rounds ending from
+        one more match, which records optimal play's decisions)."""
+        from designer.engine.agreement import agreement, rounds_agreement
 
-        if self.rounds:
-            return None
         r, g = self.game.rules, self.game
         pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
+        if self.rounds:
+            from designer.engine.rounds_match import match_rounds_model
+
+            m = match_rounds_model(r.model, r.goal, pol, self._opt, ties=r.ties,
+                                   solution=self.solution, bank_wins=True, record=True,
+                                   name=g.name, unit=g.unit)
+            return rounds_agreement(r.model, r.goal, pol, self._opt, m, unit=g.unit)[0]
         return agreement(r.model, r.goal, pol, self._opt, unit=g.unit, solution=self.solution)[0]
 
     def max_score(self):
