@@ -158,10 +158,9 @@ def turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, ou
     """One turn of the mover ``mv`` whose ends read known rows (``srow``,
     module doc), swept backwards over totals ``T - 1 .. 0`` and the states
     in ``order``; ``res[h]`` receives the start value from ``starts[h]``.
-    ``nw``: the win numbers of a row (the seats); a row longer than that
-    carries the actions left too."""
+    ``nw``: the win numbers of a row (the seats); with ``throws`` (each
+    continuation's throws, else None) a row carries the actions left too."""
     NA = A.shape[2]
-    length = NA > nw
     for t in range(T - 1, -1, -1):
         for q in range(order.shape[0]):
             s = order[q]
@@ -204,12 +203,12 @@ def turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, ou
                             hh = hand_h[s2]
                             for r in range(NA):
                                 acc[r] += p * A[rw, hh, r]
-                            if length:
+                            if throws is not None:
                                 acc[nw] += p
                         else:
                             for r in range(NA):
                                 acc[r] += p * W[s2, u, r]
-                if length:
+                if throws is not None:
                     acc[nw] += throws[c]  # the throw or draw (rolls folded away too)
                 n = acc[mv]
                 if not have or n > bestn + tie:
@@ -230,7 +229,7 @@ def turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, ou
             else:
                 for r in range(NA):
                     W[s, t, r] = A[rw, hh, r]
-                if length:
+                if throws is not None:
                     W[s, t, nw] += 1.0  # the stop
     for h in range(starts.shape[0]):
         s = starts[h]
@@ -343,10 +342,13 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
     ``Wv``; ``rad[m]``: how far mover ``m``'s components of the unknowns
     may move before one of its comparisons flips (module doc). A row is
     ``NA`` constants (the seats' wins, then the actions left if asked) and
-    ``K`` weights."""
-    N = geo[G_N]
+    ``K`` weights: the actions are carried when ``throws`` (each
+    continuation's throws) is given, else it is None. That choice is made
+    at compile time, so that a table of wins alone compiles as tight as it
+    would without the actions (with the seat count read from the table, the
+    sweep measured 1.0-1.6 times slower on one thread)."""
     NA = A.shape[2]
-    length = NA > N
+    N = NA if throws is None else NA - 1
     K = x.shape[0]
     D = NA + K
     for m in range(N):
@@ -413,12 +415,12 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                                     hh = hand_h[s2]
                                     for r in range(NA):
                                         acc[r] += p * A[rw, hh, r]
-                                    if length:
+                                    if throws is not None:
                                         acc[N] += p
                                 else:
                                     for d in range(D):
                                         acc[d] += p * Wa[m, s2, u, d]
-                        if length:
+                        if throws is not None:
                             acc[N] += throws[c]  # the throw or draw (rolls folded away too)
                         n = _num(acc, x, m, NA, K)
                         if have:
@@ -452,7 +454,7 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                         Wv[m, s, t] = sv
                         for d in range(D):
                             Wa[m, s, t, d] = Start[mn, hh, d]
-                        if length:
+                        if throws is not None:
                             Wa[m, s, t, N] += 1.0
                     else:
                         Wv[m, s, t] = sv
@@ -461,7 +463,7 @@ def _sweep(geo, S, fl, x, uk, tie, Tm, srow, A, blk_ptr, blk_states, blk_tmax, l
                             Wa[m, s, t, r] = A[rw, hh, r]
                         for d in range(NA, D):
                             Wa[m, s, t, d] = 0.0
-                        if length:
+                        if throws is not None:
                             Wa[m, s, t, N] += 1.0  # the stop
                     if t == 0 and hidx[s] >= 0:
                         h = hidx[s]
@@ -674,6 +676,14 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     return settled
 
 
+@kernel
+def _lines(n):
+    """``n`` zeros from a 64-byte boundary (a cache line) on."""
+    buf = np.zeros(n + 8)
+    off = (64 - buf.ctypes.data % 64) % 64 // 8
+    return buf[off:off + n]
+
+
 @parallel_kernel
 def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit,
                strict, A, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob,
@@ -693,15 +703,20 @@ def solve_open(geo, flat, tuples, groups, uk, ukm, ukh, tie, tol, pi_sweeps, pi_
     # each worker's scratch; the small rows padded apart, as a cache line
     # shared by two threads' accumulators costs several times their work
     PAD = 16
+    # with the actions a row no longer fits 32 bytes (the arrays' alignment):
+    # rows of a whole number of cache lines, from a cache line on, so that
+    # none straddles two (measured: rows of 5 numbers took 1.5-2 times as
+    # long as rows of 4, varying from run to run with where they landed)
+    Dp = D if throws is None else (D + 7) // 8 * 8
     Tm = np.zeros((nt, N + PAD), dtype=np.int64)
     srow = np.zeros((nt, N, Tn + 2), dtype=np.int64)
-    Wa = np.zeros((nt, N, S_, max(Tn, 1), D))
+    Wa = _lines(nt * N * S_ * max(Tn, 1) * Dp).reshape((nt, N, S_, max(Tn, 1), Dp))
     Wv = np.zeros((nt, N, S_, max(Tn, 1)))
     rad = np.zeros((nt, N + PAD, 2))
-    besta = np.zeros((nt, N, S_, D))
-    acc = np.zeros((nt, D + PAD))
-    Start = np.zeros((nt, N, H, D))
-    Rows = np.zeros((nt, max(K, 1), D))
+    besta = _lines(nt * N * S_ * Dp).reshape((nt, N, S_, Dp))
+    acc = _lines(nt * (Dp + PAD)).reshape((nt, Dp + PAD))
+    Start = _lines(nt * N * H * Dp).reshape((nt, N, H, Dp))
+    Rows = _lines(nt * max(K, 1) * Dp).reshape((nt, max(K, 1), Dp))
     x = np.zeros((nt, K, NA))
     y = np.zeros((nt, K, NA))
     g = np.zeros((nt, K, NA))

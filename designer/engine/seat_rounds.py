@@ -94,7 +94,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, threads
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _moves, _order, _totals
 from designer.engine.seats import SeatValues, _check_players
@@ -335,16 +335,19 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=F
                 seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False)
 
 
-def _model_args(model, lay):
-    return (lay.lo, lay.hi, model.cont_start, model.out_start, model.out_prob, model.cont_throws,
-            model.out_kind, model.out_points, lay.out_h, model.opt_start, model.opt_gain,
-            model.opt_next, lay.hand_h)
+def _model_args(model, lay, length):
+    """The model's arrays as the kernels take them; the throws of each
+    continuation only with the game length (None compiles the kernels
+    without it)."""
+    return (lay.lo, lay.hi, model.cont_start, model.out_start, model.out_prob,
+            model.cont_throws if length else None, model.out_kind, model.out_points, lay.out_h,
+            model.opt_start, model.opt_gain, model.opt_next, lay.hand_h)
 
 
 def _rows(kind, jobs, geo, toff, nt, A, model, lay):
     if not len(jobs):
         return
-    lo, hi, *rest = _model_args(model, lay)
+    lo, hi, *rest = _model_args(model, lay, A.shape[2] > geo[sk.G_N])
     sk.solve_rows(kind, jobs, geo, toff, min(nt, len(jobs)), A, TIE, lay.order, lo, hi, *rest,
                   lay.pass_ok, model.min_bank, model.forced_first, lay.starts, lay.Tn)
 
@@ -426,13 +429,19 @@ def _final_rounds(model, lay, geo, A, N, G, C, replay, nt):
         _rows(1, np.concatenate(parts), geo, toff, nt, A, model, lay)
 
 
-def _warm():
-    """Load (or compile) the kernels once, so ``seconds`` is solve time."""
-    if not (compiled(sk.solve_open) and compiled(sk.solve_rows)):
+#: The kernels loaded in this process: with the game length, without.
+_LOADED = set()
+
+
+def _warm(length):
+    """Load (or compile) the kernels once per process, with or without the
+    game length (two compilations), so that ``seconds`` is solve time."""
+    if length not in _LOADED:
         from designer.engine.model import build_model
 
         tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_seat_rounds_model(tiny, 2, 3, cap=4, length=True, _timed=False)
+        solve_seat_rounds_model(tiny, 2, 3, cap=4, length=length, _timed=False)
+        _LOADED.add(length)
 
 
 def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, length=False,
@@ -502,7 +511,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
                             f"{need / 2**20:,.0f} MB, over the limit of "
                             f"{memory_limit / 2**20:,.0f} MB")
     if _timed:
-        _warm()
+        _warm(bool(length))
     t0 = time.perf_counter()
     geo, toff, rows = _geometry(N, G, C, H, replay)
     A = np.zeros((rows, H, na))
@@ -517,7 +526,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     flat, tuples, groups = open_order(N, G)
     report = np.zeros((nt, sk.REPORT))
     limit = MAX_SWEEPS if N == 2 else VI_SWEEPS
-    lo, hi, *rest = _model_args(model, lay)
+    lo, hi, *rest = _model_args(model, lay, length)
     sk.solve_open(geo, flat, tuples, groups, lay.uk, lay.ukm, lay.ukh, TIE, TOL, PI_SWEEPS,
                   PI_EXACT, limit, N == 2, A, lay.blk_ptr, lay.blk_states, lay.blk_tmax, lo, hi,
                   *rest, lay.hidx, lay.pass_ok, model.min_bank, model.forced_first, lay.Tn, nt,
