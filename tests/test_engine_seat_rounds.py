@@ -235,8 +235,10 @@ def test_cli_rules_check_reports_the_figures():
     r = cli("rules", "check", "rules:pig", "--players", "3", "--ending", "rounds", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    est = estimate(load_rules(example_path("pig")).model, 100, 3)
+    # what designer solve runs: the solve with the game length, which fits here
+    est = estimate(load_rules(example_path("pig")).model, 100, 3, length=True)
     assert out["states"] == est["positions"] and out["memory_bytes"] == est["memory"]
+    assert est["memory"] > estimate(load_rules(example_path("pig")).model, 100, 3)["memory"]
     assert out["fits"] and out["ties"] == "replay"
 
 

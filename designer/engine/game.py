@@ -220,7 +220,12 @@ def check_game(game):
         if game.ending == "rounds":
             from designer.engine.seat_rounds import estimate as seat_rounds_estimate
 
-            est = seat_rounds_estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+            # what designer solve runs: with the game length where it fits
+            est = seat_rounds_estimate(rules.model, rules.goal, game.players, ties=rules.ties,
+                                       length=True)
+            if est["memory"] > MEMORY_LIMIT:
+                est = seat_rounds_estimate(rules.model, rules.goal, game.players,
+                                           ties=rules.ties)
         else:
             from designer.engine.seats import estimate as seats_estimate
 
