@@ -505,7 +505,9 @@ def test_rules_check_lists_what_a_policy_reads():
 
 def _reference_agreement(model, goal, ra, rb, opts):
     """The agreement counted from the slow reference's decisions over the
-    engine's decision positions (its plan's turn totals per state)."""
+    engine's decision positions (its plan's turn totals per state): where
+    the mover may stop and go on, or has two ways or more to go on; where
+    it may not stop, a policy goes on (its way)."""
     from designer.engine.solve import plan
 
     proc = FromModel(model)
@@ -520,10 +522,10 @@ def _reference_agreement(model, goal, ra, rb, opts):
         for j in range(goal):
             for s in states:
                 for t in range(int(p["node_len"][s])):
-                    if (i + t >= goal or not rolls[s] or t < model.min_bank
-                            or (t == 0 and not p["pass_ok"][s])):
+                    may = t >= model.min_bank and (t > 0 or p["pass_ok"][s])
+                    if i + t >= goal or not rolls[s] or not (may or len(rolls[s]) > 1):
                         continue
-                    acts = [0 if pol.stops(i, j, s, t, True) else pol.cont(i, j, s, t) + 1
+                    acts = [0 if may and pol.stops(i, j, s, t, True) else pol.cont(i, j, s, t) + 1
                             for pol in (ra, rb)]
                     same += acts[0] == acts[1]
                     total += 1

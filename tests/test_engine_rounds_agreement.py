@@ -148,3 +148,93 @@ def test_the_count_does_not_depend_on_the_match_s_cap():
         got.append((m.cap, rounds_agreement(r.model, r.goal, pol, opt, m, unit=game.unit)))
     (cap_a, a), (cap_b, b) = got
     assert cap_a != cap_b and a == b and 0.5 < a[0] < 1.0
+
+
+# Hog's kind of turn: one throw, of one die or two (the choice), no stop before it
+HOG = ("goal = {goal}\n[dice]\ncount = [1, 2]\nsides = 3\nface.1 = {{ bust = true }}\n"
+       "one_throw = true\nbust_points = 1\n")
+
+
+def test_a_choice_of_ways_to_go_on_is_a_decision_in_the_race():
+    """A turn of one throw of one die or two: no stop, yet the number of
+    dice is a decision. Optimal play's choice at every position equals the
+    race reference's best throw (the first where two tie), and hold-at,
+    which throws the first way, agrees exactly where that is one die."""
+    from engine_reference import FromModel, reference_win
+
+    from designer.analysis.rules_compare import compare_rules
+    from designer.engine.agreement import decision_positions, decisions
+    from designer.engine.game import load_rules_game
+    from designer.engine.solve import plan, solve_model
+
+    goal = 5
+    rules = parse_rules(HOG.format(goal=goal))
+    model = rules.model
+    p = plan(model, goal)
+    mask = decision_positions(model, goal, p)
+    opt = _pol("optimal", rules)
+    D = decisions(opt, model, goal, 1, p, solution=solve_model(model, goal, 0))
+    _, V, _ = reference_win(FromModel(model), goal)
+    node_s, node_t = layout(p)
+    assert mask.sum() == goal * goal  # every pair of scores, the turn's start
+    ones = 0
+    for i, j, node in zip(*np.nonzero(mask)):
+        s = int(node_s[node])
+        vals = []
+        for c in range(model.cont_start[s], model.cont_start[s + 1]):
+            v = 0.0
+            for o in range(model.out_start[c], model.out_start[c + 1]):
+                pr, g = float(model.out_prob[o]), int(model.out_points[o])
+                h = int(model.out_next[o])
+                if model.out_kind[o] == 0:  # bust
+                    v += pr * (1.0 - V[(int(j), int(i), h)])
+                else:  # an end with points (a win at the goal)
+                    v += pr * (1.0 if i + g >= goal else 1.0 - V[(int(j), int(i) + g, h)])
+            vals.append(v)
+        best = max(range(len(vals)), key=lambda c: (vals[c] > max(vals) - 1e-12, -c))
+        assert D[i, j, node] == best + 1, (i, j, vals)
+        ones += best == 0
+    game = load_rules_game(str(_write_rules(HOG.format(goal=goal))))
+    c = compare_rules(game, "hold-at:3", "optimal")
+    assert c.states == goal * goal and c.agreement == pytest.approx(ones / (goal * goal))
+    assert 0 < ones < goal * goal
+
+
+def _write_rules(text):
+    import tempfile
+    from pathlib import Path
+
+    path = Path(tempfile.mkdtemp()) / "hog_like.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_a_choice_of_ways_to_go_on_is_a_decision_in_rounds(ties):
+    """The same turn under the rounds ending: optimal play's recorded
+    choice of dice equals the N-seat rounds reference's at every open
+    position it reaches (two seats, the match's cap)."""
+    from engine_seat_rounds_reference import Reference
+
+    goal = 4
+    rules = parse_rules(HOG.format(goal=goal))
+    model = rules.model
+    hold, opt = _pol("hold-at:3", rules), _pol("optimal", rules)
+    m = match_rounds_model(model, goal, hold, opt, ties=ties, bank_wins=True, record=True)
+    tp = table_plan(model, m.cap)
+    mask = rounds_decision_positions(model, goal, m.cap, tp)
+    node_s, node_t = layout(tp)
+    ref = Reference(model, goal, 2, ties=ties, cap=m.cap)
+    ref.solve((0, 0))
+    checked = 0
+    for q, i, j, node in zip(*np.nonzero(mask)):
+        vals = (int(i), int(j)) if q == 0 else (int(j), int(i))
+        key = ((0, 1), int(q), vals, False, int(node_s[node]), int(node_t[node]), True)
+        if key not in ref.nodes:
+            continue
+        _, choice = ref._decide(key)
+        assert m.optimal_table[q, i, j, node] == choice[0] + 1, key
+        checked += 1
+    assert checked > 10
+    share, positions = rounds_agreement(model, goal, hold, opt, m)
+    assert positions == int(mask.sum()) > 0 and 0.0 < share < 1.0

@@ -3,10 +3,13 @@
 The agreement of policies A and B is the share of **decision positions**
 where they take the same action: positions ``(i, j, s, t)`` of the mover's
 score, the opponent's, the turn state and the turn total, below the goal,
-where the mover may stop (not below the minimum bank, not the forced first
-throw, at ``t = 0`` only where passing is allowed) and may go on; the
-action is to stop or which way to go on. Each position counts once, reached
-or not, as the agreement of the deck and dice games counts their states.
+where the mover has a choice: it may stop (not below the minimum bank, not
+the forced first throw, at ``t = 0`` only where passing is allowed) and may
+go on, or it has two ways or more to go on (Hog's number of dice); the
+action is to stop or which way to go on (where stopping is not allowed, a
+policy that would stop goes on its first way). Each position counts once,
+reached or not, as the agreement of the deck and dice games counts their
+states.
 
 Each policy's decisions are one table over the solver's plan
 (:mod:`designer.engine.policy_tables`): a rule's or a function's own,
@@ -17,8 +20,8 @@ play's, read from the solved start table with the solver's ties
 Under the rounds ending (:func:`rounds_agreement`) the seats differ (seat 1
 moves first in a round, seat 2 answers it), so a position is also the seat:
 ``(q, i, j, s, t)``, seat ``q`` to move with its own score ``i`` and the
-other's ``j``, both below the goal (the open rounds), where the mover may
-stop and may go on; seat 1's turn runs to the score cap of a match of
+other's ``j``, both below the goal (the open rounds), where the mover has
+a choice; seat 1's turn runs to the score cap of a match of
 rules (:func:`designer.engine.rounds_match.table_cap`), seat 2's until
 holding wins the game (from there every policy holds). Optimal play's
 decisions there are the ones the rounds match records as it plays
@@ -33,13 +36,25 @@ from designer.engine.match import max_score_horizon, max_score_table, start_tabl
 from designer.engine.policy_tables import layout
 
 
+def _choices(model, node_s, node_t, pass_ok):
+    """Per node: ``(may_stop, choice)``, whether stopping is allowed there,
+    and whether the mover has a choice (module docstring)."""
+    ncont = np.diff(model.cont_start)[node_s]
+    may_stop = (node_t >= model.min_bank) & ((node_t > 0) | pass_ok[node_s].astype(bool))
+    return may_stop, (may_stop & (ncont > 0)) | (ncont > 1)
+
+
+def _as_played(d, may_stop):
+    """Decisions ``d`` as a match plays them: where stopping is not allowed,
+    a stop (0) goes on the first way (1)."""
+    return np.where(may_stop, d, np.maximum(d, 1))
+
+
 def decision_positions(model, goal, p):
     """Mask ``(n, n, nodes)`` of the decision positions (module docstring)."""
     n, lo = p["n"], p["lo"]
     node_s, node_t = layout(p)
-    ncont = np.diff(model.cont_start)[node_s]
-    may_stop = (node_t >= model.min_bank) & ((node_t > 0) | p["pass_ok"][node_s].astype(bool))
-    per_node = may_stop & (ncont > 0)
+    per_node = _choices(model, node_s, node_t, p["pass_ok"])[1]
     below_goal = (lo + np.arange(n))[:, None] + node_t[None, :] < goal  # (a, node)
     return np.broadcast_to(per_node[None, None, :] & below_goal[:, None, :],
                            (n, n, len(node_s)))
@@ -61,8 +76,7 @@ def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
         horizon, _ = max_score_horizon(model)
         horizon = max(horizon, max(goal - p["lo"], model.min_bank) + 1)
         _, stop, cont = max_score_table(model, p, horizon)
-        c = cont[node_s, node_t] - model.cont_start[node_s] + 1
-        go = np.where(stop[node_s, node_t], 0, c).astype(np.int8)
+        go = _max_score_go(model, node_s, node_t, stop, cont, horizon)
         return np.broadcast_to(go[None, None, :], (n, n, nodes))
     if optimal_table is not None:
         return optimal_table
@@ -80,6 +94,16 @@ def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
     return D
 
 
+def _max_score_go(model, node_s, node_t, stop, cont, horizon):
+    """``max-score``'s decision per node from its one-turn table over
+    ``t < horizon`` (a stop from there on): 0 stop, ``c`` the ``c``-th way
+    to go on (the first where its table names none)."""
+    t = np.minimum(node_t, horizon - 1)
+    c = cont[node_s, t]
+    go = np.where(c >= 0, c - model.cont_start[node_s] + 1, 1)
+    return np.where(stop[node_s, t] | (node_t >= horizon), 0, go).astype(np.int8)
+
+
 def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):
     """``(share, positions)``: the share of the decision positions where
     policies ``a`` and ``b`` (:class:`~designer.engine.match.RulesPolicy`)
@@ -93,8 +117,10 @@ def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):
     total = int(mask.sum())
     if total == 0:
         return 1.0, 0
-    da = decisions(a, model, goal, unit, p, solution, optimal_table)
-    db = decisions(b, model, goal, unit, p, solution, optimal_table)
+    node_s, node_t = layout(p)
+    may_stop = _choices(model, node_s, node_t, p["pass_ok"])[0]
+    da = _as_played(decisions(a, model, goal, unit, p, solution, optimal_table), may_stop)
+    db = _as_played(decisions(b, model, goal, unit, p, solution, optimal_table), may_stop)
     return float(((da == db) & mask).sum()) / total, total
 
 
@@ -105,10 +131,7 @@ def rounds_decision_positions(model, goal, cap, tp):
     from designer.engine.solve import _edges
 
     node_s, node_t = layout(tp)
-    pass_ok = _edges(model)[2].astype(bool)
-    ncont = np.diff(model.cont_start)[node_s]
-    may_stop = (node_t >= model.min_bank) & ((node_t > 0) | pass_ok[node_s])
-    per_node = may_stop & (ncont > 0)
+    per_node = _choices(model, node_s, node_t, _edges(model)[2])[1]
     ends = np.array([cap, goal])[:, None, None]  # seat 1: the cap; seat 2: a winning hold
     inside = np.arange(goal)[None, :, None] + node_t[None, None, :] < ends  # (q, i, node)
     return np.broadcast_to((per_node[None, None, :] & inside)[:, :, None, :],
@@ -133,10 +156,7 @@ def rounds_decisions(pol, model, goal, unit, tp, optimal_table=None):
         horizon, _ = max_score_horizon(model)
         Tc = max(horizon, model.min_bank + 1)
         _, stop, cont = max_score_table(model, plan(model, goal), Tc)
-        t = np.minimum(node_t, Tc - 1)
-        go = np.where(stop[node_s, t] | (node_t >= Tc), 0,
-                      cont[node_s, t] - model.cont_start[node_s] + 1)
-        return np.broadcast_to(go.astype(np.int8), shape)
+        return np.broadcast_to(_max_score_go(model, node_s, node_t, stop, cont, Tc), shape)
     if optimal_table is None:
         raise ValueError("optimal play's decisions under the rounds ending come from a match "
                          "that records them")
@@ -158,8 +178,12 @@ def rounds_agreement(model, goal, a, b, match, *, unit=1):
     total = int(mask.sum())
     if total == 0:
         return 1.0, 0
-    da = rounds_decisions(a, model, goal, unit, tp, match.optimal_table)
-    db = rounds_decisions(b, model, goal, unit, tp, match.optimal_table)
+    from designer.engine.solve import _edges
+
+    node_s, node_t = layout(tp)
+    may_stop = _choices(model, node_s, node_t, _edges(model)[2])[0]
+    da = _as_played(rounds_decisions(a, model, goal, unit, tp, match.optimal_table), may_stop)
+    db = _as_played(rounds_decisions(b, model, goal, unit, tp, match.optimal_table), may_stop)
     return float(((da == db) & mask).sum()) / total, total
 
 
