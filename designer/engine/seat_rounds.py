@@ -292,8 +292,10 @@ def _sizes(model, lay, N, G, C, replay, nt, na=None):
     per_state = (model.outcomes + len(model.opt_gain)) / max(S, 1)
     work = float(opn) * per_state * (na + K) + float(fin) * per_state * na
     # each worker's: the open sweep's rows and own values, its turn starts,
-    # a plain turn's values and the rows its turns end at
-    scratch = nt * (N * S * lay.Tn * (na + K + 1) + N * S * (na + K) + N * H * (na + K)
+    # a plain turn's values and the rows its turns end at (with the length
+    # the open sweep's rows are padded to whole cache lines, 8 numbers)
+    dw = na + K if na == N else -(-(na + K) // 8) * 8
+    scratch = nt * (N * S * lay.Tn * (dw + 1) + N * S * dw + N * H * dw
                     + S * lay.Tn * na + 2 * N * lay.Tn) * 8
     jobs = max((C - G + 1) * nm(m) * G ** (N - m) for m in range(1, N)) * 7 * 8 if N > 2 else 0
     memory = rows * H * na * 8 + scratch + jobs + G ** N * na * 16
