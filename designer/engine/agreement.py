@@ -50,14 +50,32 @@ def _as_played(d, may_stop):
     return np.where(may_stop, d, np.maximum(d, 1))
 
 
-def decision_positions(model, goal, p):
-    """Mask ``(n, n, nodes)`` of the decision positions (module docstring)."""
+def _share(mask, may_stop, da, db):
+    """``(share, positions)``: the share of the positions of ``mask`` where
+    the decisions ``da`` and ``db``, as played (``may_stop`` per node),
+    are the same, and how many positions there are."""
+    total = int(mask.sum())
+    if total == 0:
+        return 1.0, 0
+    same = _as_played(da, may_stop) == _as_played(db, may_stop)
+    return float((same & mask).sum()) / total, total
+
+
+def _positions(model, goal, p):
+    """``(mask, may_stop)``: the mask ``(n, n, nodes)`` of the decision
+    positions (module docstring) and, per node, whether stopping is
+    allowed."""
     n, lo = p["n"], p["lo"]
     node_s, node_t = layout(p)
-    per_node = _choices(model, node_s, node_t, p["pass_ok"])[1]
+    may_stop, per_node = _choices(model, node_s, node_t, p["pass_ok"])
     below_goal = (lo + np.arange(n))[:, None] + node_t[None, :] < goal  # (a, node)
     return np.broadcast_to(per_node[None, None, :] & below_goal[:, None, :],
-                           (n, n, len(node_s)))
+                           (n, n, len(node_s))), may_stop
+
+
+def decision_positions(model, goal, p):
+    """Mask ``(n, n, nodes)`` of the decision positions (module docstring)."""
+    return _positions(model, goal, p)[0]
 
 
 def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
@@ -113,29 +131,31 @@ def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):
     from designer.engine.solve import plan
 
     p = plan(model, goal)
-    mask = decision_positions(model, goal, p)
-    total = int(mask.sum())
-    if total == 0:
+    mask, may_stop = _positions(model, goal, p)
+    if not mask.any():
         return 1.0, 0
-    node_s, node_t = layout(p)
-    may_stop = _choices(model, node_s, node_t, p["pass_ok"])[0]
-    da = _as_played(decisions(a, model, goal, unit, p, solution, optimal_table), may_stop)
-    db = _as_played(decisions(b, model, goal, unit, p, solution, optimal_table), may_stop)
-    return float(((da == db) & mask).sum()) / total, total
+    return _share(mask, may_stop, decisions(a, model, goal, unit, p, solution, optimal_table),
+                  decisions(b, model, goal, unit, p, solution, optimal_table))
+
+
+def _rounds_positions(model, goal, cap, tp):
+    """``(mask, may_stop)`` of :func:`rounds_decision_positions`, with
+    whether stopping is allowed at each node."""
+    from designer.engine.solve import _edges
+
+    node_s, node_t = layout(tp)
+    may_stop, per_node = _choices(model, node_s, node_t, _edges(model)[2])
+    ends = np.array([cap, goal])[:, None, None]  # seat 1: the cap; seat 2: a winning hold
+    inside = np.arange(goal)[None, :, None] + node_t[None, None, :] < ends  # (q, i, node)
+    return np.broadcast_to((per_node[None, None, :] & inside)[:, :, None, :],
+                           (2, goal, goal, len(node_s))), may_stop
 
 
 def rounds_decision_positions(model, goal, cap, tp):
     """Mask ``(2, goal, goal, nodes)`` of the decision positions under the
     rounds ending (module docstring) over the nodes of ``tp``
     (:func:`designer.engine.rounds_match.table_plan` at ``cap``)."""
-    from designer.engine.solve import _edges
-
-    node_s, node_t = layout(tp)
-    per_node = _choices(model, node_s, node_t, _edges(model)[2])[1]
-    ends = np.array([cap, goal])[:, None, None]  # seat 1: the cap; seat 2: a winning hold
-    inside = np.arange(goal)[None, :, None] + node_t[None, None, :] < ends  # (q, i, node)
-    return np.broadcast_to((per_node[None, None, :] & inside)[:, :, None, :],
-                           (2, goal, goal, len(node_s)))
+    return _rounds_positions(model, goal, cap, tp)[0]
 
 
 def rounds_decisions(pol, model, goal, unit, tp, optimal_table=None):
@@ -174,17 +194,9 @@ def rounds_agreement(model, goal, a, b, match, *, unit=1):
     tp = table_plan(model, match.cap)
     # seat 1's positions up to the cap of a match of rules (a fixed policy's
     # match may raise its own cap), so that the count does not depend on it
-    mask = rounds_decision_positions(model, goal, min(match.cap, table_cap(model, goal)), tp)
-    total = int(mask.sum())
-    if total == 0:
-        return 1.0, 0
-    from designer.engine.solve import _edges
-
-    node_s, node_t = layout(tp)
-    may_stop = _choices(model, node_s, node_t, _edges(model)[2])[0]
-    da = _as_played(rounds_decisions(a, model, goal, unit, tp, match.optimal_table), may_stop)
-    db = _as_played(rounds_decisions(b, model, goal, unit, tp, match.optimal_table), may_stop)
-    return float(((da == db) & mask).sum()) / total, total
+    mask, may_stop = _rounds_positions(model, goal, min(match.cap, table_cap(model, goal)), tp)
+    return _share(mask, may_stop, rounds_decisions(a, model, goal, unit, tp, match.optimal_table),
+                  rounds_decisions(b, model, goal, unit, tp, match.optimal_table))
 
 
 __all__ = ["agreement", "decision_positions", "decisions", "rounds_agreement",

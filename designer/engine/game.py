@@ -218,14 +218,7 @@ def check_game(game):
     if game.players > 2:
         _check_seats(game)
         if game.ending == "rounds":
-            from designer.engine.seat_rounds import estimate as seat_rounds_estimate
-
-            # what designer solve runs: with the game length where it fits
-            est = seat_rounds_estimate(rules.model, rules.goal, game.players, ties=rules.ties,
-                                       length=True)
-            if est["memory"] > MEMORY_LIMIT:
-                est = seat_rounds_estimate(rules.model, rules.goal, game.players,
-                                           ties=rules.ties)
+            est = _seat_rounds_plan(game, True)[0]  # what designer solve runs
         else:
             from designer.engine.seats import estimate as seats_estimate
 
@@ -467,6 +460,24 @@ def _seats_summary(game, r, fk, max_komi, ending):
             "seconds": r.seconds}
 
 
+def _seat_rounds_plan(game, length):
+    """``(estimate, with_length, why_not)`` of a 3-4 seat rounds solve
+    asked with the game length if ``length``: with it where it fits the
+    memory limit, else without, ``why_not`` saying so (``length`` False:
+    ``(None, False, None)``, nothing estimated)."""
+    from designer.engine.seat_rounds import estimate
+
+    if not length:
+        return None, False, None
+    rules, N = game.rules, game.players
+    est = estimate(rules.model, rules.goal, N, ties=rules.ties, length=True)
+    if est["memory"] <= MEMORY_LIMIT:
+        return est, True, None
+    why = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB with the "
+           f"solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+    return estimate(rules.model, rules.goal, N, ties=rules.ties), False, why
+
+
 def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
     """:func:`solve_game` for three or four seats under the rounds ending
     (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`): the keys
@@ -478,17 +489,10 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
     would pass the memory limit that the solve alone fits, or the solved
     play has turns that never end, ``length_error`` says so and the solve
     stands."""
-    from designer.engine.seat_rounds import estimate as seat_rounds_estimate
     from designer.engine.seat_rounds import solve_seat_rounds_model
 
     rules, unit, N = game.rules, game.unit, game.players
-    want, error = length is not False, None
-    if want:
-        est = seat_rounds_estimate(rules.model, rules.goal, N, ties=rules.ties, length=True)
-        if est["memory"] > MEMORY_LIMIT:
-            want = False
-            error = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB "
-                     f"with the solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+    _, want, error = _seat_rounds_plan(game, length is not False)
     r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, length=want)
     goal = rules.goal
     h0 = int(np.searchsorted(r.start_states, 0))
