@@ -83,7 +83,7 @@ SUPPORT = {
               "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "rules check": {"rules": ALL_RACE_ROUNDS},
     "compare": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
-                "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
+                "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "play": {"deck": ALL_RACE, "dice": ALL_RACE, "zombie": TWO_ROUNDS,
              "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
     "strategy": {"deck": TWO_RACE, "dice": TWO_RACE, "zombie": TWO_ROUNDS, "rules": TWO_RACE_ROUNDS},

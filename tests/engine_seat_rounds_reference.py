@@ -236,3 +236,119 @@ class Reference:
             if change <= tol:
                 break
         return L[root]
+
+    # -- a fixed policy at one seat ----------------------------------------
+
+    def evaluate(self, start, seat, policy, state=0, tol=1e-15, max_iter=100_000):
+        """Every seat's win at a round's start (after :meth:`solve` from the
+        same start) when ``seat`` plays ``policy`` (a function of the
+        reference and a key, giving a choice as :meth:`_decide` does) and
+        every other seat keeps the solved decisions."""
+        root = self._root(start, state)
+        choice = {k: policy(self, k) if k[0][k[1]] == seat else self._decide(k)[1]
+                  for k in self.order}
+        Z = {k: np.full(self.N, 1.0 / self.N) for k in self.order}
+
+        def zv(x):
+            return Z[x] if isinstance(x, tuple) else x
+
+        order = sorted(self.order, key=lambda k: -k[5])
+        for _ in range(max_iter):
+            change = 0.0
+            for key in order:
+                stop, conts = self.nodes[key]
+                ch = choice[key]
+                if ch is None:
+                    new = zv(stop)
+                else:
+                    c, opts = ch
+                    new = sum(p * zv(succ[i]) for (p, succ, _), i in zip(conts[c], opts))
+                change = max(change, float(np.abs(new - Z[key]).max()))
+                Z[key] = new
+            if change <= tol:
+                break
+        return Z[root].copy()
+
+
+def _options_of(m, s, c):
+    """Per outcome of continuation ``c`` of state ``s`` with a positive
+    chance, its options' ``(gain, next state)`` (empty: not a choice)."""
+    c0 = m.cont_start[s] + c
+    outs = []
+    for o in range(m.out_start[c0], m.out_start[c0 + 1]):
+        if m.out_prob[o] <= 0.0:
+            continue
+        if m.out_kind[o] == CHOOSE:
+            outs.append([(int(m.opt_gain[r]), int(m.opt_next[r]))
+                         for r in range(m.opt_start[o], m.opt_start[o + 1])])
+        else:
+            outs.append([])
+    return outs
+
+
+def hold_at(n):
+    """``hold-at:n`` as the rules state it: stop once the turn total is at
+    least ``n`` where a stop is allowed (or where there is no way to go
+    on), else go on with the first way, keeping at each choice the option
+    of the largest gain (the first of them)."""
+    def policy(ref, key):
+        stop, conts = ref.nodes[key]
+        if stop is not None and (key[5] >= n or not conts):
+            return None
+        outs = _options_of(ref.m, key[4], 0)
+        return 0, [max(range(len(o)), key=lambda i: (o[i][0], -i)) if o else 0 for o in outs]
+    return policy
+
+
+def max_score(model, top=400):
+    """``max-score`` from the rules: the largest expected points banked in
+    this turn alone, by backward induction over the totals below ``top``
+    (where stopping is taken as best); a bust banks 0, an end the total
+    plus its points, a stop the total. Ties: a stop unless going on is
+    better by more than ``TIE`` times the total (at a total of 0, going on
+    unless the stop is better by more than ``TIE``); the first way or
+    option of the best."""
+    m = model
+    E = {}
+
+    def e(s, t):
+        """``(value, best way to go on, stop)`` at state ``s``, total ``t``."""
+        if t >= top:
+            return float(t), None, True
+        if (s, t) in E:
+            return E[s, t]
+        best, pick = None, None
+        for c in range(m.cont_start[s + 1] - m.cont_start[s]):
+            c0 = m.cont_start[s] + c
+            v, opts = 0.0, []
+            for o in range(m.out_start[c0], m.out_start[c0 + 1]):
+                p = float(m.out_prob[o])
+                if m.out_kind[o] == END:
+                    v += p * (t + int(m.out_points[o]))
+                elif m.out_kind[o] == CHOOSE:
+                    vals = [e(int(m.opt_next[r]), t + int(m.opt_gain[r]))[0]
+                            for r in range(m.opt_start[o], m.opt_start[o + 1])]
+                    k = int(np.argmax(vals))
+                    v += p * vals[k]
+                    if p > 0.0:
+                        opts.append(k)
+                    continue
+                if p > 0.0:
+                    opts.append(0)
+            if best is None or v > best:
+                best, pick = v, (c, opts)
+        can = t >= m.min_bank and not (t == 0 and m.forced_first)
+        stop = pick is None
+        if pick is not None and can:
+            thr = -TIE if t == 0 else TIE * max(1.0, float(t))
+            stop = not best - t > thr
+        E[s, t] = (float(t) if stop else best), pick, stop
+        return E[s, t]
+
+    def policy(ref, key):
+        stop, conts = ref.nodes[key]
+        _, pick, stops = e(key[4], key[5])
+        if (stops and stop is not None) or pick is None:
+            return None
+        return pick
+    return policy

@@ -168,9 +168,9 @@ def test_compare_reads_rules_and_start_points():
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--ending", "rounds"], "designer compare does not take --ending rounds for Farkle: it takes "
-                             "rules-file games with 2 players, race or rounds ending; 3-4 "
-                             "players, race ending"),
+    (["--ending", "rounds", "--policy", "rule:below 300"],
+     "rule:below 300: with 3 or 4 players under the rounds ending a seat plays optimal, "
+     "hold-at:N or max-score"),
     (["--against", "max-score"], "with 3 players the other seats play the 3-player optimum: use "
                                  "--against optimal, not 'max-score'"),
     (["--policy", "hold-at:30"], "invalid policy 'hold-at:30' for Farkle: hold-at:N needs an "

@@ -102,18 +102,24 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     other seats playing the N-player optimum, exactly
     (:func:`designer.engine.seat_match.seat_profile`).
 
+    Under the rounds ending the policy seat is evaluated by
+    :func:`designer.engine.seat_rounds_match.seat_rounds_profile` (the
+    solve made again at a cap its turns never reach).
+
     Parameters
     ----------
     game : RulesGame
-        ``players`` 3 or 4, race ending; its start points set every seat's.
+        ``players`` 3 or 4, race or rounds ending; its start points set
+        every seat's.
     policy : str
-        ``max-score``, ``hold-at:N`` (N in points), ``rule:...`` or
+        ``max-score``, ``hold-at:N`` (N in points), or ``optimal`` (every
+        seat optimal); under the race ending also ``rule:...`` or
         ``py:FILE.py:FUNCTION`` (reading ``j`` as the highest score of the
-        other seats), or ``optimal`` (every seat optimal).
+        other seats).
     against : str
         Must be ``"optimal"``: the other seats play the N-player optimum.
     solution : SeatsResult, optional
-        The engine's N-seat solve of ``game`` (solved otherwise).
+        The engine's N-seat race solve of ``game`` (solved otherwise).
 
     Returns
     -------
@@ -122,24 +128,46 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
         playing optimally; ``residual`` the last change where scores can
         fall.
     """
-    import time
-
     from designer.analysis.seat_compare import SeatComparison
     from designer.engine.game import _check_seats
-    from designer.engine.seat_match import check_memory, seat_profile
-    from designer.engine.seats import SeatsResult, estimate, solve_seats_model
-    from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 
     N = game.players
-    if game.ending != "race":
-        raise DesignError(f"designer compare takes rules games of {N} players under the race "
-                          f"ending, not the {game.ending} ending (the rounds ending: 2 players)")
     _check_seats(game)
     if not isinstance(against, str) or against.strip().lower() != "optimal":
         raise DesignError(f"with {N} players the other seats play the {N}-player optimum: use "
                           f"--against optimal, not {against!r}")
     a = parse_rules_policy(policy, game)  # a bad policy fails before any solve
     rules = game.rules
+    model, goal = rules.model, rules.goal
+    start = tuple(game.start)
+    if game.ending == "rounds":
+        from designer.engine.seat_rounds_match import seat_rounds_profile
+
+        prof = seat_rounds_profile(model, goal, N, a, ties=rules.ties, name=game.name)
+        solution, seconds = prof.solution, prof.seconds
+        win = [float(prof.seat_win(s, start)[s]) for s in range(N)]
+    else:
+        solution, win, seconds = _race_profile(game, a, solution)
+    base = solution.value(start)
+    seats = []
+    for s in range(N):
+        seats.append({"seat": s + 1, "win": win[s], "optimal_win": float(base[s]),
+                      "difference": win[s] - float(base[s])})
+    return SeatComparison(game.name, N, game.goal, [k * game.unit for k in start], a.name,
+                          "optimal", seats, sum(r["difference"] for r in seats) / N,
+                          [float(v) for v in base], int(solution.unsettled_positions), seconds,
+                          float(solution.unsettled_residual), game.ending)
+
+
+def _race_profile(game, a, solution):
+    """``(solution, each seat's win playing a, seconds)`` of a 3-4 seat race."""
+    import time
+
+    from designer.engine.seat_match import check_memory, seat_profile
+    from designer.engine.seats import SeatsResult, estimate, solve_seats_model
+    from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+
+    N, rules = game.players, game.rules
     model, goal = rules.model, rules.goal
     # refused before anything is solved: the solve's tables, then the profile's
     est = estimate(model, goal, N)
@@ -153,16 +181,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     prof = seat_profile(model, solution, a, unit=game.unit, name=game.name)
     seconds = time.perf_counter() - t0
     start = tuple(game.start)
-    base = solution.value(start)
-    seats = []
-    for s in range(N):
-        win = float(prof.seat_win(s, start)[s])
-        seats.append({"seat": s + 1, "win": win, "optimal_win": float(base[s]),
-                      "difference": win - float(base[s])})
-    return SeatComparison(game.name, N, game.goal, [k * game.unit for k in start], a.name,
-                          "optimal", seats, sum(r["difference"] for r in seats) / N,
-                          [float(v) for v in base], int(solution.unsettled_positions), seconds,
-                          float(solution.unsettled_residual))
+    return solution, [float(prof.seat_win(s, start)[s]) for s in range(N)], seconds
 
 
 __all__ = ["RulesComparison", "compare_rules", "compare_rules_seats"]

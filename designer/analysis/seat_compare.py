@@ -49,6 +49,8 @@ class SeatComparison:
         How much the values there still move between sweeps (0.0 if none).
     seconds : float
         Wall time of the evaluations (solves excluded).
+    ending : str
+        ``"race"`` or ``"rounds"``.
     """
 
     game: str
@@ -63,6 +65,7 @@ class SeatComparison:
     unsettled_positions: int
     seconds: float
     unsettled_residual: float = 0.0
+    ending: str = "race"
 
     def to_dict(self):
         """The fields as a plain dict (JSON-ready)."""

@@ -29,15 +29,18 @@ def register(sub):
                     "where the mover may stop and go on, or has two ways to go on; in the rounds "
                     "ending each seat's own, "
                     "both scores below the goal). With --players "
-                    "3 or 4 (race ending) policy A is a two-player "
+                    "3 or 4 policy A is a two-player "
                     "policy played at each seat in turn, reading its own score and the highest "
                     "opponent score, while every other seat plays the N-player optimum "
                     "(--against must be optimal): each seat's exact win probability against the "
                     "same seat playing optimally; a rules game takes max-score, hold-at:N, rule: "
-                    "and py: there (j, diff, ... read the highest opponent score).",
+                    "and py: there in the race (j, diff, ... read the highest opponent score), "
+                    "and max-score and hold-at:N in the rounds ending (a seat last in its round "
+                    "stops as soon as stopping wins).",
         epilog="examples: designer compare fowl-play --policy max-score --against optimal | "
                "designer compare pig --players 3 --policy two-player --against optimal | "
                "designer compare farkle --players 3 --goal 2000 --policy hold-at:300 | "
+               "designer compare hog --players 3 --ending rounds --policy hold-at:10 | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
                "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")

@@ -367,16 +367,9 @@ def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
         full = (1 << t) - 1
         A[full, :, :] = 0.0
         A[full, :, :t] = 1.0 / t
-        jobs = []
-        for p in range(t - 1, 0, -1):
-            rows = [(toff[t, p] + Bg * (1 << p) + Tm, p,
-                     max(Bg + 1, mb) if p == t - 1 else max(Cg, mb), t, p, Bg, Tm)
-                    for Bg in range(Cg + 1) for Tm in range(1, 1 << p)]
-            jobs.append(np.array(rows, dtype=np.int64).reshape(-1, 7))
-        jobs.append(np.array([(-scratch - 1, 0, max(Cg, mb) if t > 1 else 1, t, 0, 0, 0)],
-                             dtype=np.int64))
-        prev = np.inf
-        for it in range(1, MAX_TIE_ITER + 1):
+        jobs = tie_jobs(t, toff, Cg, mb, scratch)
+
+        def sweep():
             for j in jobs:
                 _rows(0, j, geo, toff, nt, A, model, lay)
             d = np.abs(A[scratch] - A[full])
@@ -384,11 +377,12 @@ def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
             if length:
                 change = max(change, float((d[:, N] / np.maximum(1.0, A[scratch, :, N])).max()))
             A[full] = A[scratch]
-            iters += 1
-            if change <= TIE_TOL or (change <= 1e3 * TIE_TOL and change >= prev):
-                residual = max(residual, change)
-                break
-            prev = change
+            return change
+
+        it, change, settled = iterate_tie(sweep)
+        iters += it
+        if settled:
+            residual = max(residual, change)
         else:
             unsettled += 1
             un_res = max(un_res, change)
@@ -404,13 +398,41 @@ def _tie_rounds(model, lay, geo, toff, A, N, G, C, nt):
     return iters, residual, unsettled, un_res
 
 
-def _final_rounds(model, lay, geo, A, N, G, C, replay, nt):
-    """The final rounds, the last seat first."""
-    mb = model.min_bank
-    toff = np.zeros((N + 1, N + 1), dtype=np.int64)
+def tie_jobs(t, toff, Cg, mb, scratch):
+    """The jobs of a tie round among ``t`` seats, in the order they are
+    solved: positions ``t - 1`` down to 1, then the round's start (written
+    to the ``scratch`` row)."""
+    jobs = []
+    for p in range(t - 1, 0, -1):
+        rows = [(toff[t, p] + Bg * (1 << p) + Tm, p,
+                 max(Bg + 1, mb) if p == t - 1 else max(Cg, mb), t, p, Bg, Tm)
+                for Bg in range(Cg + 1) for Tm in range(1, 1 << p)]
+        jobs.append(np.array(rows, dtype=np.int64).reshape(-1, 7))
+    jobs.append(np.array([(-scratch - 1, 0, max(Cg, mb) if t > 1 else 1, t, 0, 0, 0)],
+                         dtype=np.int64))
+    return jobs
+
+
+def iterate_tie(sweep):
+    """Iterate a tie round's start values (``sweep()`` runs one iterate and
+    returns its largest change) until one moves them by at most
+    :data:`TIE_TOL`, or rounding stops them from moving less: ``(iterates,
+    last change, settled)``."""
+    prev = np.inf
+    for it in range(1, MAX_TIE_ITER + 1):
+        change = sweep()
+        if change <= TIE_TOL or (change <= 1e3 * TIE_TOL and change >= prev):
+            return it, change, True
+        prev = change
+    return MAX_TIE_ITER, change, False
+
+
+def final_jobs(geo, N, G, C, mb, replay):
+    """The final rounds' jobs, batch by batch in the order they are solved
+    (the last seat first); each batch reads only the batches before it."""
     rows = [(geo[sk.G_FL] + Tm * (C + 1) + d, N - 1, max(d + 1, mb), d, Tm, 0, 0)
             for Tm in _masks(N - 1, replay) for d in range(1, C + 1)]
-    _rows(1, np.array(rows, dtype=np.int64), geo, toff, nt, A, model, lay)
+    yield np.array(rows, dtype=np.int64)
     for m in range(N - 2, 0, -1):
         P = G ** (N - m)
         tail = np.arange(P, dtype=np.int64)
@@ -428,7 +450,14 @@ def _final_rounds(model, lay, geo, A, N, G, C, replay, nt):
                 j[:, 5] = s
                 j[:, 6] = rest
                 parts.append(j)
-        _rows(1, np.concatenate(parts), geo, toff, nt, A, model, lay)
+        yield np.concatenate(parts)
+
+
+def _final_rounds(model, lay, geo, A, N, G, C, replay, nt):
+    """The final rounds, the last seat first."""
+    toff = np.zeros((N + 1, N + 1), dtype=np.int64)
+    for jobs in final_jobs(geo, N, G, C, model.min_bank, replay):
+        _rows(1, jobs, geo, toff, nt, A, model, lay)
 
 
 #: The kernels loaded in this process: with the game length, without.
@@ -447,7 +476,7 @@ def _warm(length):
 
 
 def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, length=False,
-                            memory_limit=MEMORY_LIMIT, _timed=True):
+                            memory_limit=MEMORY_LIMIT, _timed=True, _table=False):
     """Solve ``players`` seats under the rounds ending over ``model``
     exactly (max-n), every start at once.
 
@@ -469,6 +498,10 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     memory_limit : int
         Bytes the solve may allocate; a larger game is refused before
         anything is allocated.
+    _table : bool
+        Also return the whole table and how it is laid out, ``(A, geo,
+        toff, layout)``, for an evaluation of other play over the same rows
+        (:mod:`designer.engine.seat_rounds_match`).
 
     Returns
     -------
@@ -544,12 +577,13 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     opn = int(geo[sk.G_OPEN])
     win = A[opn:opn + G ** N, :, :N].reshape((G,) * N + (H, N)).copy()
     actions = A[opn:opn + G ** N, :, N].reshape((G,) * N + (H,)).copy() if length else None
-    return SeatRoundsResult(
+    result = SeatRoundsResult(
         N, G, C, ties, win, lay.starts, positions,
         float(max(report[:, sk.R_RESIDUAL].max(), tie_res)),
         int(report[:, sk.R_UNSETTLED].sum()) + tie_un,
         float(max(report[:, sk.R_UNSETTLED_RES].max(), tie_un_res)),
         int(report[:, sk.R_SWEEPS].sum()), tie_it, len(lay.ukm), seconds, actions)
+    return (result, (A, geo, toff, lay)) if _table else result
 
 
 __all__ = ["SeatRoundsResult", "estimate", "solve_seat_rounds_model"]

@@ -483,10 +483,14 @@ def show_comparison(result):
 def show_seat_comparison(r):
     """Print a :class:`designer.analysis.seat_compare.SeatComparison`."""
     starts = ", ".join(str(k) for k in r.komi)
-    console.print(f"[bold]{r.game}[/bold]  {r.players} players, goal {r.goal}, start points "
-                  f"{starts} (seat 1 first)")
-    console.print(f"  one seat at a time plays [bold]{r.policy}[/bold] (reading its own score and "
-                  f"the highest opponent score); the others play the {r.players}-player optimum")
+    rounds = getattr(r, "ending", "race") == "rounds"
+    ending = ", rounds ending" if rounds else ""
+    console.print(f"[bold]{r.game}[/bold]  {r.players} players{ending}, goal {r.goal}, start "
+                  f"points {starts} (seat 1 first)")
+    how = ("a seat last in its round stops as soon as stopping wins" if rounds
+           else "reading its own score and the highest opponent score")
+    console.print(f"  one seat at a time plays [bold]{r.policy}[/bold] ({how}); the others play "
+                  f"the {r.players}-player optimum")
     table = Table(show_header=True)
     table.add_column("seat")
     table.add_column(f"win playing {r.policy}", justify="right")

@@ -1,0 +1,350 @@
+r"""A fixed policy at one seat of a 2-4 seat game under the rounds ending,
+the other seats playing the max-n optimum, evaluated exactly.
+
+How well does a simple rule do at a table of three or four that plays in
+equal turns? Seat ``a`` plays ``hold-at:N`` (stop once the turn total is at
+least ``N`` where a stop is allowed, going on with the first way to go on
+and keeping the option of the largest gain) or ``max-score`` (maximise the
+points banked this turn), as in the race's seat profile
+(:mod:`designer.engine.seat_match`); every other seat plays the optimum of
+:func:`designer.engine.seat_rounds.solve_seat_rounds_model`, each decision
+the argmax of its own win over the solved table with the solver's ties
+(the optimal seats do not know that seat ``a`` deviates). Like the optimal
+seats, a policy seat that is last in its round stops as soon as stopping
+wins the game (a total that passes the bar, or reaches the goal with every
+other seat below it): no player goes on with the game won. That is the
+convention of the two-seat rounds compare.
+
+With every decision fixed the game is a Markov chain over the solve's own
+rows (:mod:`designer.engine._seat_rounds_kernels`), and its values ``Z``,
+every seat's win, are found in the solve's order:
+
+tie rounds (replay)
+    For each size ``t`` and each place ``d`` of the policy seat among the
+    tied seats, the generic round of the solve with position ``d`` playing
+    the policy; its start values are iterated as the solve iterates them
+    (a round in which every position ends level starts it again). A tie
+    round without the policy seat is the solve's.
+final rounds
+    Each turn reads rows already evaluated (the next seat's, or the
+    round's result), one sweep each.
+open rounds
+    Score tuples by decreasing sum. Inside a tuple, a round in which no seat
+    scores returns to it: every value is affine in the unknown turn starts
+    of the solve's plan, ``Z = c + B Z``, solved exactly per tuple (a
+    singular ``I - B``: the play has rounds that never end).
+
+So that the policy is never stopped by the score cap, the cap is raised
+above the goal by at least the largest total its turn can reach (its
+threshold, or max-score's horizon, plus the largest gain of one move), and
+the solve is made at that cap. All of it is exact except the tie rounds'
+start values (a relative change of at most
+:data:`~designer.engine.seat_rounds.TIE_TOL`) and, with three or more seats,
+the solve's own unsettled tuples (reported).
+"""
+
+import time
+
+import numba
+import numpy as np
+
+from designer._jit import TIE, compiled, threads
+from designer.engine import _seat_rounds_eval_kernels as EK
+from designer.engine import _seat_rounds_kernels as sk
+from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
+from designer.engine.match import hold_pick, max_score_horizon, max_score_table
+from designer.engine.rounds import CAP_MARGIN
+from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax
+from designer.engine.seat_rounds import (_refuse_falls, estimate, final_jobs, iterate_tie,
+                                         solve_seat_rounds_model, tie_jobs)
+from designer.engine.seats import _check_players
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.errors import ConvergenceError, DesignError
+
+
+def policy_cap(model, goal, policy, cap=None, name="this game"):
+    """``(cap, Tc)``: the score cap at which ``policy``'s turns are never
+    cut short (at least ``cap``, default the solve's) and max-score's
+    horizon (1 for other policies).
+
+    Raises
+    ------
+    DesignError
+        A policy this evaluation does not take, max-score where it is not
+        defined, or a turn that reaches too far past the goal.
+    """
+    if policy.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE):
+        raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a seat "
+                          f"plays optimal, hold-at:N or max-score (a rule: or py: policy reads "
+                          f"scores past the goal there, which it does not take yet)")
+    G = int(goal)
+    Tc = 1
+    if policy.kind == MAX_SCORE:
+        horizon, bad = max_score_horizon(model)
+        if horizon is None:
+            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
+                              f"throw or draw gains and can never bust, so a turn that "
+                              f"maximises its points never stops; use hold-at:N")
+        Tc = max(horizon, model.min_bank + 1)
+    need = G + _fixed_end(policy, model, Tc) + _gmax(model)
+    C = max(G + CAP_MARGIN if cap is None else int(cap), need)
+    if C - G > MAX_CAP_MARGIN:
+        raise DesignError(f"{policy.name} on {name}: a turn of the policy can reach {C - G} "
+                          f"units past the goal; allowed at most {MAX_CAP_MARGIN} (use a "
+                          f"smaller N)")
+    return C, Tc
+
+
+def memory_needed(model, goal, players, policy, *, ties="replay", cap=None, nt=None,
+                  name="this game"):
+    """Bytes :func:`seat_rounds_profile` needs: the solve's (at the raised
+    cap), the evaluation's table of the same rows, its workers' rows and
+    max-score's one-turn table; the answer's table of every start."""
+    N, G = players, int(goal)
+    C, Tc = policy_cap(model, G, policy, cap, name)
+    nt = threads() if nt is None else nt
+    est = estimate(model, G, N, ties=ties, cap=C, nt=nt)
+    H = est["start_states"]
+    if est["at_least"]:
+        return est["memory"]
+    from designer.engine.seat_rounds import _geometry
+
+    _, _, rows = _geometry(N, G, C, H, ties == "replay")
+    S, Tn = model.states, max(C, model.min_bank) + 1
+    K = N * H  # at most
+    Dp = -(-(N + K) // 8) * 8
+    scratch = nt * (N * S * Tn * (Dp + 1) + S * Dp + N * H * Dp)
+    mscore = model.states * Tc * 17 if policy.kind == MAX_SCORE else 0
+    answer = G ** N * H * N * N
+    return int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore)
+
+
+def _warm():
+    if not compiled(EK.eval_open):
+        from designer.engine.match import RulesPolicy
+        from designer.engine.model import build_model
+
+        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
+        seat_rounds_profile(tiny, 2, 3, RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+
+
+class _Evaluation:
+    """The solve's table and layout, and the model's arrays as the kernels
+    take them, for evaluations with the policy at each seat."""
+
+    def __init__(self, model, table, policy, Tc, nt):
+        A, geo, toff, lay = table
+        self.model, self.A, self.geo, self.toff, self.lay, self.nt = model, A, geo, toff, lay, nt
+        N = int(geo[sk.G_N])
+        self.N, self.G, self.C = N, int(geo[sk.G_G]), int(geo[sk.G_C])
+        self.replay = bool(geo[sk.G_REPLAY])
+        pc = np.zeros(EK.PC_LEN, dtype=np.int64)
+        pc[EK.PC_KIND], pc[EK.PC_HOLD], pc[EK.PC_TC] = policy.kind, policy.n, Tc
+        self.pc = pc
+        S = model.states
+        if policy.kind == MAX_SCORE:
+            E, mstop, mcont = max_score_table(model, plan(model, self.G), Tc)
+        else:
+            E, mstop, mcont = (np.zeros((S, 1)), np.zeros((S, 1), dtype=np.bool_),
+                               np.zeros((S, 1), dtype=np.int64))
+        m = model
+        self.args = (TIE, lay.blk_ptr, lay.blk_states, lay.blk_tmax, lay.lo, lay.hi,
+                     m.cont_start, m.out_start, m.out_prob, m.out_kind, m.out_points, lay.out_h,
+                     m.opt_start, m.opt_gain, m.opt_next, lay.hand_h, lay.hidx, lay.pass_ok,
+                     m.min_bank, m.forced_first, hold_pick(m), E, mstop, mcont)
+
+    def _rows(self, kind, jobs, a, Z):
+        if len(jobs):
+            EK.eval_rows(kind, jobs, self.geo, self.toff, min(self.nt, len(jobs)), a, self.pc,
+                         self.A, Z, *self.args, self.lay.Tn)
+
+    def _place(self, Z, M, Y):
+        """Row ``M`` (a set of tied seats) from ``Y[h, rank]``."""
+        seats = [q for q in range(self.N) if M >> q & 1]
+        Z[M] = 0.0
+        for rank, q in enumerate(seats):
+            Z[M, :, q] = Y[:, rank]
+
+    def _ties(self, Z):
+        """Every tie round's start with the policy at each place: ``{(t, d):
+        Y}``, and the iterates and the largest change accepted."""
+        N, A = self.N, self.A
+        Yv = {t: A[(1 << t) - 1, :, :t].copy() for t in range(2, N + 1)}
+        Yz, iters, residual = {}, 0, 0.0
+        scratch = A.shape[0] - 1
+        Cg, mb = self.C - self.G, self.model.min_bank
+        for t in range(2, N + 1):
+            full = (1 << t) - 1
+            jobs = tie_jobs(t, self.toff, Cg, mb, scratch)
+            for d in range(t):
+                for M in range(3, full):  # the sub-ties of this round, by position
+                    members = [q for q in range(t) if M >> q & 1]
+                    if len(members) >= 2:
+                        Y = Yz[len(members), members.index(d)] if d in members else \
+                            Yv[len(members)]
+                        self._place(Z, M, Y)
+                Z[full] = 0.0
+                Z[full, :, :t] = 1.0 / t
+
+                def sweep():
+                    for j in jobs:
+                        self._rows(0, j, d, Z)
+                    change = float(np.abs(Z[scratch] - Z[full]).max())
+                    Z[full] = Z[scratch]
+                    return change
+
+                it, change, settled = iterate_tie(sweep)
+                if not settled:
+                    raise ConvergenceError(f"a tie round of {t} seats with the policy at place "
+                                           f"{d + 1} did not settle (last change {change:.1e})")
+                iters += it
+                residual = max(residual, change)
+                Yz[t, d] = Z[full, :, :t].copy()
+        return Yv, Yz, iters, residual
+
+    def evaluate(self, a):
+        """Every seat's win at every turn start with the policy at seat
+        ``a``: the table ``Z`` and the tie rounds' iterates and change."""
+        N, G, A = self.N, self.G, self.A
+        # every row starts as the solve's: where the policy seat has moved
+        # and only optimal seats are left to move, that is the answer
+        Z = A[:, :, :N].copy()
+        iters, residual = 0, 0.0
+        if self.replay:
+            Yv, Yz, iters, residual = self._ties(Z)
+            for M in range(3, 1 << N):
+                seats = [q for q in range(N) if M >> q & 1]
+                if len(seats) >= 2:
+                    self._place(Z, M, Yz[len(seats), seats.index(a)] if a in seats
+                                else Yv[len(seats)])
+        for jobs in final_jobs(self.geo, N, G, self.C, self.model.min_bank, self.replay):
+            # a final round moves the policy seat now or later, or (replay)
+            # may end in a tie round it plays: it holds the bar
+            keep = jobs[:, 1] <= a
+            if self.replay:
+                keep |= (jobs[:, 4] >> a) & 1 == 1
+            self._rows(1, jobs[keep], a, Z)
+        from designer.solve._rounds_common import open_order
+
+        flat, tuples, groups = open_order(N, G)
+        status = np.zeros(self.nt, dtype=np.int64)
+        lay = self.lay
+        EK.eval_open(self.geo, flat, tuples, groups, lay.uk, lay.ukm, a, self.pc, TIE, self.A, Z,
+                     *self.args[1:], lay.Tn, self.nt, status)
+        if np.any(status):
+            i = int(status[np.flatnonzero(status)[0]]) - 1
+            raise ConvergenceError(f"with the policy at seat {a + 1} the rounds at scores "
+                                   f"{tuple(int(v) for v in tuples[i])} can go on forever "
+                                   f"(no seat's turn there ever scores)")
+        return Z, iters, residual
+
+
+def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None,
+                        name="this game", memory_limit=MEMORY_LIMIT, _timed=True):
+    """Every seat's win with ``policy`` at each seat in turn, the others
+    optimal, under the rounds ending.
+
+    Parameters
+    ----------
+    model : TurnModel
+        Its busts must not lower a banked score.
+    goal : int
+    players : int
+        Seats, 2 to 4.
+    policy : RulesPolicy
+        ``optimal``, ``hold-at:N`` or ``max-score``.
+    ties : str
+        ``"replay"`` or ``"earlier-seat"``.
+    cap : int, optional
+        Score cap (raised where the policy's turns would pass it).
+    name : str
+        The game, for error messages.
+
+    Returns
+    -------
+    SeatRoundsProfile
+
+    Raises
+    ------
+    DesignError
+        A policy this evaluation does not take, or max-score where it is
+        not defined.
+    TooLargeError
+        Tables over ``memory_limit``, refused before anything is allocated.
+    ConvergenceError
+        Rounds that never end under this play.
+    """
+    N = _check_players(players)
+    _refuse_falls(model)
+    G = int(goal)
+    C, Tc = policy_cap(model, G, policy, cap, name)
+    nt = max(1, min(numba.get_num_threads(), threads()))
+    need = memory_needed(model, G, N, policy, ties=ties, cap=C, nt=nt, name=name)
+    if need > memory_limit:
+        raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
+                            f"needs {need / 2**20:,.0f} MB, over the limit of "
+                            f"{memory_limit / 2**20:,.0f} MB: lower the goal")
+    if _timed:
+        _warm()
+    solution, table = solve_seat_rounds_model(model, G, N, ties=ties, cap=C, _table=True,
+                                              _timed=_timed)
+    t0 = time.perf_counter()
+    H = len(solution.start_states)
+    win = np.empty((G,) * N + (H, N, N))
+    iters, residual = 0, 0.0
+    if policy.kind == OPTIMAL:
+        for a in range(N):
+            win[..., a, :] = solution.win
+    else:
+        ev = _Evaluation(model, table, policy, Tc, nt)
+        opn = int(table[1][sk.G_OPEN])
+        for a in range(N):
+            Z, it, res = ev.evaluate(a)
+            win[..., a, :] = Z[opn:opn + G ** N].reshape((G,) * N + (H, N))
+            iters, residual = iters + it, max(residual, res)
+    seconds = time.perf_counter() - t0
+    return SeatRoundsProfile(win, solution, C, iters, residual, seconds)
+
+
+class SeatRoundsProfile:
+    """Exact wins under the rounds ending with a policy at one seat
+    (:func:`seat_rounds_profile`).
+
+    Attributes
+    ----------
+    win : ndarray, shape (goal,) * N + (H, N, N)
+        ``win[s_1, ..., s_N, h, a, q]``: at the start of a round (seat 1 to
+        move from ``start_states[h]``, the seats at scores ``s``), with the
+        policy at seat ``a``, the win probability of seat ``q``.
+    solution : SeatRoundsResult
+        The optimal seats' solve, at ``cap``.
+    cap : int
+        The score cap used.
+    tie_iterations : int
+        Iterates of the tie rounds' start values, every place of the policy.
+    residual : float
+        The largest last change of a tie round's start values accepted.
+    seconds : float
+        Wall time of the evaluation (the solve not counted).
+    """
+
+    def __init__(self, win, solution, cap, tie_iterations, residual, seconds):
+        self.win, self.solution, self.cap = win, solution, cap
+        self.tie_iterations, self.residual, self.seconds = tie_iterations, residual, seconds
+        self.players, self.goal = solution.players, solution.goal
+        self.start_states = solution.start_states
+
+    def seat_win(self, seat, start, state=0):
+        """Every seat's win (seat 1 first) at the game's start, seat 1
+        moving from turn state ``state``, with the policy at ``seat``
+        (0-based) and the seats at ``start`` (units, seat 1 first)."""
+        N = self.players
+        if len(start) != N or not all(0 <= s < self.goal for s in start):
+            raise DesignError(f"start {list(start)}: allowed {N} scores, each "
+                              f"0..{self.goal - 1}")
+        h = int(np.searchsorted(self.start_states, state))
+        idx = tuple(int(s) for s in start) + (h, seat % N)
+        return np.array(self.win[idx], dtype=float)
+
+
+__all__ = ["SeatRoundsProfile", "memory_needed", "policy_cap", "seat_rounds_profile"]

@@ -1,0 +1,133 @@
+"""A fixed policy at one seat of 2-4 seats under the rounds ending, the
+others optimal (designer.engine.seat_rounds_match), and the compare command
+that reports it.
+
+Checked against the slow reference written from the rules
+(tests/engine_seat_rounds_reference.py: the policy's decisions from the
+rules, the other seats' from the reference's own solve, values iterated
+over full game states), against the two-seat rounds match of a policy
+against optimal play (a separate code path), and against invariants.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from cli_runner import cli, one_line_refusal
+from engine_seat_rounds_reference import Reference, hold_at, max_score
+from test_engine_seat_rounds import DECK, FORCED, KEEP, PIGLET, _model
+
+from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
+from designer.engine.match import RulesPolicy
+from designer.engine.rounds_match import match_rounds_model
+from designer.engine.rulesfile import example_path, load_rules
+from designer.engine.seat_rounds_match import seat_rounds_profile
+from designer.engine.solve import TooLargeError
+from designer.errors import DesignError
+
+HOLD2 = RulesPolicy(HOLD_AT, "hold-at:2", 2)
+MAXS = RulesPolicy(MAX_SCORE, "max-score")
+OPT = RulesPolicy(OPTIMAL, "optimal")
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+@pytest.mark.parametrize("text, goal, players, starts, both", [
+    (PIGLET, 3, 3, [(0, 0, 0), (1, 0, 2)], True),
+    (FORCED, 3, 3, [(2, 1, 0)], True),
+    (PIGLET, 2, 4, [(0, 1, 0, 1)], True),
+    (DECK, 3, 3, [(0, 0, 0)], True),
+    (KEEP, 3, 3, [(0, 2, 1)], False),  # max-score's horizon: a cap too large for the reference
+])
+def test_profile_matches_reference(text, goal, players, starts, both, ties):
+    """Coins, a forced first roll, four seats, a deck that persists, a
+    choice of dice to keep: hold-at (and max-score) at every seat, both tie
+    rules, every seat's win to 1e-9 of the reference (at the cap the
+    evaluation used, raised for the policy's turns)."""
+    model = _model(text, goal)
+    pols = [(HOLD2, hold_at(2)), (MAXS, max_score(model))]
+    for pol, rule in pols if both else pols[:1]:
+        prof = seat_rounds_profile(model, goal, players, pol, ties=ties, cap=goal + 3)
+        assert prof.cap >= goal + 3
+        for start in starts:
+            ref = Reference(model, goal, players, ties=ties, cap=prof.cap)
+            ref.solve(start)
+            for seat in range(players):
+                want = ref.evaluate(start, seat, rule)
+                got = prof.seat_win(seat, start)
+                assert np.abs(got - want).max() < 1e-9, (pol.name, start, seat)
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+@pytest.mark.parametrize("name, goal, policy", [
+    ("pig", 25, RulesPolicy(HOLD_AT, "hold-at:10", 10)),
+    ("great-rolled-ones", 15, MAXS),
+    ("farkle", 8, RulesPolicy(HOLD_AT, "hold-at:6", 6)),
+])
+def test_two_seats_equal_the_rounds_match(name, goal, policy, ties):
+    """With two seats the profile is the two-seat rounds match of the
+    policy against optimal play (a fixed seat banking a winning total),
+    policy first and second, at the same cap: 1e-12."""
+    model = load_rules(example_path(name)).model
+    prof = seat_rounds_profile(model, goal, 2, policy, ties=ties)
+    first = match_rounds_model(model, goal, policy, OPT, ties=ties, cap=prof.cap, bank_wins=True)
+    second = match_rounds_model(model, goal, OPT, policy, ties=ties, cap=prof.cap,
+                                bank_wins=True)
+    assert first.cap == prof.cap
+    for start in [(0, 0), (3, 1)]:
+        assert abs(prof.seat_win(0, start)[0] - first.win_as_first(start)) < 1e-12
+        assert abs(prof.seat_win(1, start)[1] - (1 - second.win_as_first(start))) < 1e-12
+
+
+def test_invariants_three_seats_of_pig():
+    """Pig to 12, three seats (every tuple settles): each row of wins sums to 1; no seat gains by
+    leaving the optimum (the optimal seats' play is a max-n equilibrium);
+    the optimal policy gives the solve itself; the policy seat loses."""
+    model = load_rules(example_path("pig")).model
+    prof = seat_rounds_profile(model, 12, 3, RulesPolicy(HOLD_AT, "hold-at:8", 8))
+    assert prof.solution.unsettled_positions == 0
+    assert np.abs(prof.win.sum(axis=-1) - 1.0).max() < 1e-12
+    base = prof.solution.win[..., 0, :]
+    for a in range(3):
+        own = prof.win[..., 0, a, a]
+        assert (own <= base[..., a] + 1e-12).all()
+        assert own[0, 0, 0] < base[0, 0, 0, a] - 0.01
+    opt = seat_rounds_profile(model, 12, 3, OPT)
+    assert np.array_equal(opt.win[..., 0, 1, :], opt.solution.win[..., 0, :])
+
+
+def test_refusals():
+    model = _model(PIGLET, 3)
+    with pytest.raises(DesignError, match="hold-at:N or max-score"):
+        seat_rounds_profile(model, 3, 3, RulesPolicy(3, "rule:below 2"))
+    with pytest.raises(TooLargeError, match="over the limit"):
+        seat_rounds_profile(model, 3, 3, HOLD2, memory_limit=1000)
+    with pytest.raises(DesignError, match="allowed 3 scores"):
+        seat_rounds_profile(model, 3, 3, HOLD2).seat_win(0, (0, 3, 0))
+
+
+def test_cli_compare_three_seats_in_rounds():
+    """The command: every seat's win playing the policy against the same
+    seat playing optimally, under the rounds ending (JSON and table)."""
+    args = ["compare", "rules:pig", "--players", "3", "--ending", "rounds", "--goal", "15",
+            "--policy", "hold-at:8"]
+    res = cli(*args, "--json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["ending"] == "rounds" and len(data["seats"]) == 3
+    model = load_rules(example_path("pig")).model
+    prof = seat_rounds_profile(model, 15, 3, RulesPolicy(HOLD_AT, "hold-at:8", 8))
+    for s, row in enumerate(data["seats"]):
+        assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12
+        assert abs(row["optimal_win"] - prof.solution.value((0, 0, 0))[s]) < 1e-9
+    table = cli(*args)
+    assert table.returncode == 0 and "rounds ending" in table.stdout
+    assert "hold-at:8" in table.stdout
+
+
+@pytest.mark.parametrize("policy, words", [
+    ("rule:below 10", ["rule:below 10", "hold-at:N or max-score"]),
+    ("py:nowhere.py:f", ["nowhere.py"]),
+])
+def test_cli_refuses_a_table_policy_in_one_line(policy, words):
+    one_line_refusal(cli("compare", "rules:pig", "--players", "3", "--ending", "rounds",
+                         "--goal", "15", "--policy", policy), *words)
