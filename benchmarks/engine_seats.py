@@ -2,7 +2,7 @@
 
 Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
 [--no-farkle] [--no-today] [--no-rounds] [--rounds-only] [--no-length]
-[--no-compare] [--compare-only]``.
+[--no-compare] [--compare-only] [--rounds-compare-only]``.
 
 1. **Farkle to 5,000 with three players**, as a user runs it:
    ``python -m designer solve farkle --goal 5000 --players 3 --json`` in a
@@ -48,6 +48,14 @@ Run by hand: ``python benchmarks/engine_seats.py [--repeats N] [--no-busy]
    same question on the presets) its seconds, the ratio and the largest
    difference of the seats' wins (where the seats' best replies do not
    settle, the two solvers keep different tables, and the wins differ).
+
+7. **A policy at one seat under the rounds ending**
+   (:mod:`designer.engine.seat_rounds_match`, what ``designer compare GAME
+   --players 3 --ending rounds`` runs): the solve at the cap the policy
+   needs, then the policy at each seat in turn; the median seconds of the
+   solve and of the evaluations, their ratio (the baseline: the solve in
+   the same run), on one thread, on two, and on two beside one CPU-bound
+   process (bar: at most 1.2 times one thread).
 
 The load average is printed with every part: the machine is shared, and
 other processes move every figure here.
@@ -314,6 +322,49 @@ def compares(repeats):
     print(f"  [{_load()}]")
 
 
+#: (label, example, goal, players, policy) of part 7.
+ROUNDS_COMPARES = [("Pig 3p to 60", "pig", 60, 3, "hold-at:20"),
+                   ("Great Rolled Ones 3p to 30", "great-rolled-ones", 30, 3, "max-score"),
+                   ("Pig 4p to 20", "pig", 20, 4, "hold-at:10")]
+
+
+def rounds_compares(repeats):
+    from designer.engine.game import load_rules_game
+    from designer.engine.match import parse_rules_policy
+    from designer.engine.seat_rounds_match import seat_rounds_profile
+
+    print(f"\n7. a policy at one seat under the rounds ending, the others optimal ({_load()})")
+    print(f"{'game':<27} {'policy':<11} {'threads':>7} {'solve s':>8} {'eval s':>8} "
+          f"{'eval/solve':>10} {'eval / 1 thread':>15}")
+    for label, example, goal, players, policy in ROUNDS_COMPARES:
+        game = load_rules_game(example, goal=goal, players=players, ending="rounds")
+        model, G, ties = game.rules.model, game.rules.goal, game.rules.ties
+        pol = parse_rules_policy(policy, game)
+        seat_rounds_profile(model, 3, players, pol, ties=ties)  # load the kernels
+        runs = {"1": [], "2": [], "2, busy": []}
+
+        def run(key):
+            prof = seat_rounds_profile(model, G, players, pol, ties=ties)
+            runs[key].append((prof.solution.seconds, prof.seconds))
+
+        for _ in range(repeats):  # alternating, so that both meet the same load
+            numba.set_num_threads(1)
+            run("1")
+            numba.set_num_threads(2)
+            run("2")
+        with Busy():
+            for _ in range(repeats):
+                run("2, busy")
+        base = statistics.median(e for _, e in runs["1"])
+        for key, vals in runs.items():
+            a = statistics.median(s for s, _ in vals)
+            b = statistics.median(e for _, e in vals)
+            print(f"{label:<27} {policy:<11} {key:>7} {a:>8.2f} {b:>8.2f} {b / a:>9.2f}x "
+                  f"{b / base:>14.2f}x")
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    print(f"  [{_load()}]")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="runs of each small solve")
@@ -326,6 +377,8 @@ def main():
     ap.add_argument("--no-length", action="store_true", help="skip the game length")
     ap.add_argument("--no-compare", action="store_true", help="skip the policy at one seat")
     ap.add_argument("--compare-only", action="store_true", help="only the policy at one seat")
+    ap.add_argument("--rounds-compare-only", action="store_true",
+                    help="only the policy at one seat under the rounds ending")
     ap.add_argument("--rounds-repeats", type=int, default=3,
                     help="runs of 3-player Pig to 100 under the rounds ending")
     args = ap.parse_args()
@@ -335,6 +388,9 @@ def main():
         return
     if args.compare_only:
         compares(args.repeats)
+        return
+    if args.rounds_compare_only:
+        rounds_compares(args.rounds_repeats)
         return
     threads(args.repeats, busy=False)
     if not args.no_busy:
@@ -351,6 +407,7 @@ def main():
         lengths(args.repeats)
     if not args.no_compare:
         compares(args.repeats)
+        rounds_compares(args.rounds_repeats)
 
 
 if __name__ == "__main__":

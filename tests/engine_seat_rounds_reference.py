@@ -207,35 +207,49 @@ class Reference:
             return (best, pick) if go else (sv, None)
         return best, pick
 
-    def length(self, start, state=0, tol=1e-13, max_iter=100_000):
-        """Expected actions left at a round's start (after :meth:`solve`
-        from the same start), under the solved decisions."""
-        root = self._root(start, state)
-        choice = {k: self._decide(k)[1] for k in self.order}
-        L = {k: 0.0 for k in self.order}
+    def _follow(self, choice, init, stop_value, step, change, tol, max_iter):
+        """Values under fixed decisions (``choice[key]`` as :meth:`_decide`
+        gives it), iterated over every state from ``init``: a stop's value
+        is ``stop_value(value of the stop's successor)``, a continuation's
+        ``step(key, continuation, value of)`` (``value of`` a successor: its
+        value, or the terminal itself); until ``change(new, old)`` is at most
+        ``tol`` everywhere."""
+        V = {k: init for k in self.order}
 
-        def ln(x):
-            return L[x] if isinstance(x, tuple) else 0.0
+        def val(x):
+            return V[x] if isinstance(x, tuple) else x
 
         order = sorted(self.order, key=lambda k: -k[5])
         for _ in range(max_iter):
-            change = 0.0
+            worst = 0.0
             for key in order:
                 stop, conts = self.nodes[key]
                 ch = choice[key]
-                if ch is None:
-                    new = 1.0 + ln(stop)
-                else:
-                    c, opts = ch
-                    s = key[4]
-                    new = float(self.m.cont_throws[self.m.cont_start[s] + c])
-                    for (p, succ, stops), i in zip(conts[c], opts):
-                        new += p * (stops[i] + ln(succ[i]))
-                change = max(change, abs(new - L[key]) / max(1.0, abs(new)))
-                L[key] = new
-            if change <= tol:
+                new = stop_value(val(stop)) if ch is None else step(key, ch, conts, val)
+                worst = max(worst, change(new, V[key]))
+                V[key] = new
+            if worst <= tol:
                 break
-        return L[root]
+        return V
+
+    def length(self, start, state=0, tol=1e-13, max_iter=100_000):
+        """Expected actions left at a round's start (after :meth:`solve`
+        from the same start), under the solved decisions."""
+        choice = {k: self._decide(k)[1] for k in self.order}
+
+        def ln(v):  # a decided game has nothing left
+            return v if not isinstance(v, np.ndarray) else 0.0
+
+        def step(key, ch, conts, val):
+            c, opts = ch
+            new = float(self.m.cont_throws[self.m.cont_start[key[4]] + c])
+            for (p, succ, stops), i in zip(conts[c], opts):
+                new += p * (stops[i] + ln(val(succ[i])))
+            return new
+
+        L = self._follow(choice, 0.0, lambda v: 1.0 + ln(v), step,
+                         lambda a, b: abs(a - b) / max(1.0, abs(a)), tol, max_iter)
+        return L[self._root(start, state)]
 
     # -- a fixed policy at one seat ----------------------------------------
 
@@ -244,30 +258,16 @@ class Reference:
         same start) when ``seat`` plays ``policy`` (a function of the
         reference and a key, giving a choice as :meth:`_decide` does) and
         every other seat keeps the solved decisions."""
-        root = self._root(start, state)
         choice = {k: policy(self, k) if k[0][k[1]] == seat else self._decide(k)[1]
                   for k in self.order}
-        Z = {k: np.full(self.N, 1.0 / self.N) for k in self.order}
 
-        def zv(x):
-            return Z[x] if isinstance(x, tuple) else x
+        def step(key, ch, conts, val):
+            c, opts = ch
+            return sum(p * val(succ[i]) for (p, succ, _), i in zip(conts[c], opts))
 
-        order = sorted(self.order, key=lambda k: -k[5])
-        for _ in range(max_iter):
-            change = 0.0
-            for key in order:
-                stop, conts = self.nodes[key]
-                ch = choice[key]
-                if ch is None:
-                    new = zv(stop)
-                else:
-                    c, opts = ch
-                    new = sum(p * zv(succ[i]) for (p, succ, _), i in zip(conts[c], opts))
-                change = max(change, float(np.abs(new - Z[key]).max()))
-                Z[key] = new
-            if change <= tol:
-                break
-        return Z[root].copy()
+        Z = self._follow(choice, np.full(self.N, 1.0 / self.N), lambda v: v, step,
+                         lambda a, b: float(np.abs(a - b).max()), tol, max_iter)
+        return Z[self._root(start, state)].copy()
 
 
 def _options_of(m, s, c):

@@ -127,6 +127,9 @@ def test_cli_compare_three_seats_in_rounds():
 @pytest.mark.parametrize("policy, words", [
     ("rule:below 10", ["rule:below 10", "hold-at:N or max-score"]),
     ("py:nowhere.py:f", ["nowhere.py"]),
+    # the cap rises with the threshold and the work with its square: refused
+    # before anything is solved
+    ("hold-at:50000", ["hold-at:50000", "50006 units past the goal", "over the limit of 6 h"]),
 ])
 def test_cli_refuses_a_table_policy_in_one_line(policy, words):
     one_line_refusal(cli("compare", "rules:pig", "--players", "3", "--ending", "rounds",

@@ -22,7 +22,7 @@ from designer.engine._match_kernels import HOLD_AT, _option
 from designer.engine._sync import fetch_add
 from designer.engine._seat_rounds_kernels import (G_C, G_G, G_N, G_OPEN, _BUST, _END,
                                                   _fixed_point, _lines, rot, srow_final,
-                                                  srow_open, srow_tie)
+                                                  srow_open, srow_tie, write_starts)
 
 # entries of the packed policy settings ``pc``
 PC_KIND = 0
@@ -275,15 +275,7 @@ def _open_tuple(geo, S, fl, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states, blk_
     ok = True
     if K > 0:
         ok = _fixed_point(Rows, N, M, R, y)
-    for m in range(N):
-        rw = geo[G_OPEN] + m * GN + rot(S, m, G)
-        for h in range(H):
-            src = Rows[uk[m, h]] if uk[m, h] >= 0 else Zs[m, h]
-            for r in range(N):
-                v = src[r]
-                for j in range(K):
-                    v += src[N + j] * y[j, r]
-                Z[rw, h, r] = v
+    write_starts(geo, S, uk, Rows, Zs, y, Z)
     return ok
 
 

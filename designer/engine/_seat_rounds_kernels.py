@@ -553,11 +553,7 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
     that play has turns that never end)."""
     N, G = geo[G_N], geo[G_G]
     NA = A.shape[2]
-    GN = 1
-    for _ in range(N):
-        GN *= G
     K = ukm.shape[0]
-    H = uk.shape[1]
     for m in range(N):
         T = G - S[m] if m == N - 1 else geo[G_C] - S[m]
         T = max(T, min_bank)
@@ -664,6 +660,21 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
         else:
             for k in range(K):
                 x[k, N] = np.nan
+    write_starts(geo, S, uk, Rows, Start, x, A)
+    return settled
+
+
+@kernel
+def write_starts(geo, S, uk, Rows, Start, x, A):
+    """Every seat's turn starts of the open tuple ``S`` into its rows of
+    ``A``: each affine row (``Rows[uk[m, h]]`` where it is an unknown, else
+    ``Start[m, h]``: constants, then weights) at the unknowns' values
+    ``x``."""
+    N, G = geo[G_N], geo[G_G]
+    NA, K, H = A.shape[2], x.shape[0], uk.shape[1]
+    GN = 1
+    for _ in range(N):
+        GN *= G
     for m in range(N):
         rw = geo[G_OPEN] + m * GN + rot(S, m, G)
         for h in range(H):
@@ -673,7 +684,6 @@ def _open_tuple(geo, S, fl, uk, ukm, ukh, tie, tol, pi_sweeps, pi_exact, limit, 
                 for j in range(K):
                     v += src[NA + j] * x[j, r]
                 A[rw, h, r] = v
-    return settled
 
 
 @kernel

@@ -122,6 +122,23 @@ def _gmax(model):
     return max(int(model.opt_gain.max(initial=0)), int(model.out_points.max(initial=0)), 1)
 
 
+def max_score_end(model, name):
+    """The total from which ``max-score`` surely stops (its horizon, past the
+    minimum bank).
+
+    Raises
+    ------
+    DesignError
+        Where ``max-score`` is not defined (a continuation that gains and
+        never busts)."""
+    horizon, bad = max_score_horizon(model)
+    if horizon is None:
+        raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
+                          f"throw or draw gains and can never bust, so a turn that "
+                          f"maximises its points never stops; use hold-at:N")
+    return max(horizon, model.min_bank + 1)
+
+
 def _fixed_end(pol, model, Tc):
     """The total from which a fixed policy's turn surely ends (0: optimal)."""
     if pol.kind == HOLD_AT:
@@ -271,14 +288,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                               f"hold-at:N, rule: or py: policies")
     need_opt = OPTIMAL in kinds
     absolute = TABLE in kinds  # a policy reads the scores: finals by both scores
-    Tc = 1
-    if MAX_SCORE in kinds:
-        horizon, bad = max_score_horizon(model)
-        if horizon is None:
-            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                              f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use hold-at:N")
-        Tc = max(horizon, model.min_bank + 1)
+    Tc = max_score_end(model, name) if MAX_SCORE in kinds else 1
     ends = [_fixed_end(p, model, Tc) for p in (a, b)]
     need = G + max(ends) + gmax
     C = max(G + R.CAP_MARGIN if cap is None else int(cap), need)

@@ -52,14 +52,19 @@ from designer._jit import TIE, compiled, threads
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
-from designer.engine.match import hold_pick, max_score_horizon, max_score_table
+from designer.engine.match import hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
-from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax
+from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end
 from designer.engine.seat_rounds import (_refuse_falls, estimate, final_jobs, iterate_tie,
                                          solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
+
+#: Longest estimated work (the solve at the raised cap and one evaluation
+#: per seat, in seconds) accepted: a threshold far past the goal raises the
+#: cap, and the work grows with its square.
+MAX_SECONDS = 6 * 3600
 
 
 def policy_cap(model, goal, policy, cap=None, name="this game"):
@@ -78,14 +83,7 @@ def policy_cap(model, goal, policy, cap=None, name="this game"):
                           f"plays optimal, hold-at:N or max-score (a rule: or py: policy reads "
                           f"scores past the goal there, which it does not take yet)")
     G = int(goal)
-    Tc = 1
-    if policy.kind == MAX_SCORE:
-        horizon, bad = max_score_horizon(model)
-        if horizon is None:
-            raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                              f"throw or draw gains and can never bust, so a turn that "
-                              f"maximises its points never stops; use hold-at:N")
-        Tc = max(horizon, model.min_bank + 1)
+    Tc = max_score_end(model, name) if policy.kind == MAX_SCORE else 1
     need = G + _fixed_end(policy, model, Tc) + _gmax(model)
     C = max(G + CAP_MARGIN if cap is None else int(cap), need)
     if C - G > MAX_CAP_MARGIN:
@@ -284,6 +282,14 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"needs {need / 2**20:,.0f} MB, over the limit of "
                             f"{memory_limit / 2**20:,.0f} MB: lower the goal")
+    est = estimate(model, G, N, ties=ties, cap=C, nt=nt)["seconds"]
+    work = est * (1 + (N if policy.kind != OPTIMAL else 0))
+    if work > MAX_SECONDS:
+        raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
+                            f"would take about {work / 3600:,.1f} h (the solve with the score "
+                            f"cap {C - G} units past the goal, so that the policy's turns are "
+                            f"never cut short, and one evaluation per seat), over the limit of "
+                            f"{MAX_SECONDS / 3600:.0f} h: lower N or the goal")
     if _timed:
         _warm()
     solution, table = solve_seat_rounds_model(model, G, N, ties=ties, cap=C, _table=True,
