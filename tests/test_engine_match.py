@@ -221,16 +221,16 @@ def test_bad_policies_exit_2_in_one_line(spec, words, tmp_path, monkeypatch):
     assert len(lines) == 1 and spec in lines[0] and words in lines[0], r.stderr
 
 
-def test_rounds_ending_compares_and_three_seats_in_rounds_are_refused_in_one_line():
+def test_rounds_ending_compares_and_three_seats_in_rounds_take_no_rule():
     r = cli("compare", "great-rolled-ones", "--policy", "hold-at:10", "--against", "optimal",
             "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert 0.0 < out["win_as_first"] < out["win_as_second"] < 0.5
-    r = cli("compare", "great-rolled-ones", "--players", "3", "--policy", "hold-at:10")
+    # three seats under the rounds ending: hold-at and max-score, not a rule
+    r = cli("compare", "great-rolled-ones", "--players", "3", "--policy", "rule:below 10")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
-    # three seats are compared under the race ending only
-    assert "does not take --ending rounds" in r.stderr and "3-4 players, race ending" in r.stderr
+    assert "hold-at:N or max-score" in r.stderr
 
 
 def test_json_output():
