@@ -21,8 +21,8 @@ from designer._jit import kernel, parallel_kernel
 from designer.engine._match_kernels import HOLD_AT, _option
 from designer.engine._sync import fetch_add
 from designer.engine._seat_rounds_kernels import (G_C, G_G, G_N, G_OPEN, _BUST, _END,
-                                                  _fixed_point, _lines, rot, srow_final,
-                                                  srow_open, srow_tie, write_starts)
+                                                  _fixed_point, _lines, job_turn, rot,
+                                                  srow_open, write_starts)
 
 # entries of the packed policy settings ``pc``
 PC_KIND = 0
@@ -222,17 +222,12 @@ def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, 
             j = fetch_add(claim, 0, 1)
             if j >= jobs.shape[0]:
                 break
-            row, mv, T = jobs[j, 0], jobs[j, 1], jobs[j, 2]
-            if kind == 1:
-                srow_final(geo, mv, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
-            else:
-                srow_tie(geo, toff, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+            rw, mv, T = job_turn(kind, jobs, j, geo, toff, srow)
             for b in range(blk_ptr.shape[0] - 1):
                 _block(b, mv, mv == a, pc, T, srow, False, N, A, Z, Zs, none, Rows, Wv, Wz, bz,
                        acc, pk, tie, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start,
                        out_prob, out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
                        hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont)
-            rw = row if row >= 0 else -row - 1
             for h in range(H):
                 for r in range(N):
                     Z[rw, h, r] = Zs[mv, h, r]

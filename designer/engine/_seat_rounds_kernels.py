@@ -237,6 +237,18 @@ def turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, ou
             res[h, r] = best[s, r] if forced else W[s, 0, r]
 
 
+@kernel
+def job_turn(kind, jobs, j, geo, toff, srow):
+    """Job ``j`` of :func:`solve_rows`: fills its turn's ``srow`` and
+    returns ``(row written, mover, T)``."""
+    row, mv, T = jobs[j, 0], jobs[j, 1], jobs[j, 2]
+    if kind == 1:
+        srow_final(geo, mv, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+    else:
+        srow_tie(geo, toff, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+    return (row if row >= 0 else -row - 1), mv, T
+
+
 @parallel_kernel
 def solve_rows(kind, jobs, geo, toff, nt, A, tie, order, lo, hi, cont_start, out_start, out_prob,
                throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
@@ -261,15 +273,10 @@ def solve_rows(kind, jobs, geo, toff, nt, A, tie, order, lo, hi, cont_start, out
             j = fetch_add(claim, 0, 1)
             if j >= jobs.shape[0]:
                 break
-            row, mv, T = jobs[j, 0], jobs[j, 1], jobs[j, 2]
-            if kind == 1:
-                srow_final(geo, mv, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
-            else:
-                srow_tie(geo, toff, jobs[j, 3], jobs[j, 4], jobs[j, 5], jobs[j, 6], T, srow)
+            rw, mv, T = job_turn(kind, jobs, j, geo, toff, srow)
             turn_plain(mv, nw, T, srow, A, tie, order, lo, hi, cont_start, out_start, out_prob,
                        throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
                        hand_h, pass_ok, min_bank, forced, starts, W, best, acc, res)
-            rw = row if row >= 0 else -row - 1
             for h in range(H):
                 for r in range(NA):
                     A[rw, h, r] = res[h, r]

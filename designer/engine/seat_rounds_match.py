@@ -55,8 +55,8 @@ from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
 from designer.engine.match import hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
 from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end
-from designer.engine.seat_rounds import (_refuse_falls, estimate, final_jobs, iterate_tie,
-                                         solve_seat_rounds_model, tie_jobs)
+from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, final_jobs,
+                                         iterate_tie, solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
@@ -93,20 +93,22 @@ def policy_cap(model, goal, policy, cap=None, name="this game"):
     return C, Tc
 
 
-def memory_needed(model, goal, players, policy, *, ties="replay", cap=None, nt=None,
-                  name="this game"):
-    """Bytes :func:`seat_rounds_profile` needs: the solve's (at the raised
-    cap), the evaluation's table of the same rows, its workers' rows and
-    max-score's one-turn table; the answer's table of every start."""
+def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, nt=None,
+                     name="this game"):
+    """What :func:`seat_rounds_profile` needs, before anything is solved:
+    ``cap`` and ``Tc`` (:func:`policy_cap`), ``memory`` (bytes: the solve's
+    at that cap, the evaluation's table of the same rows, its workers' rows,
+    max-score's one-turn table and the answer's table of every start; a
+    lower bound where the solve's table alone passes the memory limit) and
+    ``seconds`` (the solve's estimate times one plus the evaluations; None
+    with a lower bound)."""
     N, G = players, int(goal)
     C, Tc = policy_cap(model, G, policy, cap, name)
     nt = threads() if nt is None else nt
     est = estimate(model, G, N, ties=ties, cap=C, nt=nt)
-    H = est["start_states"]
     if est["at_least"]:
-        return est["memory"]
-    from designer.engine.seat_rounds import _geometry
-
+        return dict(cap=C, Tc=Tc, memory=est["memory"], seconds=None)
+    H = est["start_states"]
     _, _, rows = _geometry(N, G, C, H, ties == "replay")
     S, Tn = model.states, max(C, model.min_bank) + 1
     K = N * H  # at most
@@ -114,7 +116,9 @@ def memory_needed(model, goal, players, policy, *, ties="replay", cap=None, nt=N
     scratch = nt * (N * S * Tn * (Dp + 1) + S * Dp + N * H * Dp)
     mscore = model.states * Tc * 17 if policy.kind == MAX_SCORE else 0
     answer = G ** N * H * N * N
-    return int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore)
+    memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore)
+    evaluations = N if policy.kind != OPTIMAL else 0
+    return dict(cap=C, Tc=Tc, memory=memory, seconds=est["seconds"] * (1 + evaluations))
 
 
 def _warm():
@@ -275,15 +279,13 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     N = _check_players(players)
     _refuse_falls(model)
     G = int(goal)
-    C, Tc = policy_cap(model, G, policy, cap, name)
     nt = max(1, min(numba.get_num_threads(), threads()))
-    need = memory_needed(model, G, N, policy, ties=ties, cap=C, nt=nt, name=name)
+    est = profile_estimate(model, G, N, policy, ties=ties, cap=cap, nt=nt, name=name)
+    C, Tc, need, work = est["cap"], est["Tc"], est["memory"], est["seconds"]
     if need > memory_limit:
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"needs {need / 2**20:,.0f} MB, over the limit of "
                             f"{memory_limit / 2**20:,.0f} MB: lower the goal")
-    est = estimate(model, G, N, ties=ties, cap=C, nt=nt)["seconds"]
-    work = est * (1 + (N if policy.kind != OPTIMAL else 0))
     if work > MAX_SECONDS:
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"would take about {work / 3600:,.1f} h (the solve with the score "
@@ -353,4 +355,4 @@ class SeatRoundsProfile:
         return np.array(self.win[idx], dtype=float)
 
 
-__all__ = ["SeatRoundsProfile", "memory_needed", "policy_cap", "seat_rounds_profile"]
+__all__ = ["SeatRoundsProfile", "policy_cap", "profile_estimate", "seat_rounds_profile"]
