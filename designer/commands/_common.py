@@ -174,10 +174,11 @@ def game_from_args(args, command=None):
     """Build the game named on the command line (validated) and, for
     ``command``, check that the command takes it (one line otherwise, before
     any work; see :mod:`designer.support`)."""
-    from designer.support import check
+    from designer.support import as_rules, check
 
     game = _game(args, command)
     if command is not None:
+        game = as_rules(command, game)  # a deck or dice game the command plays as rules
         check(command, game)
     elif game.family == "rules":  # play's statistics and page take no rules game
         check("play", game)

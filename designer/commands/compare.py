@@ -28,7 +28,9 @@ def register(sub):
                     "agreement counts decision positions (scores, turn state and turn total "
                     "where the mover may stop and go on, or has two ways to go on; in the rounds "
                     "ending each seat's own, "
-                    "both scores below the goal). With --players "
+                    "both scores below the goal). A deck or dice game under the rounds ending "
+                    "is compared as the same game written as rules, with a rules game's "
+                    "policies (its decks' items left are w_rem and c_rem). With --players "
                     "3 or 4 policy A is a two-player "
                     "policy played at each seat in turn, reading its own score and the highest "
                     "opponent score, while every other seat plays the N-player optimum "
@@ -41,6 +43,7 @@ def register(sub):
                "designer compare pig --players 3 --policy two-player --against optimal | "
                "designer compare farkle --players 3 --goal 2000 --policy hold-at:300 | "
                "designer compare hog --players 3 --ending rounds --policy hold-at:10 | "
+               "designer compare pig --ending rounds --policy hold-at:20 | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
                "designer compare zombie-yellow --policy neller --against optimal | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")

@@ -9,7 +9,7 @@ import os
 import sys
 
 from designer.commands._common import add_game_args, game_from_args, seed_arg, REPORTS_PROGRESS, solve_shown
-from designer.support import kind_of
+from designer.support import as_rules, kind_of
 from designer.errors import DesignError
 
 
@@ -25,7 +25,8 @@ def register(sub):
                     "(deck, dice and rules games). "
                     "A rules game (a rules file FILE.toml or a shipped example: piglet, hog, "
                     "farkle, rules:fowl-play, ...; 2 players in either ending, 3-4 in the "
-                    "race) is played with "
+                    "race; a deck or dice game under the rounds ending is played as the same "
+                    "game written as rules) is played with "
                     "keys shown on the board: h stops and banks the turn total, a number "
                     "picks a way to go on (hog: how many dice to throw; 10 is typed 1 then "
                     "0, 1 then Enter is 1) and, after a throw that offers a choice "
@@ -92,7 +93,7 @@ def run(args):
     if args.stats:
         rows = stats.rows(stats.load())
         if args.game:
-            key = stats.design_key(game_from_args(args))
+            key = stats.design_key(as_rules("play", game_from_args(args)))  # as play keys it
             rows = [r for r in rows if r["key"] == key]
         _closest_rules(rows)
         play_view.show_stats(rows, stats.stats_path())

@@ -27,7 +27,8 @@ def register(sub):
                     "searched over thresholds on the turn total, the race and its own turn "
                     "state (dice_left, w_rem, ...), measured against max-score (under the "
                     "rounds ending a player also holds once holding wins the game, as in "
-                    "designer compare). Every candidate is scored "
+                    "designer compare); so is a deck or dice game under the rounds ending, "
+                    "as the same game written as rules. Every candidate is scored "
                     "exactly (no simulation).",
         epilog="examples: designer strategy pig --max-size 4 --json | designer strategy "
                "fowl-play --card | designer strategy zombie-yellow --out rules/ | "

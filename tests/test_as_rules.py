@@ -1,0 +1,148 @@
+"""Deck and dice games written as rules (designer/games/as_rules.py): the
+engine solves the rules form to the family solvers' figures, and the
+commands play a deck or dice game as rules where only the engine reaches
+(the equal-turns ending of compare, play and strategy)."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from designer.analysis.rules_compare import compare_rules
+from designer.engine.game import load_rules_game, solve_game
+from designer.engine.seat_rounds import solve_seat_rounds_model
+from designer.games import load_game
+from designer.games.as_rules import as_rules_game, rules_text
+from designer.solve import solve
+from designer.support import AS_RULES, SUPPORT, as_rules
+
+
+def cli(*argv):
+    return subprocess.run([sys.executable, "-m", "designer", *argv], capture_output=True,
+                          text=True, timeout=300)
+
+
+GAMES = [("deck", dict(bad=2, good=4, goal=9)), ("deck", dict(bad=3, good=7, goal=12, komi=2)),
+         ("deck", dict(bad=1, good=5, goal=7)), ("dice", dict(faces=6, goal=15)),
+         ("dice", dict(faces=5, goal=12, bust_faces=(1, 4), komi=3)),
+         ("dice", dict(faces=2, goal=20))]
+
+
+@pytest.mark.parametrize("family, params", GAMES)
+@pytest.mark.parametrize("ending", ["race", "rounds"])
+def test_two_seats_equal_the_family_solvers(family, params, ending):
+    """Every seat's win at the game's start points, by the family solver and
+    by the engine from the rules form: to 1e-12 (two seats always settle)."""
+    game = load_game(family, **params, ending=ending)
+    rules = as_rules_game(game)
+    assert rules.start == tuple(game.start_scores) and rules.goal == game.goal
+    got = solve_game(rules)["seat_win"]
+    want = solve(game).summary()["seat_win"]
+    assert np.abs(np.array(got[:2]) - np.array(want[:2])).max() < 1e-12
+
+
+SETTLED = [("deck", dict(bad=1, good=3, goal=5), 3), ("deck", dict(bad=2, good=6, goal=4), 3),
+           ("deck", dict(bad=2, good=6, goal=4), 4), ("deck", dict(bad=3, good=4, goal=5, komi=1), 4),
+           ("dice", dict(faces=4, goal=8), 3), ("dice", dict(faces=3, goal=6, komi=1), 4),
+           ("dice", dict(faces=5, goal=10, bust_faces=(1, 4)), 3)]
+
+
+@pytest.mark.parametrize("family, params, players", SETTLED)
+@pytest.mark.parametrize("ending", ["race", "rounds"])
+def test_more_seats_equal_the_family_solvers(family, params, players, ending):
+    """Three and four seats, in games where the max-n best replies settle
+    at every position for both solvers (where they cycle, two solvers may
+    stop at different points of the cycle: 2e-5 apart on a deck of 1 bad
+    and 3 good to 5 with 4 seats, 3.6e-5 on 2 bad and 3 good to 6, komi 1,
+    where the family solver does not settle one position and the engine
+    settles all): every seat's win to 1e-12."""
+    game = load_game(family, **params, players=players, ending=ending)
+    rules = as_rules_game(game)
+    today = solve(game)
+    if ending == "rounds":  # at the family solver's cap
+        r = solve_seat_rounds_model(rules.rules.model, game.goal, players, cap=today.cap)
+        unsettled, got = r.unsettled_positions, r.seat_win(tuple(game.start_scores))
+    else:
+        out = solve_game(rules)
+        unsettled, got = out["unsettled_positions"], out["seat_win"][:players]
+    assert unsettled == 0
+    assert getattr(today, "unsettled_positions", getattr(today, "unsettled", None)) == 0
+    want = today.summary()["seat_win"][:players]
+    assert np.abs(np.array(got) - np.array(want)).max() < 1e-12
+
+
+def test_the_rules_text_names_every_part():
+    text = rules_text(load_game("dice", faces=5, goal=12, bust_faces=(1, 4), players=3,
+                                ending="rounds"))
+    assert "sides = 5" in text and "face.1 = { bust = true }" in text
+    assert "face.4 = { bust = true }" in text and 'ending = "rounds"' in text
+    assert "players = 3" in text
+    text = rules_text(load_game("red-light"))
+    assert "bad = 4" in text and "good = 24" in text and "forced_first = true" in text
+    assert as_rules_game(load_game("red-light")).start == (0, 1)
+    with pytest.raises(ValueError, match="no rules form for a zombie game"):
+        rules_text(load_game("zombie-yellow"))
+
+
+def test_a_command_plays_as_rules_only_where_the_family_code_does_not_reach():
+    pig = load_game("pig", goal=20)
+    assert as_rules("compare", pig) is pig  # the race: today's solvers
+    assert as_rules("solve", load_game("pig", goal=20, ending="rounds")).family == "dice"
+    assert as_rules("compare", load_game("pig", goal=20, ending="rounds")).family == "rules"
+    assert as_rules("compare", load_game("pig", goal=20, players=3,
+                                         ending="rounds")).family == "rules"
+    assert as_rules("play", load_game("pig", goal=20, players=3,
+                                      ending="rounds")).family == "dice"  # play refuses it
+    zombie = load_game("zombie-yellow")
+    assert as_rules("compare", zombie) is zombie
+
+
+def test_the_support_table_holds_what_is_played_as_rules():
+    """Each cell played as rules is taken by the command for the kind and
+    for rules games."""
+    for command, kinds in AS_RULES.items():
+        for kind, reach in kinds.items():
+            for players in reach.players:
+                for ending in reach.endings:
+                    assert SUPPORT[command][kind].takes(players, ending)
+                    assert SUPPORT[command]["rules"].takes(players, ending)
+
+
+def test_compare_a_preset_in_rounds_equals_its_rules_example():
+    """`designer compare pig --ending rounds`: the same figures as the rules
+    example Pig compared in the API, to 1e-12."""
+    r = cli("compare", "pig", "--goal", "20", "--ending", "rounds", "--policy", "hold-at:8",
+            "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    want = compare_rules(load_rules_game("rules:pig", goal=20, ending="rounds"), "hold-at:8",
+                         "optimal")
+    assert out["win_as_first"] == pytest.approx(want.win_as_first, abs=1e-12)
+    assert out["win_as_second"] == pytest.approx(want.win_as_second, abs=1e-12)
+
+
+def test_compare_a_deck_with_three_seats_in_rounds():
+    r = cli("compare", "deck", "--bad", "1", "--good", "3", "--goal", "5", "--players", "3",
+            "--ending", "rounds", "--policy", "hold-at:2", "--json")
+    assert r.returncode == 0, r.stderr
+    seats = json.loads(r.stdout)["seats"]
+    game = load_game("deck", bad=1, good=3, goal=5, players=3, ending="rounds")
+    want = solve(game).summary()["seat_win"]  # every position settles (above)
+    assert [s["optimal_win"] for s in seats] == pytest.approx(want[:3], abs=1e-12)
+    assert all(s["win"] < s["optimal_win"] for s in seats)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["compare", "pig", "--ending", "rounds", "--policy", "two-player"],
+     "invalid policy 'two-player' for Pig"),
+    (["compare", "pig", "--ending", "rounds", "--policy", "hold-at:0"], "hold-at"),
+    (["play", "pig", "--players", "3", "--ending", "rounds"],
+     "designer play does not take --ending rounds for Pig"),
+])
+def test_refusals_are_one_line(argv, words):
+    r = cli(*argv)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], r.stderr
