@@ -95,7 +95,7 @@ SUPPORT = {
 }
 
 #: Where a command takes a deck or dice game as the same game written as
-#: rules (:mod:`designer.games.as_rules`), solved by the engine: the part of
+#: rules (:mod:`designer.engine.family_rules`), solved by the engine: the part of
 #: its cell in :data:`SUPPORT` that today's family solvers do not reach.
 AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS},
             "play": {"deck": TWO_ROUNDS, "dice": TWO_ROUNDS},
@@ -133,13 +133,13 @@ def _kinds_words(kinds):
 def as_rules(command, game):
     """``game`` as ``command`` plays it: a deck or dice game that the
     command takes only as rules (:data:`AS_RULES`) becomes that rules game
-    (:func:`designer.games.as_rules.as_rules_game`); any other game is
+    (:func:`designer.engine.family_rules.as_rules_game`); any other game is
     returned as it is."""
     kind = kind_of(game)
     reach = AS_RULES.get(command, {}).get(kind)
     if reach is None or not reach.takes(*seats_of(game)):
         return game
-    from designer.games.as_rules import as_rules_game
+    from designer.engine.family_rules import as_rules_game
 
     return as_rules_game(game)
 

@@ -278,7 +278,13 @@ def cli_cases(root):
     # strategy cards
     cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
     cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
-    cases += [["strategy", "pig", "--players", "3"], ["strategy", "pig", "--ending", "rounds"],
+    cases += [["strategy", "pig", "--players", "3"],
+              ["strategy", "pig", "--players", "3", "--ending", "rounds"],
+              ["strategy", "pig", "--ending", "rounds", "--trials", "0"],  # played as rules
+              ["compare", "pig", "--ending", "rounds", "--policy", "two-player"],
+              ["compare", "red-light", "--ending", "rounds", "--policy", "nn:x.npz"],
+              ["compare", "pig", "--ending", "rounds", "--policy", "rule:"],
+              ["compare", "pig", "--players", "3", "--ending", "rounds", "--policy", "rule:k<5"],
               ["strategy", "pig", "--trials", "0"], ["strategy", "pig", "--jobs", "0"],
               ["strategy", "pig", "--out", str(r / "missing_parent" / "rule.toml")],
               ["strategy", "pig", "--out", str(r / "adir.toml")],

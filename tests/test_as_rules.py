@@ -1,4 +1,4 @@
-"""Deck and dice games written as rules (designer/games/as_rules.py): the
+"""Deck and dice games written as rules (designer/engine/family_rules.py): the
 engine solves the rules form to the family solvers' figures, and the
 commands play a deck or dice game as rules where only the engine reaches
 (the equal-turns ending of compare, play and strategy)."""
@@ -14,7 +14,7 @@ from designer.analysis.rules_compare import compare_rules
 from designer.engine.game import load_rules_game, solve_game
 from designer.engine.seat_rounds import solve_seat_rounds_model
 from designer.games import load_game
-from designer.games.as_rules import as_rules_game, rules_text
+from designer.engine.family_rules import as_rules_game, rules_text
 from designer.solve import solve
 from designer.support import AS_RULES, SUPPORT, as_rules
 

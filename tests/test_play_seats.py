@@ -367,9 +367,9 @@ def test_the_board_shows_every_seat_and_the_verdict_names_the_winner(deck3):
 # -- the command line ---------------------------------------------------------
 @pytest.mark.parametrize("args,message", [
     (["pig", "--players", "3", "--ending", "rounds"],
-     "designer play does not take --ending rounds for Pig: it takes dice games with 2-4 players, "
-     "race ending"),
-    (["pig", "--ending", "rounds"], "does not take --ending rounds"),
+     "designer play does not take --ending rounds for Pig: it takes dice games with 2 players, "
+     "race or rounds ending; 3-4 players, race ending"),
+    (["pig", "--ending", "rounds"], "stdin is not a terminal"),  # played as rules
     (["zombie-dice", "--players", "3"], "designer play does not take --players 3 for Zombie Dice: "
                                         "it takes Zombie Dice games with 2 players, rounds ending"),
     (["zombie-yellow", "--players", "3"], "does not take --players 3"),

@@ -323,16 +323,97 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
                tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
-               FW, FL, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L,
-               y2O, rW, rL, rO, x, lx):
+               FW, FL, XW, XL, YW, YL, fb, nF, chained, stopW, stopL, stopO, W, LW, WO, cacc,
+               clacc, y2W, y2L, y2O, rW, rL, rO, aW, aL, MW, ML, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
-    sums, evaluated); False when its turns never end."""
+    sums, evaluated); False when its turns never end.
+
+    The unknowns are the start values at the pair's ``nF`` feedback states
+    (``fb[h]``: the index of start ``h`` among them, or -1): seat 1's, and
+    with ``chained`` seat 2's too. Without ``chained`` every turn that
+    scores nothing hands over at a feedback state: seat 2's turn is swept
+    first, affine in seat 1's unknowns, then seat 1's, which reads seat 2's
+    rows. With ``chained`` (such a turn can hand over elsewhere: a deck's
+    bust before its last bad item) a turn that scores nothing hands the
+    other seat either an unknown (a feedback state) or that seat's row:
+    seat 2's of this pass, seat 1's ``aW[h], aL[h]`` of the previous pass
+    (0 at the first). The two turns are swept again until those rows no
+    longer change: the feedback states cut every cycle of such turns, so
+    each pass settles one more link of the chains, and rows that no longer
+    change are exact. ``MW, ML``: the unknowns' own rows."""
     rec_on = OD.shape[3] > 0
     rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
     rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
     H = XW.shape[2]
-    K1 = H + 1
+    K1 = rW.shape[1]
+    K = K1 - 1
     big = 1 << 62
+    for h in range(H):
+        for k in range(K1):
+            aW[h, k] = 0.0
+            aL[h, k] = 0.0
+    for _ in range(H + 2 if chained else 1):
+        _open_turns(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank,
+                    forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
+                    throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+                    hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2,
+                    tends1, tends2, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, rec1,
+                    rec2, big, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW,
+                    rL, rO, aW, aL)
+        same = True
+        for h in range(H):
+            for k in range(K1):
+                if rW[h, k] != aW[h, k] or rL[h, k] != aL[h, k]:
+                    same = False
+                aW[h, k] = rW[h, k]
+                aL[h, k] = rL[h, k]
+        if same or not chained:
+            break
+    else:
+        return False  # a chain that does not settle: cannot happen under the plan
+    # the unknowns' own rows (seat 1, then seat 2, at the feedback states)
+    for h in range(H):
+        f = fb[h]
+        if f < 0:
+            continue
+        for k in range(K1):
+            MW[f, k] = rW[h, k]
+            ML[f, k] = rL[h, k]
+            if chained:
+                MW[nF + f, k] = y2W[h, k]
+                ML[nF + f, k] = y2L[h, k]
+    if not _solve_small(MW, x[:K]) or not _solve_small(ML, lx[:K]):
+        return False
+    for h in range(H):
+        w = rW[h, 0]
+        la = rL[h, 0]
+        for k in range(K):
+            w += rW[h, 1 + k] * x[k]
+            la += rL[h, 1 + k] * lx[k]
+        XW[a, b, h] = w
+        XL[a, b, h] = la
+        w = y2W[h, 0]
+        la = y2L[h, 0]
+        for k in range(K):
+            w += y2W[h, 1 + k] * x[k]
+            la += y2L[h, 1 + k] * lx[k]
+        YW[b, a, h] = w
+        YL[b, a, h] = la
+    return True
+
+
+@kernel
+def _open_turns(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
+                tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
+                out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+                pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1,
+                tends2, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, rec1, rec2, big,
+                stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW, rL, rO, aW, aL):
+    """One pass of :func:`_open_pair`: seat 2's turn after seat 1 scored
+    nothing (into ``y2W, y2L, y2O``), then seat 1's (``rW, rL, rO``), each
+    start's values affine in the unknowns."""
+    H = rW.shape[0]
+    K1 = rW.shape[1]
     # seat 2 after seat 1 scored nothing: unknowns x = X[a, b]
     if k2 == OPTIMAL:
         Tend = max(G - b, min_bank)
@@ -350,10 +431,17 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
             if b + u >= G:  # a hold at the goal wins
                 stopW[u, hh, 0] = 1.0
                 stopO[u, hh] = 1.0
-            elif u == 0:
-                stopW[u, hh, 0] = 1.0
-                stopW[u, hh, 1 + hh] = -1.0
-                stopL[u, hh, 1 + hh] = 1.0
+            elif u == 0:  # the next round starts at hh: seat 1's value there
+                f = fb[hh]
+                if f >= 0:
+                    stopW[u, hh, 0] = 1.0
+                    stopW[u, hh, 1 + f] = -1.0
+                    stopL[u, hh, 1 + f] = 1.0
+                else:
+                    for k in range(K1):
+                        stopW[u, hh, k] = -aW[hh, k]
+                        stopL[u, hh, k] = aL[hh, k]
+                    stopW[u, hh, 0] += 1.0
                 stopO[u, hh] = 1.0 - Xs[a, b, hh]
             else:
                 stopW[u, hh, 0] = 1.0 - XW[a, b + u, hh]
@@ -382,11 +470,17 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
             for k in range(K1):
                 stopW[u, hh, k] = 0.0
                 stopL[u, hh, k] = 0.0
-            if u == 0:
-                for k in range(K1):
-                    stopW[u, hh, k] = -y2W[hh, k]
-                    stopL[u, hh, k] = y2L[hh, k]
-                stopW[u, hh, 0] += 1.0
+            if u == 0:  # seat 2 moves at hh: an unknown (chained) or its row
+                f = fb[hh]
+                if chained and f >= 0:
+                    stopW[u, hh, 0] = 1.0
+                    stopW[u, hh, 1 + nF + f] = -1.0
+                    stopL[u, hh, 1 + nF + f] = 1.0
+                else:
+                    for k in range(K1):
+                        stopW[u, hh, k] = -y2W[hh, k]
+                        stopL[u, hh, k] = y2L[hh, k]
+                    stopW[u, hh, 0] += 1.0
                 stopO[u, hh] = 1.0 - Ys[b, a, hh]
             elif A < G:
                 stopW[u, hh, 0] = 1.0 - YW[b, A, hh]
@@ -406,19 +500,6 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
          opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
          node_len, dec, rec1, stopW, stopL, stopO, W, LW, WO, cacc, clacc, rW, rL, rO)
-    if not _solve_small(rW, x) or not _solve_small(rL, lx):
-        return False
-    for h in range(H):
-        XW[a, b, h] = x[h]
-        XL[a, b, h] = lx[h]
-        w = y2W[h, 0]
-        la = y2L[h, 0]
-        for k in range(H):
-            w += y2W[h, 1 + k] * x[k]
-            la += y2L[h, 1 + k] * lx[k]
-        YW[b, a, h] = w
-        YL[b, a, h] = la
-    return True
 
 
 @parallel_kernel
@@ -426,7 +507,7 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                 blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                 Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
-                FW, FL, XW, XL, YW, YL, S, Tmax, Tcl, nt):
+                FW, FL, XW, XL, YW, YL, fb, nF, chained, S, Tmax, Tcl, nt):
     """The open rounds (both scores below the goal) of one seating: seat 1
     plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
     turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``,
@@ -436,7 +517,9 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
     only larger sums, so ``nt`` threads take them side by side, each with
     its own scratch: ``S`` states, ``Tmax`` turn totals, ``Tcl`` ends):
     seat 2's turn after seat 1 scored nothing, affine in the pair's unknowns
-    ``X[a, b, h]``, then seat 1's, and the unknowns' rows solved exactly.
+    (seat 1's start values ``X[a, b, h]`` at the ``nF`` feedback states,
+    ``fb[h] >= 0``; with ``chained``, passes until the other starts settle),
+    then seat 1's, and the unknowns' rows solved exactly.
     ``FW``, ``FL``: seat 2's final round (numbers), ``FW[d, 0]`` by seat
     1's lead, or with ``absolute`` ``FW[A - G, b]`` by both scores (seat 1's
     score stopping at the cap ``C``); ``Xs``, ``Ys``, ``Fs``: the solve's
@@ -448,16 +531,21 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
     axis is empty. Returns -1, or the index ``a * G + b`` of a pair whose
     turns never end."""
     H = XW.shape[2]
-    K1 = H + 1
+    K = 2 * nF if chained else nF
+    K1 = K + 1
     stopW, stopL, stopO, W, LW, WO, cacc, clacc = _turn_tables(nt, S, Tmax, Tcl, H, K1)
+    aW = np.zeros((nt, H, K1))
+    aL = np.zeros((nt, H, K1))
+    MW = np.zeros((nt, K, K1))
+    ML = np.zeros((nt, K, K1))
     y2W = np.zeros((nt, H, K1))
     y2L = np.zeros((nt, H, K1))
     y2O = np.zeros((nt, H))
     rW = np.zeros((nt, H, K1))
     rL = np.zeros((nt, H, K1))
     rO = np.zeros((nt, H))
-    x = np.zeros((nt, H))
-    lx = np.zeros((nt, H))
+    x = np.zeros((nt, K))
+    lx = np.zeros((nt, K))
     bad = np.full(1, -1, dtype=np.int64)
     for total in range(2 * G - 2, -1, -1):
         a0 = max(0, total - (G - 1))
@@ -470,8 +558,9 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                               out_start, out_prob, throws, out_kind, out_points, out_h,
                               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
                               mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD,
-                              Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, stopW[t], stopL[t], stopO[t],
-                              W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t],
+                              Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, stopW[t],
+                              stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t],
+                              y2L[t], y2O[t], rW[t], rL[t], rO[t], aW[t], aL[t], MW[t], ML[t],
                               x[t], lx[t]):
                 bad[0] = a * G + b
         if bad[0] >= 0:

@@ -94,7 +94,7 @@ from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import (RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
                                    max_score_table)
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _edges, plan
 from designer.errors import ConvergenceError, DesignError
 
 #: A fixed policy whose turns would raise the score cap past this many
@@ -181,6 +181,23 @@ def table_plan(model, C):
     node_base = np.concatenate(([0], np.cumsum(node_len)[:-1])).astype(np.int64)
     return {"n": C + 1, "lo": 0, "node_len": node_len.astype(np.int64), "node_base": node_base,
             "nodes": int(node_len.sum())}
+
+
+def open_unknowns(model, goal):
+    """``(fb, nF, chained)``: the open rounds' unknowns of a pair. Seat 1's
+    start values at the race plan's feedback states (``fb[h]``: start
+    ``h``'s index among the ``nF`` of them, or -1), whose removal leaves the
+    turns that score nothing no cycle; ``chained``: whether such a turn can
+    hand the next turn a start that is not one (a deck's bust before the
+    last bad item), so that a pair's two turns are swept until those
+    starts' values settle (:func:`designer.engine._rounds_match_kernels._open_pair`).
+    A deck has one feedback state (the fresh deck) among hundreds of turn
+    starts."""
+    p = plan(model, goal)
+    fb = p["fb"]
+    ends = _edges(model)[1]
+    chained = any(fb[p["hidx"][h]] < 0 for _, h in ends)
+    return fb, len(p["fh"]), bool(chained)
 
 
 def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
@@ -316,6 +333,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                      or solution.goal != G):
         solution = R.solve_rounds_model(model, G, ties=ties, cap=C)
     lay = R._layout(model, C, order)
+    fb, nF, chained = open_unknowns(model, G)
     replay = ties == "replay"
     if need_opt:
         tvO = 1.0 - solution.T if replay else np.zeros(H)
@@ -393,7 +411,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
         bad = RK.open_rounds(G, C, absolute, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins,
                              gmax, mb, forced, TIE, *marr, tab1, tab2, te1, te2, OD, Xs, Ys, Fs,
-                             Fn, FLn, XW, XL, YW, YL, S, Tmax, Tcl, nt)
+                             Fn, FLn, XW, XL, YW, YL, fb, nF, chained, S, Tmax, Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "

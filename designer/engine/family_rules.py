@@ -1,8 +1,9 @@
 """A deck or dice game written as rules, for the engine.
 
 The deck and dice families are push-your-luck games like any other, so the
-engine (:mod:`designer.engine`) solves them from their rules as it solves a
-rules file. The commands use this where today's family solvers do not reach
+engine solves them from their rules as it solves a rules file; this module
+reads a family game's parameters (no import of the families: the engine
+stays apart from them) and writes its rules. The commands use this where today's family solvers do not reach
 (:data:`designer.support.AS_RULES`: the equal-turns ending of ``compare``,
 ``play`` and ``strategy``): the same game, the same figures, by the engine.
 
