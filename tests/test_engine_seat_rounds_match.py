@@ -19,7 +19,7 @@ from test_engine_seat_rounds import DECK, FORCED, KEEP, PIGLET, _model
 
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
 from designer.engine.match import RulesPolicy
-from designer.engine.rounds_match import match_rounds_model
+from designer.engine.rounds_match import match_rounds_model, open_unknowns
 from designer.engine.rulesfile import example_path, load_rules
 from designer.engine.seat_rounds_match import seat_rounds_profile
 from designer.engine.solve import TooLargeError
@@ -76,6 +76,42 @@ def test_two_seats_equal_the_rounds_match(name, goal, policy, ties):
     for start in [(0, 0), (3, 1)]:
         assert abs(prof.seat_win(0, start)[0] - first.win_as_first(start)) < 1e-12
         assert abs(prof.seat_win(1, start)[1] - (1 - second.win_as_first(start))) < 1e-12
+
+
+DECK3 = "goal = {goal}\n[turn]\nforced_first = true\n[deck]\nbad = 3\ngood = 4\n"
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+@pytest.mark.parametrize("text, goal", [(DECK, 6), (DECK3, 8)])
+def test_two_seats_equal_the_rounds_match_on_decks(text, goal, ties):
+    """A deck that persists, with a forced first draw: a turn that scores
+    nothing (a bust) hands over a deck that is not the fresh one, so the
+    rounds match carries both seats' unknowns and sweeps the pair's turns
+    until the other decks settle. Against the profile (a separate code
+    path): 1e-12, hold-at and max-score, policy first and second."""
+    model = _model(text, goal)
+    assert open_unknowns(model, goal)[2]  # chained
+    for policy in (HOLD2, MAXS):
+        prof = seat_rounds_profile(model, goal, 2, policy, ties=ties)
+        first = match_rounds_model(model, goal, policy, OPT, ties=ties, cap=prof.cap,
+                                   bank_wins=True)
+        second = match_rounds_model(model, goal, OPT, policy, ties=ties, cap=prof.cap,
+                                    bank_wins=True)
+        for start in [(0, 0), (3, 1)]:
+            assert abs(prof.seat_win(0, start)[0] - first.win_as_first(start)) < 1e-12
+            assert abs(prof.seat_win(1, start)[1] - (1 - second.win_as_first(start))) < 1e-12
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_the_rounds_match_on_a_deck_equals_the_reference(ties):
+    """The chained sweep of a deck against the reference written from the
+    rules, two seats: hold-at:2 first against optimal, to 1e-9."""
+    model = _model(DECK, 4)
+    m = match_rounds_model(model, 4, HOLD2, OPT, ties=ties, bank_wins=True)
+    ref = Reference(model, 4, 2, ties=ties, cap=m.cap)
+    for start in [(0, 0), (2, 1)]:
+        ref.solve(start)
+        assert abs(ref.evaluate(start, 0, hold_at(2))[0] - m.win_as_first(start)) < 1e-9
 
 
 def test_invariants_three_seats_of_pig():

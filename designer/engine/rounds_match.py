@@ -192,12 +192,16 @@ def open_unknowns(model, goal):
     last bad item), so that a pair's two turns are swept until those
     starts' values settle (:func:`designer.engine._rounds_match_kernels._open_pair`).
     A deck has one feedback state (the fresh deck) among hundreds of turn
-    starts."""
+    starts. Where both seats' unknowns would be as many as the starts,
+    every start is one (seat 1's only, nothing chained)."""
     p = plan(model, goal)
-    fb = p["fb"]
+    fb, nF = p["fb"], len(p["fh"])
     ends = _edges(model)[1]
     chained = any(fb[p["hidx"][h]] < 0 for _, h in ends)
-    return fb, len(p["fh"]), bool(chained)
+    H = len(fb)
+    if chained and 2 * nF >= H:  # both seats' unknowns would outnumber every start's
+        return np.arange(H, dtype=np.int64), H, False
+    return fb, nF, bool(chained)
 
 
 def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
