@@ -33,6 +33,15 @@ load average is printed first (the machine is shared).
    (:func:`designer.engine.agreement.rounds_agreement`), with the share and
    the positions it counts (the two policies take the same decisions, so
    the shares must be equal).
+6. **Decks in rounds** (``--decks-only`` runs this alone): Red Light and
+   Fowl Play under the rounds ending, hold-at:N and max-score against
+   optimal (the rounds solve done once, outside the timing): the match
+   with the feedback states' start values as a pair's unknowns (one deck,
+   the fresh one, on each side) against the same match with every turn
+   start an unknown (hundreds of decks: the baseline), the median of the
+   match's own ``seconds`` for each, their ratio and the largest
+   difference of the wins; on one thread, on two, and on two beside one
+   CPU-bound process.
 """
 
 import argparse
@@ -189,11 +198,53 @@ def agreements(repeats):
     print(f"  [{load()}]")
 
 
+def decks(repeats):
+    """Part 6: the open rounds of a deck, feedback unknowns against every start's."""
+    from contextlib import nullcontext
+
+    from designer import load_game
+    from designer.engine._match_kernels import MAX_SCORE
+    from designer.engine.family_rules import as_rules_game
+
+    print(f"\n6. decks in rounds: feedback unknowns against every start's ({load()})")
+    print(f"{'game':<24} {'policy':<10} {'threads':<8} {'feedback s':>10} {'every s':>9} "
+          f"{'ratio':>6} {'max |dP|':>9}")
+    every_config = ((1, False), (2, False), (2, True))
+    maxs = RulesPolicy(MAX_SCORE, "max-score")
+    # Fowl Play's baseline takes over a minute a run: two threads only
+    for name, pol, configs in (("red-light", hold(8), every_config),
+                               ("red-light", maxs, every_config),
+                               ("fowl-play", maxs, ((2, False),))):
+        rules = as_rules_game(load_game(name, ending="rounds")).rules
+        model, goal = rules.model, rules.goal
+        sol = solve_rounds_model(model, goal, ties="replay")
+
+        def run(every, pol=pol, model=model, goal=goal, sol=sol):
+            return match_rounds_model(model, goal, pol, OPT, ties="replay", solution=sol,
+                                      _every_start=every)
+        run(False)  # load the kernels
+        for threads, busy in configs:
+            numba.set_num_threads(threads)
+            with Busy() if busy else nullcontext():
+                fast = [run(False) for _ in range(repeats)]
+                slow = [run(True) for _ in range(repeats)]
+            mf = statistics.median(m.seconds for m in fast)
+            ms = statistics.median(m.seconds for m in slow)
+            diff = max(abs(fast[-1].win_as_first() - slow[-1].win_as_first()),
+                       abs(fast[-1].win_as_second() - slow[-1].win_as_second()))
+            label = f"{threads}{', busy' if busy else ''}"
+            print(f"{load_game(name).name + ' to ' + str(goal):<24} {pol.name:<10} "
+                  f"{label:<8} {mf:>10.3f} {ms:>9.3f} {mf / ms:>5.2f}x {diff:>9.1e}",
+                  flush=True)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--rules-only", action="store_true", help="only section 4")
     ap.add_argument("--agreement-only", action="store_true", help="only section 5")
+    ap.add_argument("--decks-only", action="store_true", help="only section 6")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}, {os.cpu_count()} CPUs")
@@ -202,6 +253,9 @@ def main():
         return
     if args.agreement_only:
         agreements(args.repeats)
+        return
+    if args.decks_only:
+        decks(args.repeats)
         return
     gro = load_rules(example_path("great-rolled-ones"))
     for n in (10, 15):
@@ -243,6 +297,7 @@ def main():
           f"{me:.3f} s, today {mt:.3f} s, ratio {me / mt:.2f}; largest difference {diff:.1e}")
     tables(args.repeats)
     agreements(args.repeats)
+    decks(args.repeats)
 
 
 if __name__ == "__main__":

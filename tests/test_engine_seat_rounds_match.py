@@ -79,18 +79,21 @@ def test_two_seats_equal_the_rounds_match(name, goal, policy, ties):
 
 
 DECK3 = "goal = {goal}\n[turn]\nforced_first = true\n[deck]\nbad = 3\ngood = 4\n"
+DECK6 = "goal = {goal}\n[turn]\nforced_first = true\n[deck]\nbad = 6\ngood = 3\n"
 
 
 @pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
-@pytest.mark.parametrize("text, goal", [(DECK, 6), (DECK3, 8)])
-def test_two_seats_equal_the_rounds_match_on_decks(text, goal, ties):
+@pytest.mark.parametrize("text, goal, passes", [(DECK, 6, 2), (DECK3, 8, 2), (DECK6, 5, 4)])
+def test_two_seats_equal_the_rounds_match_on_decks(text, goal, passes, ties):
     """A deck that persists, with a forced first draw: a turn that scores
     nothing (a bust) hands over a deck that is not the fresh one, so the
     rounds match carries both seats' unknowns and sweeps the pair's turns
-    until the other decks settle. Against the profile (a separate code
-    path): 1e-12, hold-at and max-score, policy first and second."""
+    until the other decks settle (a pass per link of the longest chain of
+    busts between seat 1's decks, and two more). Against the profile (a
+    separate code path): 1e-12, hold-at and max-score, policy first and
+    second."""
     model = _model(text, goal)
-    assert open_unknowns(model, goal)[2]  # chained
+    assert open_unknowns(model, goal)[2:] == (True, passes)
     for policy in (HOLD2, MAXS):
         prof = seat_rounds_profile(model, goal, 2, policy, ties=ties)
         first = match_rounds_model(model, goal, policy, OPT, ties=ties, cap=prof.cap,

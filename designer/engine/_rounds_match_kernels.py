@@ -323,7 +323,8 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
                tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
-               FW, FL, XW, XL, YW, YL, fb, nF, chained, stopW, stopL, stopO, W, LW, WO, cacc,
+               FW, FL, XW, XL, YW, YL, fb, nF, chained, passes, stopW, stopL, stopO, W, LW, WO,
+               cacc,
                clacc, y2W, y2L, y2O, rW, rL, rO, aW, aL, MW, ML, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
     sums, evaluated); False when its turns never end.
@@ -337,10 +338,10 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     bust before its last bad item) a turn that scores nothing hands the
     other seat either an unknown (a feedback state) or that seat's row:
     seat 2's of this pass, seat 1's ``aW[h], aL[h]`` of the previous pass
-    (0 at the first). The two turns are swept again until those rows no
-    longer change: the feedback states cut every cycle of such turns, so
-    each pass settles one more link of the chains, and rows that no longer
-    change are exact. ``MW, ML``: the unknowns' own rows."""
+    (0 at the first). The two turns are swept ``passes`` times: the
+    feedback states cut every cycle of such turns, so each pass settles one
+    more link of their chains, and ``passes`` is the longest chain plus
+    one. ``MW, ML``: the unknowns' own rows."""
     rec_on = OD.shape[3] > 0
     rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
     rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
@@ -352,7 +353,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
         for k in range(K1):
             aW[h, k] = 0.0
             aL[h, k] = 0.0
-    for _ in range(H + 2 if chained else 1):
+    for _ in range(passes):
         _open_turns(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank,
                     forced, tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
                     throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
@@ -360,17 +361,10 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
                     tends1, tends2, Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, rec1,
                     rec2, big, stopW, stopL, stopO, W, LW, WO, cacc, clacc, y2W, y2L, y2O, rW,
                     rL, rO, aW, aL)
-        same = True
         for h in range(H):
             for k in range(K1):
-                if rW[h, k] != aW[h, k] or rL[h, k] != aL[h, k]:
-                    same = False
                 aW[h, k] = rW[h, k]
                 aL[h, k] = rL[h, k]
-        if same or not chained:
-            break
-    else:
-        return False  # a chain that does not settle: cannot happen under the plan
     # the unknowns' own rows (seat 1, then seat 2, at the feedback states)
     for h in range(H):
         f = fb[h]
@@ -507,7 +501,7 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                 blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
                 out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                 Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
-                FW, FL, XW, XL, YW, YL, fb, nF, chained, S, Tmax, Tcl, nt):
+                FW, FL, XW, XL, YW, YL, fb, nF, chained, passes, S, Tmax, Tcl, nt):
     """The open rounds (both scores below the goal) of one seating: seat 1
     plays policy ``k1`` (``hold-at`` threshold ``n1``, a fixed policy's
     turn ends from total ``T1`` on; a table policy reads ``tab1[a, b]``,
@@ -518,7 +512,8 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
     its own scratch: ``S`` states, ``Tmax`` turn totals, ``Tcl`` ends):
     seat 2's turn after seat 1 scored nothing, affine in the pair's unknowns
     (seat 1's start values ``X[a, b, h]`` at the ``nF`` feedback states,
-    ``fb[h] >= 0``; with ``chained``, passes until the other starts settle),
+    ``fb[h] >= 0``; with ``chained`` seat 2's too, and ``passes`` sweeps so
+    that the other starts settle),
     then seat 1's, and the unknowns' rows solved exactly.
     ``FW``, ``FL``: seat 2's final round (numbers), ``FW[d, 0]`` by seat
     1's lead, or with ``absolute`` ``FW[A - G, b]`` by both scores (seat 1's
@@ -558,7 +553,8 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                               out_start, out_prob, throws, out_kind, out_points, out_h,
                               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
                               mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD,
-                              Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, stopW[t],
+                              Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, passes,
+                              stopW[t],
                               stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t],
                               y2L[t], y2O[t], rW[t], rL[t], rO[t], aW[t], aL[t], MW[t], ML[t],
                               x[t], lx[t]):

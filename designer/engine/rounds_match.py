@@ -184,24 +184,66 @@ def table_plan(model, C):
 
 
 def open_unknowns(model, goal):
-    """``(fb, nF, chained)``: the open rounds' unknowns of a pair. Seat 1's
-    start values at the race plan's feedback states (``fb[h]``: start
+    """``(fb, nF, chained, passes)``: the open rounds' unknowns of a pair.
+    The start values at the race plan's feedback states (``fb[h]``: start
     ``h``'s index among the ``nF`` of them, or -1), whose removal leaves the
-    turns that score nothing no cycle; ``chained``: whether such a turn can
+    turns that score nothing no cycle. ``chained`` where such a turn can
     hand the next turn a start that is not one (a deck's bust before the
-    last bad item), so that a pair's two turns are swept until those
-    starts' values settle (:func:`designer.engine._rounds_match_kernels._open_pair`).
-    A deck has one feedback state (the fresh deck) among hundreds of turn
-    starts. Where both seats' unknowns would be as many as the starts,
-    every start is one (seat 1's only, nothing chained)."""
+    last bad item): then both seats' values there are unknowns, and a
+    pair's two turns are swept ``passes`` times, so that those starts'
+    values settle (one pass per link of the longest chain of such turns
+    between seat 1's starts, one more, and one more again where seat 2's
+    values read the chain's first start)
+    (:func:`designer.engine._rounds_match_kernels._open_pair`). A deck has
+    one feedback state (the fresh deck) among hundreds of turn starts.
+    Where both seats' unknowns would be as many as the starts, every start
+    is one (seat 1's only, one pass)."""
     p = plan(model, goal)
     fb, nF = p["fb"], len(p["fh"])
-    ends = _edges(model)[1]
-    chained = any(fb[p["hidx"][h]] < 0 for _, h in ends)
+    hidx = p["hidx"]
+    moves, ends, _ = _edges(model)
     H = len(fb)
-    if chained and 2 * nF >= H:  # both seats' unknowns would outnumber every start's
-        return np.arange(H, dtype=np.int64), H, False
-    return fb, nF, bool(chained)
+    if all(fb[hidx[h]] >= 0 for _, h in ends):
+        return fb, nF, False, 1
+    if 2 * nF >= H:  # both seats' unknowns would outnumber every start's
+        return np.arange(H, dtype=np.int64), H, False, 1
+    # the starts (not feedback states) a turn from each state can hand over
+    # by scoring nothing, as bit sets, closed over the moves of a turn
+    hand = [0] * model.states
+    for s, h in ends:
+        if fb[hidx[h]] < 0:
+            hand[s] |= 1 << int(hidx[h])
+    changed = True
+    while changed:
+        changed = False
+        for s, s2, _ in moves:
+            if hand[s] | hand[s2] != hand[s]:
+                hand[s] |= hand[s2]
+                changed = True
+    starts = model.start_states()
+    one = [hand[s] for s in starts]  # start -> the other seat's starts
+
+    def members(bits):
+        return [h for h in range(H) if bits >> h & 1]
+
+    two = [0] * H  # seat 1's start -> seat 1's starts two such turns later
+    for h in range(H):
+        for h1 in members(one[h]):
+            two[h] |= one[h1]
+    depth = [-1] * H
+
+    def chain(h):  # no cycle: the feedback states cut them all
+        if depth[h] < 0:
+            depth[h] = 1 + max((chain(h2) for h2 in members(two[h])), default=-1)
+        return depth[h]
+
+    # seat 1's rows at pass p read seat 2's of pass p, which read seat 1's
+    # of pass p - 1; seat 2's rows are kept at every start (the pair's
+    # values of seat 2 to move), so those seat 1 starts must settle a pass
+    # before the last
+    handed = [h1 for h in range(H) for h1 in members(one[h])]
+    return fb, nF, True, max(1 + max(chain(h) for h in range(H)),
+                             2 + max((chain(h1) for h1 in handed), default=-1))
 
 
 def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
@@ -236,7 +278,7 @@ def table_cap(model, goal):
 
 def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=None,
                        bank_wins=False, record=False, memory_limit=MEMORY_LIMIT,
-                       name="this game", unit=1, _timed=True):
+                       name="this game", unit=1, _timed=True, _every_start=False):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` under the
     rounds ending to ``goal``, exactly.
 
@@ -337,7 +379,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                      or solution.goal != G):
         solution = R.solve_rounds_model(model, G, ties=ties, cap=C)
     lay = R._layout(model, C, order)
-    fb, nF, chained = open_unknowns(model, G)
+    # (_every_start: every start an unknown, as before the feedback states:
+    # the benchmark's baseline)
+    fb, nF, chained, passes = ((np.arange(H, dtype=np.int64), H, False, 1) if _every_start
+                               else open_unknowns(model, G))
     replay = ties == "replay"
     if need_opt:
         tvO = 1.0 - solution.T if replay else np.zeros(H)
@@ -415,7 +460,8 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         YW, YL = np.zeros((G, G, H)), np.zeros((G, G, H))
         bad = RK.open_rounds(G, C, absolute, p1.kind, p1.n, T1, p2.kind, p2.n, T2, bank_wins,
                              gmax, mb, forced, TIE, *marr, tab1, tab2, te1, te2, OD, Xs, Ys, Fs,
-                             Fn, FLn, XW, XL, YW, YL, fb, nF, chained, S, Tmax, Tcl, nt)
+                             Fn, FLn, XW, XL, YW, YL, fb, nF, chained, passes, S, Tmax,
+                             Tcl, nt)
         if bad >= 0:
             raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
                                    f"{(bad // G, bad % G)} can go on forever (no turn there "
