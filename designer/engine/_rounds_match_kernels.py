@@ -18,6 +18,7 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._kernels import _at
 from designer.engine._linear import gauss_jordan
 from designer.engine._match_kernels import HOLD_AT, OPTIMAL, TABLE, _option
 
@@ -379,20 +380,10 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     if not _solve_small(MW, x[:K]) or not _solve_small(ML, lx[:K]):
         return False
     for h in range(H):
-        w = rW[h, 0]
-        la = rL[h, 0]
-        for k in range(K):
-            w += rW[h, 1 + k] * x[k]
-            la += rL[h, 1 + k] * lx[k]
-        XW[a, b, h] = w
-        XL[a, b, h] = la
-        w = y2W[h, 0]
-        la = y2L[h, 0]
-        for k in range(K):
-            w += y2W[h, 1 + k] * x[k]
-            la += y2L[h, 1 + k] * lx[k]
-        YW[b, a, h] = w
-        YL[b, a, h] = la
+        XW[a, b, h] = _at(rW[h], x)
+        XL[a, b, h] = _at(rL[h], lx)
+        YW[b, a, h] = _at(y2W[h], x)
+        YL[b, a, h] = _at(y2L[h], lx)
     return True
 
 
