@@ -226,9 +226,11 @@ def test_compare_takes_the_rounds_ending_as_rules(name, goal):
 
 @pytest.mark.parametrize("args, words", [
     (("compare", "pig", "--players", "3", "--goal", "12", "--ending", "rounds", "--policy",
-      "two-player"), "invalid policy 'two-player' for Pig (a rules game)"),
+      "two-player"),
+     "invalid policy 'two-player' for Pig (a dice game played as rules under the rounds ending)"),
     (("compare", "red-light", "--ending", "rounds", "--policy", "nn:x.npz"),
-     "invalid policy 'nn:x.npz' for Red Light (a rules game)"),
+     "invalid policy 'nn:x.npz' for Red Light (a deck game played as rules under "
+     "the rounds ending)"),
 ])
 def test_compare_in_rounds_refuses_a_policy_of_the_race_in_one_line(args, words):
     r = run_cli(*args)

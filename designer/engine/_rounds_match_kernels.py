@@ -325,8 +325,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
                out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E,
                Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, Xs, Ys, Fs,
                FW, FL, XW, XL, YW, YL, fb, nF, chained, passes, stopW, stopL, stopO, W, LW, WO,
-               cacc,
-               clacc, y2W, y2L, y2O, rW, rL, rO, aW, aL, MW, ML, x, lx):
+               cacc, clacc, y2W, y2L, y2O, rW, rL, rO, aW, aL, MW, ML, x, lx):
     """Pair ``(a, b)`` of :func:`open_rounds` (its inputs, the pairs of larger
     sums, evaluated); False when its turns never end.
 
@@ -341,14 +340,14 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     seat 2's of this pass, seat 1's ``aW[h], aL[h]`` of the previous pass
     (0 at the first). The two turns are swept ``passes`` times: the
     feedback states cut every cycle of such turns, so each pass settles one
-    more link of their chains, and ``passes`` is the longest chain plus
-    one. ``MW, ML``: the unknowns' own rows."""
+    more link of their chains (the count:
+    :func:`designer.engine.rounds_match.open_unknowns`). ``MW, ML``: the
+    unknowns' own rows."""
     rec_on = OD.shape[3] > 0
     rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
     rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
     H = XW.shape[2]
     K1 = rW.shape[1]
-    K = K1 - 1
     big = 1 << 62
     for h in range(H):
         for k in range(K1):
@@ -377,7 +376,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
             if chained:
                 MW[nF + f, k] = y2W[h, k]
                 ML[nF + f, k] = y2L[h, k]
-    if not _solve_small(MW, x[:K]) or not _solve_small(ML, lx[:K]):
+    if not _solve_small(MW, x) or not _solve_small(ML, lx):
         return False
     for h in range(H):
         XW[a, b, h] = _at(rW[h], x)
@@ -504,8 +503,8 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
     seat 2's turn after seat 1 scored nothing, affine in the pair's unknowns
     (seat 1's start values ``X[a, b, h]`` at the ``nF`` feedback states,
     ``fb[h] >= 0``; with ``chained`` seat 2's too, and ``passes`` sweeps so
-    that the other starts settle),
-    then seat 1's, and the unknowns' rows solved exactly.
+    that the other starts settle), then seat 1's, and the unknowns' rows
+    solved exactly.
     ``FW``, ``FL``: seat 2's final round (numbers), ``FW[d, 0]`` by seat
     1's lead, or with ``absolute`` ``FW[A - G, b]`` by both scores (seat 1's
     score stopping at the cap ``C``); ``Xs``, ``Ys``, ``Fs``: the solve's
@@ -545,10 +544,9 @@ def open_rounds(G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_ban
                               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
                               mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD,
                               Xs, Ys, Fs, FW, FL, XW, XL, YW, YL, fb, nF, chained, passes,
-                              stopW[t],
-                              stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t], clacc[t], y2W[t],
-                              y2L[t], y2O[t], rW[t], rL[t], rO[t], aW[t], aL[t], MW[t], ML[t],
-                              x[t], lx[t]):
+                              stopW[t], stopL[t], stopO[t], W[t], LW[t], WO[t], cacc[t],
+                              clacc[t], y2W[t], y2L[t], y2O[t], rW[t], rL[t], rO[t], aW[t], aL[t],
+                              MW[t], ML[t], x[t], lx[t]):
                 bad[0] = a * G + b
         if bad[0] >= 0:
             return bad[0]

@@ -3,9 +3,10 @@
 The deck and dice families are push-your-luck games like any other, so the
 engine solves them from their rules as it solves a rules file; this module
 reads a family game's parameters (no import of the families: the engine
-stays apart from them) and writes its rules. The commands use this where today's family solvers do not reach
-(:data:`designer.support.AS_RULES`: the equal-turns ending of ``compare``,
-``play`` and ``strategy``): the same game, the same figures, by the engine.
+stays apart from them) and writes its rules. The commands use it where
+today's family solvers do not reach (:data:`designer.support.AS_RULES`:
+the equal-turns ending of ``compare``, ``play`` and ``strategy``): the
+same game, the same figures, by the engine.
 
 The rules, as the families play them:
 
@@ -68,4 +69,5 @@ def as_rules_game(game):
     """
     rules = parse_rules(rules_text(game), where=game.name)
     return RulesGame(rules, game.name, tuple(game.start_scores), game.players, game.ending,
-                     list(game.komi) if isinstance(game.komi, tuple) else game.komi)
+                     list(game.komi) if isinstance(game.komi, tuple) else game.komi,
+                     f"a {game.family} game played as rules under the {game.ending} ending")

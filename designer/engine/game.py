@@ -58,6 +58,10 @@ class RulesGame:
         race and the rounds ending).
     komi : int or tuple
         The komi as given, in points (for display).
+    kind : str
+        What the game is, in words, for messages: "a rules game", or for a
+        deck or dice game played as rules what it is and why
+        (:mod:`designer.engine.family_rules`).
     """
 
     rules: Rules
@@ -66,6 +70,7 @@ class RulesGame:
     players: int = 2
     ending: str = "race"
     komi: object = 0
+    kind: str = "a rules game"
     family: ClassVar[str] = "rules"
 
     @property

@@ -192,7 +192,7 @@ def parse_rules_policy(spec, game):
                               f"integer turn total in points, {unit} <= N <= 1000000000"
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
-    raise DesignError(f"invalid policy {spec!r} for {game.name} (a rules game): allowed "
+    raise DesignError(f"invalid policy {spec!r} for {game.name} ({game.kind}): allowed "
                       f"{FORMS} (N in points{multiple})")
 
 

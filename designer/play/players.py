@@ -248,8 +248,8 @@ def check_level(level, game, nn=None):
         raise DesignError(f"--nn plays two-player games: with {game.players} players the hard "
                           "level plays the N-player optimal policy")
     if nn is not None and game.family == "rules":
-        raise DesignError(f"--nn plays deck games: {game.name} (a rules game) is played at "
-                          "hard by its exact optimal policy")
+        raise DesignError(f"--nn plays deck games in the race: {game.name} ({game.kind}) is "
+                          "played at hard by its exact optimal policy")
     if not rule:
         return None
     if game.family == "rules":
