@@ -183,22 +183,25 @@ def table_plan(model, C):
             "nodes": int(node_len.sum())}
 
 
-def open_unknowns(model, goal):
+def open_unknowns(model, goal, p=None):
     """``(fb, nF, chained, passes)``: the open rounds' unknowns of a pair.
-    The start values at the race plan's feedback states (``fb[h]``: start
-    ``h``'s index among the ``nF`` of them, or -1), whose removal leaves the
-    turns that score nothing no cycle. ``chained`` where such a turn can
-    hand the next turn a start that is not one (a deck's bust before the
-    last bad item): then both seats' values there are unknowns, and a
-    pair's two turns are swept ``passes`` times, so that those starts'
-    values settle (one pass per link of the longest chain of such turns
-    between seat 1's starts, one more, and one more again where seat 2's
-    values read the chain's first start)
-    (:func:`designer.engine._rounds_match_kernels._open_pair`). A deck has
-    one feedback state (the fresh deck) among hundreds of turn starts.
-    Where both seats' unknowns would be as many as the starts, every start
-    is one (seat 1's only, one pass)."""
-    p = plan(model, goal)
+
+    The unknowns are the start values at the race plan's feedback states
+    (``p``, :func:`~designer.engine.solve.plan`; ``fb[h]``: start ``h``'s
+    index among the ``nF`` of them, or -1), whose removal leaves the turns
+    that score nothing no cycle. ``chained``: such a turn can hand the
+    other seat a start that is not one (a deck's bust before its last bad
+    item); then both seats' values at the feedback states are unknowns and
+    a pair's two turns are swept ``passes`` times
+    (:func:`designer.engine._rounds_match_kernels._open_pair`): seat 1's
+    rows at a pass read seat 2's of the same pass, which read seat 1's of
+    the pass before, so a start ``d`` links from the end of such a chain
+    settles at pass ``d + 1``, and seat 2's rows, kept at every start, need
+    the starts they read settled a pass before the last. A deck has one
+    feedback state (the fresh deck) among hundreds of turn starts. Where
+    both seats' unknowns would be as many as the starts, every start is one
+    (seat 1's only, one pass)."""
+    p = plan(model, goal) if p is None else p
     fb, nF = p["fb"], len(p["fh"])
     hidx = p["hidx"]
     moves, ends, _ = _edges(model)
@@ -220,30 +223,34 @@ def open_unknowns(model, goal):
             if hand[s] | hand[s2] != hand[s]:
                 hand[s] |= hand[s2]
                 changed = True
-    starts = model.start_states()
-    one = [hand[s] for s in starts]  # start -> the other seat's starts
-
-    def members(bits):
-        return [h for h in range(H) if bits >> h & 1]
-
+    one = [hand[s] for s in model.start_states()]  # start -> the other seat's starts
     two = [0] * H  # seat 1's start -> seat 1's starts two such turns later
     for h in range(H):
-        for h1 in members(one[h]):
+        for h1 in _members(one[h]):
             two[h] |= one[h1]
-    depth = [-1] * H
+    # links to the end of the longest chain from each start (no cycle: the
+    # feedback states cut them all, so this settles within H rounds)
+    depth = [0] * H
+    changed = True
+    while changed:
+        changed = False
+        for h in range(H):
+            d = 1 + max((depth[h2] for h2 in _members(two[h])), default=-1)
+            if d != depth[h]:
+                depth[h], changed = d, True
+    handed = 0
+    for bits in one:
+        handed |= bits
+    return fb, nF, True, max(1 + max(depth),
+                             2 + max((depth[h] for h in _members(handed)), default=-1))
 
-    def chain(h):  # no cycle: the feedback states cut them all
-        if depth[h] < 0:
-            depth[h] = 1 + max((chain(h2) for h2 in members(two[h])), default=-1)
-        return depth[h]
 
-    # seat 1's rows at pass p read seat 2's of pass p, which read seat 1's
-    # of pass p - 1; seat 2's rows are kept at every start (the pair's
-    # values of seat 2 to move), so those seat 1 starts must settle a pass
-    # before the last
-    handed = [h1 for h in range(H) for h1 in members(one[h])]
-    return fb, nF, True, max(1 + max(chain(h) for h in range(H)),
-                             2 + max((chain(h1) for h1 in handed), default=-1))
+def _members(bits):
+    """The indices of the set bits of ``bits``."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
 
 
 def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
@@ -379,10 +386,11 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                      or solution.goal != G):
         solution = R.solve_rounds_model(model, G, ties=ties, cap=C)
     lay = R._layout(model, C, order)
+    pl = plan(model, G)
     # (_every_start: every start an unknown, as before the feedback states:
     # the benchmark's baseline)
     fb, nF, chained, passes = ((np.arange(H, dtype=np.int64), H, False, 1) if _every_start
-                               else open_unknowns(model, G))
+                               else open_unknowns(model, G, pl))
     replay = ties == "replay"
     if need_opt:
         tvO = 1.0 - solution.T if replay else np.zeros(H)
@@ -392,7 +400,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         Xs, Ys = np.zeros((G, G, H)), np.zeros((G, G, H))
     pick = hold_pick(model)
     if MAX_SCORE in kinds:
-        E, mstop, mcont = max_score_table(model, plan(model, G), Tc)
+        E, mstop, mcont = max_score_table(model, pl, Tc)
     else:
         E = np.zeros((1, 1))
         mstop = np.zeros((1, 1), dtype=np.bool_)
