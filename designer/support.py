@@ -45,28 +45,6 @@ class Reach:
         return f"{seats}, {' or '.join(self.endings)} ending"
 
 
-@dataclass(frozen=True)
-class AnyOf:
-    """A union of :class:`Reach` parts: what a command takes when the
-    endings it takes differ by the number of players."""
-
-    parts: tuple
-
-    @property
-    def players(self):
-        return tuple(sorted({p for r in self.parts for p in r.players}))
-
-    @property
-    def endings(self):
-        return tuple(e for e in ENDINGS if any(e in r.endings for r in self.parts))
-
-    def takes(self, players, ending):
-        return any(r.takes(players, ending) for r in self.parts)
-
-    def words(self):
-        return "; ".join(r.words() for r in self.parts)
-
-
 ALL_RACE_ROUNDS = Reach(PLAYERS, ENDINGS)
 ALL_RACE = Reach(PLAYERS, ("race",))
 TWO_RACE = Reach((2,), ("race",))
@@ -74,8 +52,6 @@ ALL_ROUNDS = Reach(PLAYERS, ("rounds",))
 TWO_ROUNDS = Reach((2,), ("rounds",))
 TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 WAGER = Reach((2,), (NO_ENDING,))
-#: Two players in either ending, three or four in the race.
-ALL_RACE_TWO_ROUNDS = AnyOf((TWO_RACE_ROUNDS, Reach((3, 4), ("race",))))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
 SUPPORT = {
@@ -84,8 +60,8 @@ SUPPORT = {
     "rules check": {"rules": ALL_RACE_ROUNDS},
     "compare": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
                 "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_ROUNDS},
-    "play": {"deck": ALL_RACE_TWO_ROUNDS, "dice": ALL_RACE_TWO_ROUNDS, "zombie": TWO_ROUNDS,
-             "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_TWO_ROUNDS},
+    "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
+             "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "strategy": {"deck": TWO_RACE_ROUNDS, "dice": TWO_RACE_ROUNDS, "zombie": TWO_ROUNDS,
                  "rules": TWO_RACE_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
@@ -98,7 +74,7 @@ SUPPORT = {
 #: rules (:mod:`designer.engine.family_rules`), solved by the engine: the part of
 #: its cell in :data:`SUPPORT` that today's family solvers do not reach.
 AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS},
-            "play": {"deck": TWO_ROUNDS, "dice": TWO_ROUNDS},
+            "play": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS},
             "strategy": {"deck": TWO_ROUNDS, "dice": TWO_ROUNDS}}
 
 #: What to use instead, for a kind a command does not take at all.

@@ -94,7 +94,9 @@ def test_a_command_plays_as_rules_only_where_the_family_code_does_not_reach():
     assert as_rules("compare", load_game("pig", goal=20, players=3,
                                          ending="rounds")).family == "rules"
     assert as_rules("play", load_game("pig", goal=20, players=3,
-                                      ending="rounds")).family == "dice"  # play refuses it
+                                      ending="rounds")).family == "rules"
+    assert as_rules("strategy", load_game("pig", goal=20, players=3,
+                                          ending="rounds")).family == "dice"  # refused
     zombie = load_game("zombie-yellow")
     assert as_rules("compare", zombie) is zombie
 
@@ -138,8 +140,8 @@ def test_compare_a_deck_with_three_seats_in_rounds():
     (["compare", "pig", "--ending", "rounds", "--policy", "two-player"],
      "invalid policy 'two-player' for Pig"),
     (["compare", "pig", "--ending", "rounds", "--policy", "hold-at:0"], "hold-at"),
-    (["play", "pig", "--players", "3", "--ending", "rounds"],
-     "designer play does not take --ending rounds for Pig"),
+    (["strategy", "pig", "--players", "3", "--ending", "rounds"],
+     "designer strategy does not take --players 3 for Pig"),
 ])
 def test_refusals_are_one_line(argv, words):
     r = cli(*argv)

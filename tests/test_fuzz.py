@@ -83,26 +83,50 @@ def test_generated_command_line(argv, fuzz_dirs):
     _check_refused(argv, root, work)
 
 
-def test_the_valid_statistics_file_is_read(tmp_path, monkeypatch):
-    """The damaged files are mutations of a file that is itself read."""
+@pytest.fixture(scope="module")
+def card_cache(tmp_path_factory):
+    """The strategy-card cache ``play --stats`` leaves beside the valid
+    file (the closest-rule search of its deck design, several seconds): each
+    damaged file starts beside a copy, so the search runs once per process
+    and each case tests the reading of its file."""
     import json
 
-    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
-    (tmp_path / "play-stats.json").write_text(json.dumps(F.VALID_STATS))
-    status, out, err, _ = F.run_cli(["play", "--stats"], tmp_path)
+    folder = tmp_path_factory.mktemp("card_cache")
+    (folder / "play-stats.json").write_text(json.dumps(F.VALID_STATS))
+    old = os.environ.get("DESIGNER_DATA_DIR")
+    os.environ["DESIGNER_DATA_DIR"] = str(folder)
+    try:
+        status, out, err, _ = F.run_cli(["play", "--stats"], folder)
+    finally:
+        os.environ.pop("DESIGNER_DATA_DIR")
+        if old is not None:
+            os.environ["DESIGNER_DATA_DIR"] = old
     assert status == 0, err
+    files = {p.name: p.read_bytes() for p in folder.glob("strategy-*")}
+    assert files  # the search kept its cache
+    return out, files
+
+
+def test_the_valid_statistics_file_is_read(card_cache):
+    """The damaged files are mutations of a file that is itself read (in
+    a folder of its own, the closest-rule search run from scratch)."""
+    out, _ = card_cache
     # the closest strategy-card rule to the recorded moves
     assert "deck 2 bad / 4 good (hard): your decisions agree 100.0%" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("label,data,must_refuse", STATS_CASES,
                          ids=[c[0][:80] for c in STATS_CASES])
-def test_damaged_statistics_file(label, data, must_refuse, tmp_path, monkeypatch):
+def test_damaged_statistics_file(label, data, must_refuse, tmp_path, monkeypatch, card_cache):
     """``play --stats`` reads the file: a damaged one is refused in one line
-    naming it (and left as it is); a value of the right kind may be read."""
+    naming it (and left as it is, nothing written beside it); a value of
+    the right kind may be read."""
     monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
     path = tmp_path / "play-stats.json"
     path.write_bytes(data)
+    for name, content in card_cache[1].items():
+        (tmp_path / name).write_bytes(content)
+    before = sorted(p.name for p in tmp_path.iterdir())
     status, out, err, _ = F.run_cli(["play", "--stats"], tmp_path)
     assert status is not None and "Traceback" not in err, err
     left = sorted(p.name for p in tmp_path.iterdir())
@@ -110,7 +134,7 @@ def test_damaged_statistics_file(label, data, must_refuse, tmp_path, monkeypatch
         assert status == 2, f"{label}: exit {status}\n{out[:300]}{err}"
         lines = err.splitlines()
         assert len(lines) == 1 and "play-stats.json" in lines[0], err
-        assert left == ["play-stats.json"]
+        assert left == before
     else:  # read: the closest-rule search may keep its cache beside the file
         assert [n for n in left if not n.startswith("strategy-")] == ["play-stats.json"]
     assert path.read_bytes() == data

@@ -96,12 +96,19 @@ def test_dice_four_seats_and_the_two_seat_view_is_unchanged():
     assert two.mover == 1 and two.mover_view() == (1, 0, 0, 1, 0)
 
 
-def test_the_rounds_ending_is_not_played():
+def test_the_rounds_ending_is_played_as_rules():
+    """The family engine plays the race only; play takes the rounds ending
+    of 3 seats as the same game written as rules."""
+    from designer.play import rules_engine
+    from designer.support import as_rules
+
     g = load_game("pig", goal=10, players=3, ending="rounds")
     with pytest.raises(DesignError, match="race ending"):
         new_game(g)
-    with pytest.raises(DesignError, match="--ending rounds"):
-        check_playable(g)
+    check_playable(g)
+    rules = as_rules("play", g)
+    assert rules.family == "rules" and rules.players == 3 and rules.ending == "rounds"
+    assert rules_engine.new_game(rules).units == (0, 0, 0)
     check_playable(PIG3)
     check_playable(DECK3, test_mode=True)  # typed-in items work with any number of seats
 
@@ -366,9 +373,7 @@ def test_the_board_shows_every_seat_and_the_verdict_names_the_winner(deck3):
 
 # -- the command line ---------------------------------------------------------
 @pytest.mark.parametrize("args,message", [
-    (["pig", "--players", "3", "--ending", "rounds"],
-     "designer play does not take --ending rounds for Pig: it takes dice games with 2 players, "
-     "race or rounds ending; 3-4 players, race ending"),
+    (["pig", "--players", "3", "--ending", "rounds"], "stdin is not a terminal"),  # as rules
     (["pig", "--ending", "rounds"], "stdin is not a terminal"),  # played as rules
     (["zombie-dice", "--players", "3"], "designer play does not take --players 3 for Zombie Dice: "
                                         "it takes Zombie Dice games with 2 players, rounds ending"),

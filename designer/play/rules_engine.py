@@ -29,7 +29,9 @@ goal the higher one wins (a tie: the game's tie rule, a tie round or seat
 1). Seat 2's total is banked at once where holding wins (at the goal in an
 open round, above seat 1 in a final or tie round). ``round`` counts the
 rounds, ``tie`` marks a tie round. Its values come from the rounds solve
-(:class:`RoundsSolution`).
+(:class:`RoundsSolution`). With three or four seats in rounds the round's
+end, the tie rounds (``tied``: the seats playing one, ``gains``: their
+points in it) and the values are :mod:`designer.play.rules_seat_rounds`'.
 
 Values
 ------
@@ -115,6 +117,8 @@ class RulesState:
     winner: object = None
     round: int = 1
     tie: bool = False
+    tied: tuple = ()
+    gains: tuple = ()
 
     family = "rules"
 
@@ -129,6 +133,10 @@ class RulesState:
         a tie round"), else None."""
         if not self.rounds:
             return None
+        if self.players > 2:
+            from designer.play.rules_seat_rounds import ending_words
+
+            return ending_words(self)
         ties = ("a tie is replayed" if self.game.rules.ties == "replay"
                 else "a tie goes to the first seat")
         return (f"round {self.round}" + (", a tie round" if self.tie else "")
@@ -188,16 +196,13 @@ def new_game(game):
     Raises
     ------
     DesignError
-        A game the engine does not play: 2 players in the race or the
-        rounds ending, 3 or 4 in the race.
+            A game the engine does not play: 2 to 4 players, the race or the
+        rounds ending.
     """
-    ok = (game.players == 2 and game.ending in ("race", "rounds")) or (
-        game.players in (3, 4) and game.ending == "race")
-    if not ok:
+    if game.players not in (2, 3, 4) or game.ending not in ("race", "rounds"):
         raise DesignError(f"cannot play {game.name} with {game.players} players and the "
-                          f"{game.ending} ending: designer play plays a rules game with 2 "
-                          "players and the race or rounds ending, or 3-4 players and the race "
-                          "ending")
+                          f"{game.ending} ending: designer play plays a rules game with 2-4 "
+                          "players and the race or rounds ending")
     return RulesState(game, tuple(int(u) for u in game.start))
 
 
@@ -264,7 +269,12 @@ def _with(units, seat, value):
 
 def _end_turn(state, units, start):
     """The next turn, or under the rounds ending after seat 2's turn the
-    round's end: a winner, a tie round or the next round."""
+    round's end: a winner, a tie round or the next round (three or four
+    seats: :func:`designer.play.rules_seat_rounds.end_turn`)."""
+    if state.rounds and state.players > 2:
+        from designer.play.rules_seat_rounds import end_turn
+
+        return end_turn(state, units, start)
     nxt = replace(state, units=units, mover=_next_seat(state), s=int(start), t=0, fresh=True,
                   pending=None)
     if not state.rounds or state.mover == 0:
@@ -280,11 +290,16 @@ def _end_turn(state, units, start):
 def holding_wins(state, t):
     """Whether the mover wins the game by banking ``t`` now: reaching the
     goal in the race; under the rounds ending, seat 2 reaching the goal
-    above seat 1."""
+    above seat 1 (three or four seats:
+    :func:`designer.play.rules_seat_rounds.holding_wins`)."""
     i = state.units[state.mover]
     goal = state.game.rules.goal
     if not state.rounds:
         return i + t >= goal
+    if state.players > 2:
+        from designer.play.rules_seat_rounds import holding_wins as seats_holding_wins
+
+        return seats_holding_wins(state, t)
     return state.mover == 1 and i + t >= goal and i + t > state.units[0]
 
 
@@ -436,7 +451,12 @@ def _kept(solution, key, make):
 def solve(game):
     """Solve ``game`` with the engine: a :class:`RulesSolution` for the race
     of 2 players, a :class:`SeatsSolution` for 3 or 4, a
-    :class:`RoundsSolution` for the rounds ending."""
+    :class:`RoundsSolution` for the rounds ending of 2 players, a
+    :class:`~designer.play.rules_seat_rounds.SeatRoundsSolution` of 3 or 4."""
+    if game.ending == "rounds" and game.players > 2:
+        from designer.play import rules_seat_rounds
+
+        return rules_seat_rounds.solve(game)
     if game.ending == "rounds":
         return solve_rounds(game)
     if game.players > 2:
@@ -754,8 +774,29 @@ class RoundsTurnValues(TurnValues):
             self.value(int(self.m.opt_next[r]), t + int(self.m.opt_gain[r]))
 
 
+class ViewedSolution:
+    """The play of a solve whose turns are named by a *view* of the
+    position (``self.view(state)``, hashable), each turn's values a
+    ``self.turn_values(self, view)``."""
+
+    def turn(self, view):
+        """The turn values of ``view`` (the last few are kept)."""
+        return _kept(self, view, lambda: self.turn_values(self, view))
+
+    def action_values(self, state):
+        """The mover's win probability after each legal action of ``state``."""
+        tv = self.turn(self.view(state))
+        if state.pending is not None:
+            return {a: tv.option(a[1], state.t) for a in state.legal()}
+        return {a: tv.action(a, state.s, state.t) for a in state.legal()}
+
+    def best(self, state):
+        """The optimal action at ``state``, ties as the solver breaks them."""
+        return best_action(state, self.action_values(state))
+
+
 @dataclass(frozen=True, eq=False)
-class RoundsSolution:
+class RoundsSolution(ViewedSolution):
     """A rules game under the rounds ending with its rounds solve.
 
     Attributes
@@ -777,6 +818,8 @@ class RoundsSolution:
     tie_value: np.ndarray
     hidx: np.ndarray
 
+    turn_values = RoundsTurnValues
+
     def view(self, state):
         """Whose turn ``state`` is, as :class:`RoundsTurnValues` names it."""
         a, b = state.units
@@ -786,21 +829,6 @@ class RoundsSolution:
         if state.tie or a >= self.result.goal:
             return ("final", min(max(a - b, 0), C))
         return ("seat2", b, a)
-
-    def turn(self, view):
-        """The :class:`RoundsTurnValues` of ``view`` (the last few are kept)."""
-        return _kept(self, view, lambda: RoundsTurnValues(self, view))
-
-    def action_values(self, state):
-        """The mover's win probability after each legal action of ``state``."""
-        tv = self.turn(self.view(state))
-        if state.pending is not None:
-            return {a: tv.option(a[1], state.t) for a in state.legal()}
-        return {a: tv.action(a, state.s, state.t) for a in state.legal()}
-
-    def best(self, state):
-        """The optimal action at ``state``, ties as the solver breaks them."""
-        return best_action(state, self.action_values(state))
 
 
 def solve_rounds(game):
