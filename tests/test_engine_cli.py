@@ -280,11 +280,9 @@ def test_other_commands_refuse_rules_games_from_the_table():
     _one_line_refusal(cli("strategy", "farkle", "--players", "3", "--max-size", "1"),
                       "designer strategy does not take --players 3 for Farkle: it takes",
                       "rules-file games with 2 players, race or rounds ending")
-    # the rounds ending is played with two seats, three only in the race
+    # play takes 2-4 seats in either ending: refused only where stdin is no terminal
     _one_line_refusal(cli("play", "great-rolled-ones", "--players", "3"),
-                      "designer play does not take --ending rounds for The Great "
-                      "Rolled Ones: it takes rules-file games with 2 players, race or "
-                      "rounds ending; 3-4 players, race ending")
+                      "designer play is interactive: stdin is not a terminal")
     for command in ("compare", "play"):
         extra = ["--policy", "optimal"] if command == "compare" else []
         _one_line_refusal(cli(command, "piglet", "--players", "5", *extra),
