@@ -46,15 +46,16 @@ def _zombie():
     solve(ZombieDiceGame(2, 1, 1, dice=2, goal=3, cap=5))
 
 
-def _engine():
+def _rules(name, **kw):
+    """Solve a rules game (with its game length, as ``designer solve``)."""
     from designer.engine.game import load_rules_game, solve_game
 
-    solve_game(load_rules_game("piglet", goal=3))
-    solve_game(load_rules_game("great-rolled-ones", goal=4))
-    solve_game(load_rules_game("piglet", goal=3, players=3))  # the seats' kernels
-    # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
-    solve_game(load_rules_game("piglet", goal=3, players=3, ending="rounds"))
+    solve_game(load_rules_game(name, **kw))
+
+
+def _rules_matches():
     from designer.analysis.rules_compare import compare_rules
+    from designer.engine.game import load_rules_game
 
     compare_rules(load_rules_game("piglet", goal=3), "max-score", "optimal")
     compare_rules(load_rules_game("two-dice-pig", goal=3), "hold-at:2", "optimal")
@@ -73,22 +74,28 @@ def _strategy():
 
 
 #: Two lists of (name, task), about equal in compile time (CPU seconds
-#: from nothing on the 2-core machine in the comments), one per test
-#: process. A task needs only kernels compiled before it in its own list or
-#: by a task of the other list that ends earlier (the policy profile reads
-#: the N-player race and the two-player race; the two-seat rounds ending
-#: runs on the two-player race's kernel).
+#: from nothing on the 2-core machine in the comments, one process after
+#: the other), one per test process. A task needs only kernels compiled
+#: before it in its own list or by a task of the other list that ends
+#: earlier (the policy profile reads the N-player race and the two-player
+#: race; the two-seat rounds ending and the matches of rules games run on
+#: the two-player race's kernel, so the engine's race comes first).
 HALVES = (
-    [("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 27
-     ("deck-race-seats", lambda: _solve("deck", players=3)),  # 12
-     ("deck-profile", lambda: _seats_compare("deck")),  # 5
-     ("zombie", _zombie),  # 10
-     ("engine", _engine)],  # 18 + 12 + 15 + seats: rules games, race, rounds, matches, 3-4 seats
+    [("engine-race", lambda: _rules("piglet", goal=3)),  # 32
+     ("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 22
+     ("deck-race-seats", lambda: _solve("deck", players=3)),  # 13
+     ("deck-profile", lambda: _seats_compare("deck")),  # 13
+     ("zombie", _zombie),  # 8
+     ("engine-rounds", lambda: _rules("great-rolled-ones", goal=4)),  # 49
+     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds"))],  # 9
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
-     ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 8
-     ("dice-race-seats", lambda: _seats_compare("dice")),  # 21
-     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 9
-     ("strategy", _strategy)],  # 15: rule tables, matches, visits, induction
+     ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 7
+     ("dice-race-seats", lambda: _seats_compare("dice")),  # 13
+     ("strategy", _strategy),  # 16: rule tables, matches, visits, induction
+     ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 25
+     # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
+     ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 35
+     ("engine-matches", _rules_matches)],  # 21
 )
 
 

@@ -28,14 +28,14 @@ Three or four seats
     (the two-player abstraction; easy and medium ignore the scores
     anyway). ``--nn`` plays two-player games only.
 
-Rules games (a rules file or a shipped example, two seats, the race)
+Rules games (a rules file or a shipped example; 2-4 seats, either ending)
     Easy stops once the turn total reaches :data:`RULES_HOLD_AT` ``["easy"]``
     (20%) of the goal; medium at 35%, or earlier once even the best
     continuation is expected to lose points (its expected gain, a bust
     costing the turn total, is negative). Both take the continuation of
     largest expected gain and, after a throw with a choice, the option of
-    most points. Hard plays the exact optimal policy
-    (:mod:`designer.play.rules_engine`).
+    most points. Hard plays the exact optimal (with 3-4 seats max-n) policy
+    (:mod:`designer.play.rules_engine`, :mod:`designer.play.rules_seat_rounds`).
 
 Zombie Dice plays the slides' rules: easy is
 ``fixed_hold_at``, medium ``neller`` (both read the seat, the two scores, the
