@@ -56,11 +56,12 @@ def test_turn_values_at_every_turn_start_equal_the_engine(name):
     assert checked == (goal - lo) ** N * N * len(r.start_states)
 
 
-def test_the_hard_player_takes_the_action_of_largest_value():
-    game = load_rules_game("farkle", goal=1000, players=3)
+@pytest.mark.parametrize("goal, ending, seed", [(1000, "race", 5), (300, "rounds", 3)])
+def test_the_hard_player_takes_the_action_of_largest_value(goal, ending, seed):
+    game = load_rules_game("farkle", goal=goal, players=3, ending=ending)
     sol = R.solve(game)
     player = make_player("hard", sol, game=game)
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed)
     st = R.new_game(game)
     movers = set()
     for _ in range(400):
