@@ -7,6 +7,7 @@ the command plays one."""
 
 import dataclasses
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -275,3 +276,15 @@ def test_a_solve_too_long_to_wait_for_is_refused_in_one_line():
         rules_seat_rounds.solve(game)
     with pytest.raises(DesignError, match="over the limit of"):  # the table alone: memory
         R.solve(load_rules_game("pig", players=4, ending="rounds"))
+
+
+def test_the_wait_for_a_long_solve_is_announced():
+    from designer.commands.play import _expected
+    from designer.play.rules_seat_rounds import solve_estimate
+
+    game = load_rules_game("pig", players=3, ending="rounds")  # to 100
+    seconds = solve_estimate(game)["seconds"]
+    assert 5 < seconds < 600
+    assert re.fullmatch(r" \(about \d+ (s|min \d\d s), by its estimate\)", _expected(game))
+    assert _expected(load_rules_game("pig", players=3, ending="rounds", goal=10)) == ""
+    assert _expected(load_rules_game("pig", ending="rounds")) == ""

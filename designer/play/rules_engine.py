@@ -469,6 +469,17 @@ def solve(game):
     return RulesSolution(game, solve_model(game.rules.model, game.rules.goal))
 
 
+def solve_seconds(game):
+    """The estimated seconds of :func:`solve` where it can be long (a rules
+    game of three or four seats in rounds; None where the table alone
+    passes the memory limit), else None."""
+    if game.family != "rules" or game.players < 3 or game.ending != "rounds":
+        return None
+    from designer.play.rules_seat_rounds import solve_estimate
+
+    return solve_estimate(game)["seconds"]
+
+
 def solver_for(game):
     """The solve ``designer play`` runs first for ``game``: :func:`solve`
     for a rules game (its analysis and hard level need it; the rounds solve

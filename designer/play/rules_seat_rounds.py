@@ -146,6 +146,17 @@ class SeatRoundsSolution(ViewedSolution):
         return srow, int(T), p
 
 
+def solve_estimate(game):
+    """What the solve of ``game`` (3 or 4 seats, rounds ending) needs, by
+    :func:`designer.engine.seat_rounds.estimate`: ``positions``, ``memory``,
+    ``seconds`` (a rough guide; None where the table alone passes the
+    memory limit)."""
+    from designer.engine.seat_rounds import estimate
+
+    rules = game.rules
+    return estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+
+
 #: The longest solve (estimated, seconds) that ``designer play`` starts
 #: before a game: a person waits for the computer's first move.
 MAX_SOLVE_SECONDS = 600
@@ -161,10 +172,10 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
         limit (:class:`~designer.engine.solve.TooLargeError`), refused
         before anything is allocated.
     """
-    from designer.engine.seat_rounds import estimate, solve_seat_rounds_model
+    from designer.engine.seat_rounds import solve_seat_rounds_model
 
     rules = game.rules
-    est = estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+    est = solve_estimate(game)
     if est["seconds"] is not None and est["seconds"] > max_seconds:
         took = est["seconds"] / 60
         words = f"{took:,.0f} minutes" if took < 120 else f"{took / 60:,.1f} hours"
