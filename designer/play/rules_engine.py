@@ -196,8 +196,8 @@ def new_game(game):
     Raises
     ------
     DesignError
-            A game the engine does not play: 2 to 4 players, the race or the
-        rounds ending.
+        A game the engine does not play (other than 2 to 4 players, the
+        race or the rounds ending).
     """
     if game.players not in (2, 3, 4) or game.ending not in ("race", "rounds"):
         raise DesignError(f"cannot play {game.name} with {game.players} players and the "
