@@ -28,10 +28,11 @@ round ends after seat 2's turn, and when a score is then at or above the
 goal the higher one wins (a tie: the game's tie rule, a tie round or seat
 1). Seat 2's total is banked at once where holding wins (at the goal in an
 open round, above seat 1 in a final or tie round). ``round`` counts the
-rounds, ``tie`` marks a tie round. Its values come from the rounds solve
-(:class:`RoundsSolution`). With three or four seats in rounds the round's
-end, the tie rounds (``tied``: the seats playing one, ``gains``: their
-points in it) and the values are :mod:`designer.play.rules_seat_rounds`'.
+rounds, ``tied`` names the seats of a tie round (``tie``: one is on). Its
+values come from the rounds solve (:class:`RoundsSolution`). With three or
+four seats in rounds the round's end, the tie rounds (of the tied seats
+only, ``gains``: their points in it) and the values are
+:mod:`designer.play.rules_seat_rounds`'.
 
 Values
 ------
@@ -116,11 +117,15 @@ class RulesState:
     pending: object = None
     winner: object = None
     round: int = 1
-    tie: bool = False
     tied: tuple = ()
     gains: tuple = ()
 
     family = "rules"
+
+    @property
+    def tie(self):
+        """Whether a tie round is on (``tied`` names its seats)."""
+        return bool(self.tied)
 
     @property
     def rounds(self):
@@ -281,9 +286,9 @@ def _end_turn(state, units, start):
         return nxt
     a, b = units
     if max(a, b) < state.game.rules.goal:
-        return replace(nxt, round=state.round + 1, tie=False)
+        return replace(nxt, round=state.round + 1, tied=())
     if a == b and state.game.rules.ties == "replay":
-        return replace(nxt, round=state.round + 1, tie=True)
+        return replace(nxt, round=state.round + 1, tied=(0, 1))
     return replace(nxt, mover=state.mover, winner=0 if a >= b else 1)
 
 

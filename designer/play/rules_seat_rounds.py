@@ -216,8 +216,8 @@ def _settle(state, nxt, leaders):
     """A winner, or under ``replay`` a tie round among ``leaders``."""
     if len(leaders) == 1 or state.game.rules.ties != "replay":
         return replace(nxt, mover=state.mover, winner=leaders[0])
-    return replace(nxt, mover=leaders[0], round=state.round + 1, tie=True,
-                   tied=tuple(leaders), gains=())
+    return replace(nxt, mover=leaders[0], round=state.round + 1, tied=tuple(leaders),
+                   gains=())
 
 
 def holding_wins(state, t):
