@@ -150,11 +150,16 @@ def solve_estimate(game):
     """What the solve of ``game`` (3 or 4 seats, rounds ending) needs, by
     :func:`designer.engine.seat_rounds.estimate`: ``positions``, ``memory``,
     ``seconds`` (a rough guide; None where the table alone passes the
-    memory limit)."""
+    memory limit). Kept on ``game``: the command announces the time, then
+    the solve checks it (planning a large game takes seconds)."""
     from designer.engine.seat_rounds import estimate
 
-    rules = game.rules
-    return estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+    est = game.__dict__.get("_seat_rounds_estimate")
+    if est is None:
+        rules = game.rules
+        est = estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+        object.__setattr__(game, "_seat_rounds_estimate", est)  # a frozen dataclass
+    return est
 
 
 #: The longest solve (estimated, seconds) that ``designer play`` starts
