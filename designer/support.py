@@ -50,6 +50,7 @@ ALL_RACE = Reach(PLAYERS, ("race",))
 TWO_RACE = Reach((2,), ("race",))
 ALL_ROUNDS = Reach(PLAYERS, ("rounds",))
 TWO_ROUNDS = Reach((2,), ("rounds",))
+MORE_ROUNDS = Reach((3, 4), ("rounds",))
 TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 WAGER = Reach((2,), (NO_ENDING,))
 
@@ -58,10 +59,10 @@ SUPPORT = {
     "solve": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
               "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "rules check": {"rules": ALL_RACE_ROUNDS},
-    "compare": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
-                "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_ROUNDS},
-    "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
-             "zombie-dice": TWO_ROUNDS, "rules": ALL_RACE_ROUNDS},
+    "compare": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
+                "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
+    "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
+             "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "strategy": {"deck": TWO_RACE_ROUNDS, "dice": TWO_RACE_ROUNDS, "zombie": TWO_ROUNDS,
                  "rules": TWO_RACE_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
@@ -70,11 +71,14 @@ SUPPORT = {
                   "zombie-dice": TWO_ROUNDS, "wager": WAGER, "rules": ALL_RACE_ROUNDS},
 }
 
-#: Where a command takes a deck or dice game as the same game written as
-#: rules (:mod:`designer.engine.family_rules`), solved by the engine: the part of
-#: its cell in :data:`SUPPORT` that today's family solvers do not reach.
-AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS},
-            "play": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS},
+#: Where a command takes a deck, dice or Zombie Dice game as the same game
+#: written as rules (:mod:`designer.engine.family_rules`), solved by the
+#: engine: the part of its cell in :data:`SUPPORT` that today's family
+#: solvers do not reach.
+AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_ROUNDS,
+                        "zombie-dice": MORE_ROUNDS},
+            "play": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_ROUNDS,
+                     "zombie-dice": MORE_ROUNDS},
             "strategy": {"deck": TWO_ROUNDS, "dice": TWO_ROUNDS}}
 
 #: What to use instead, for a kind a command does not take at all.
@@ -107,8 +111,8 @@ def _kinds_words(kinds):
 
 
 def as_rules(command, game):
-    """``game`` as ``command`` plays it: a deck or dice game that the
-    command takes only as rules (:data:`AS_RULES`) becomes that rules game
+    """``game`` as ``command`` plays it: a deck, dice or Zombie Dice game
+    that the command takes only as rules (:data:`AS_RULES`) becomes that rules game
     (:func:`designer.engine.family_rules.as_rules_game`); any other game is
     returned as it is."""
     kind = kind_of(game)

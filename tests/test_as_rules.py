@@ -4,6 +4,7 @@ commands play a deck or dice game as rules where only the engine reaches
 (the equal-turns ending of compare, play and strategy)."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -82,8 +83,49 @@ def test_the_rules_text_names_every_part():
     text = rules_text(load_game("red-light"))
     assert "bad = 4" in text and "good = 24" in text and "forced_first = true" in text
     assert as_rules_game(load_game("red-light")).start == (0, 1)
-    with pytest.raises(ValueError, match="no rules form for a zombie game"):
-        rules_text(load_game("zombie-yellow"))
+    with pytest.raises(ValueError, match="no rules form for a wager game"):
+        rules_text(load_game("persian-monarchs"))
+
+
+def test_the_rules_text_of_zombie_dice():
+    """All-yellow: dice thrown afresh at every roll, brains first, then the
+    shotguns set aside; full: a cup of the colours it has, first roll forced."""
+    text = rules_text(load_game("zombie", brains=3, shotguns=1, footprints=2, dice=2,
+                                bust_shotguns=4, goal=9, players=3))
+    assert "count = 2\nsides = 6\nother_faces = 0\naside_bust = 4\nrefill = true" in text
+    assert ("face.1 = { points = 1 }\nface.2 = { points = 1 }\nface.3 = { points = 1 }\n"
+            "face.4 = { aside = true }\n") in text and "face.5" not in text
+    assert 'ending = "rounds"' in text and "players = 3" in text
+    text = rules_text(load_game("zombie", green=5, yellow=0, red=4, dice=2, goal=8))
+    assert "throw = 2\nbust = 3" in text and "forced_first = true" in text
+    assert "green = { count = 5, brain = 3, shotgun = 1, footprint = 2 }" in text
+    assert "red = { count = 4, brain = 1, shotgun = 3, footprint = 2 }" in text
+    assert "yellow" not in text  # a colour the cup lacks
+
+
+ZOMBIES = [("zombie-yellow", {}, 3), ("zombie-yellow", {}, 4),
+           ("zombie", dict(brains=3, shotguns=1, footprints=0, dice=2, bust_shotguns=2, goal=7), 3),
+           ("zombie", dict(brains=1, shotguns=2, footprints=3, dice=1, bust_shotguns=1, goal=6,
+                           komi=[0, 1, 2]), 3),
+           ("zombie", dict(green=2, yellow=2, red=1, goal=4, cap=12), 3),
+           ("zombie", dict(green=3, yellow=0, red=2, dice=2, bust_shotguns=2, goal=3, cap=10), 3),
+           ("zombie", dict(green=2, yellow=1, dice=2, bust_shotguns=2, goal=3, cap=9,
+                           komi=[1, 0, 0, 2]), 4)]
+
+
+@pytest.mark.parametrize("name, params, players", ZOMBIES)
+def test_zombie_games_with_more_seats_equal_the_zombie_solver(name, params, players):
+    """Zombie Dice with 3 or 4 seats, all-yellow (dice thrown afresh at
+    every roll) and from a cup (colours left out, komi per seat), solved by
+    the engine from the rules form at the game's own cap: every seat's win
+    to 1e-12 (every position settles for both solvers)."""
+    game = load_game(name, **params, players=players)
+    rules = as_rules_game(game)
+    assert rules.cap == game.cap and rules.start == tuple(game.start_scores)
+    got = solve_game(rules, length=False)
+    today = solve(game).summary()
+    assert got["cap"] == game.cap and got["unsettled_positions"] == 0
+    assert np.abs(np.array(got["seat_win"]) - np.array(today["seat_win"][:players])).max() < 1e-12
 
 
 def test_a_command_plays_as_rules_only_where_the_family_code_does_not_reach():
@@ -98,7 +140,12 @@ def test_a_command_plays_as_rules_only_where_the_family_code_does_not_reach():
     assert as_rules("strategy", load_game("pig", goal=20, players=3,
                                           ending="rounds")).family == "dice"  # refused
     zombie = load_game("zombie-yellow")
-    assert as_rules("compare", zombie) is zombie
+    assert as_rules("compare", zombie) is zombie  # two seats: the Zombie Dice code
+    assert as_rules("play", zombie) is zombie
+    for command in ("compare", "play"):
+        more = as_rules(command, load_game("zombie-dice", players=3, goal=5))
+        assert more.family == "rules" and more.cap == 35 and more.players == 3
+    assert as_rules("strategy", load_game("zombie-yellow", players=3)).family == "zombie"
 
 
 def test_the_support_table_holds_what_is_played_as_rules():
@@ -148,3 +195,51 @@ def test_refusals_are_one_line(argv, words):
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+def test_compare_zombie_dice_with_three_seats():
+    """`designer compare zombie-yellow --players 3`: each seat's optimum is
+    the Zombie solver's, to 1e-12, and hold-at:5 loses at every seat."""
+    r = cli("compare", "zombie-yellow", "--players", "3", "--goal", "9", "--policy",
+            "hold-at:5", "--json")
+    assert r.returncode == 0, r.stderr
+    seats = json.loads(r.stdout)["seats"]
+    want = solve(load_game("zombie-yellow", players=3, goal=9)).summary()["seat_win"]
+    assert [s["optimal_win"] for s in seats] == pytest.approx(want[:3], abs=1e-12)
+    assert all(s["win"] < s["optimal_win"] - 0.01 for s in seats)
+
+
+def test_compare_full_zombie_dice_too_large_is_refused_in_one_line():
+    # max-score plays a turn on as long as brains are expected: its tables
+    # reach far past the goal
+    r = cli("compare", "zombie-dice", "--players", "3", "--policy", "max-score")
+    assert r.returncode == 2 and r.stdout == ""
+    assert re.fullmatch(r"designer: error: max-score at one seat of 3 on Zombie Dice under the "
+                        r"rounds ending needs [\d,]+ MB, over the limit of [\d,]+ MB: lower "
+                        r"the goal\n", r.stderr)
+
+
+def test_play_zombie_dice_with_three_seats(tmp_path):
+    from test_play_rules import MOVE, play_command
+
+    tail = play_command(tmp_path, ["zombie-yellow", "--goal", "5", "--players", "3",
+                                   "--no-pause", "--seed", "4"], "round 1",
+                        ["Final scores"], move=MOVE)
+    assert "with 3 players: 1 game" in tail
+    # the analysis of the human's decisions reads the rules game's solve
+    assert "Your costliest decision" in tail or "No mistake: all" in tail
+    assert "covers deck and dice games" not in tail
+
+
+def test_play_refuses_full_zombie_dice_with_three_seats_to_13():
+    """The 6/4/3 cup with three seats to 13 is estimated at over half an
+    hour: refused before anything is allocated, in one line."""
+    from designer.errors import DesignError
+    from designer.play.rules_seat_rounds import solve as solve_for_play
+
+    game = as_rules("play", load_game("zombie-dice", players=3))
+    with pytest.raises(DesignError, match=r"^playing Zombie Dice with 3 players under the rounds "
+                                          r"ending needs its exact solve first: about \d+ "
+                                          r"minutes \([\d,]+ positions\), over the 10 minutes "
+                                          r"play waits for; lower the goal \(--goal\)$"):
+        solve_for_play(game)

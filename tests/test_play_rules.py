@@ -383,9 +383,10 @@ def test_the_command_plays_piglet_with_the_computer_first(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["piglet", "--level", "expert"], "invalid --level='expert'"),
     (["piglet", "--players", "5"], "designer play does not take --players 5 for Piglet"),
-    (["zombie-dice", "--players", "3"],
-     "designer play does not take --players 3 for Zombie Dice: it takes Zombie Dice games "
-     "with 2 players, rounds ending"),
+    (["wager"], "designer play does not take wagering games (wager pack 52, raise 1..10): "
+                "it takes deck, dice and rules-file games with 2-4 players"),
+    (["zombie-dice", "--players", "3", "--ending", "race"], "invalid ending='race': allowed "
+                                                            "rounds"),
     (["piglet", "--test-mode"], "--test-mode types one item or face per action"),
     (["piglet", "--level", "hard", "--nn", "x.npz"], "--nn plays deck games"),
     (["piglet", "--faces", "3"], "does not take --faces"),

@@ -375,9 +375,10 @@ def test_the_board_shows_every_seat_and_the_verdict_names_the_winner(deck3):
 @pytest.mark.parametrize("args,message", [
     (["pig", "--players", "3", "--ending", "rounds"], "stdin is not a terminal"),  # as rules
     (["pig", "--ending", "rounds"], "stdin is not a terminal"),  # played as rules
-    (["zombie-dice", "--players", "3"], "designer play does not take --players 3 for Zombie Dice: "
-                                        "it takes Zombie Dice games with 2 players, rounds ending"),
-    (["zombie-yellow", "--players", "3"], "does not take --players 3"),
+    # Zombie Dice with 3-4 seats: played as rules, accepted up to the terminal
+    (["zombie-dice", "--players", "3"], "stdin is not a terminal"),
+    (["zombie-yellow", "--players", "4"], "stdin is not a terminal"),
+    (["zombie-yellow", "--players", "3", "--ending", "race"], "invalid ending='race'"),
     (["pig", "--players", "3", "--level", "hard", "--nn", "x.npz"], "--nn plays two-player"),
     (["pig", "--players", "5"], "players"),
     (["pig", "--players", "3"], "stdin is not a terminal"),  # accepted up to the terminal

@@ -67,9 +67,9 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         # a fixed seat 2 banks a total that wins the game on the spot, as
         # a fixed policy banks a winning total in the race and in the Zombie
         # Dice compare: no player keeps throwing with the game won
-        m = match_rounds_model(rules.model, rules.goal, a, b, ties=rules.ties, solution=given,
-                               bank_wins=True, record=with_agreement, name=game.name,
-                               unit=game.unit)
+        m = match_rounds_model(rules.model, rules.goal, a, b, ties=rules.ties, cap=game.cap,
+                               solution=given, bank_wins=True, record=with_agreement,
+                               name=game.name, unit=game.unit)
     else:
         if solution is None and OPTIMAL in (a.kind, b.kind):
             solution = solve_model(rules.model, rules.goal, 0)
@@ -143,11 +143,12 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     if game.ending == "rounds":
         from designer.engine.seat_rounds_match import seat_rounds_profile
 
-        prof = seat_rounds_profile(model, goal, N, a, ties=rules.ties, name=game.name)
-        solution, seconds = prof.solution, prof.seconds
+        prof = seat_rounds_profile(model, goal, N, a, ties=rules.ties, cap=game.cap,
+                                   name=game.name)
+        solution, seconds, cap = prof.solution, prof.seconds, prof.cap * game.unit
         win = [float(prof.seat_win(s, start)[s]) for s in range(N)]
     else:
-        solution, win, seconds = _race_profile(game, a, solution)
+        (solution, win, seconds), cap = _race_profile(game, a, solution), None
     base = solution.value(start)
     seats = []
     for s in range(N):
@@ -156,7 +157,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     return SeatComparison(game.name, N, game.goal, [k * game.unit for k in start], a.name,
                           "optimal", seats, sum(r["difference"] for r in seats) / N,
                           [float(v) for v in base], int(solution.unsettled_positions), seconds,
-                          float(solution.unsettled_residual), game.ending)
+                          float(solution.unsettled_residual), game.ending, cap)
 
 
 def _race_profile(game, a, solution):

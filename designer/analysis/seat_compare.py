@@ -51,6 +51,10 @@ class SeatComparison:
         Wall time of the evaluations (solves excluded).
     ending : str
         ``"race"`` or ``"rounds"``.
+    cap : int or None
+        Under the rounds ending the score cap of the evaluation, in points
+        (the largest score represented: the game's, raised where a policy's
+        turns would pass it); None in the race.
     """
 
     game: str
@@ -66,6 +70,7 @@ class SeatComparison:
     seconds: float
     unsettled_residual: float = 0.0
     ending: str = "race"
+    cap: int = None
 
     def to_dict(self):
         """The fields as a plain dict (JSON-ready)."""

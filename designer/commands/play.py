@@ -24,9 +24,9 @@ def register(sub):
                     "At the end the program shows your costliest decision against optimal play "
                     "(deck, dice and rules games). "
                     "A rules game (a rules file FILE.toml or a shipped example: piglet, hog, "
-                    "farkle, rules:fowl-play, ...; 2 players in either ending, 3-4 in the "
-                    "race; a deck or dice game under the rounds ending is played as the same "
-                    "game written as rules) is played with "
+                    "farkle, rules:fowl-play, ...; 2-4 players in either ending; a deck or "
+                    "dice game under the rounds ending, and Zombie Dice with 3 or 4 players, "
+                    "is played as the same game written as rules) is played with "
                     "keys shown on the board: h stops and banks the turn total, a number "
                     "picks a way to go on (hog: how many dice to throw; 10 is typed 1 then "
                     "0, 1 then Enter is 1) and, after a throw that offers a choice "
@@ -34,10 +34,13 @@ def register(sub):
                     "goal, medium at 35% or earlier once going on is expected to lose "
                     "points (both go on the way of most expected points and keep the "
                     "most points), hard plays the exact optimal policy. "
-                    "With --players 3 or 4 (deck, dice and rules games, race ending) the computer "
+                    "With --players 3 or 4 (deck, dice, Zombie Dice and rules games, either "
+                    "ending; Zombie Dice in rounds) the computer "
                     "plays every other seat: hard plays the N-player (max-n) optimal policy, "
                     "easy and medium the same two-player rules as above (read at your own "
-                    "score and the highest opponent score); the board shows every score. "
+                    "score and the highest opponent score); the board shows every score; in "
+                    "the rounds ending hard first solves the game exactly, and a game whose "
+                    "solve is estimated over 10 minutes is refused (lower --goal). "
                     "Results are kept per design, level and number of players in the user data "
                     "directory "
                     "($DESIGNER_DATA_DIR, else $XDG_DATA_HOME/designer, else "
@@ -45,7 +48,7 @@ def register(sub):
         epilog="examples: designer play red-light --level hard | designer play pig --players 3 | "
                "designer play deck --bad 5 --good 30 --goal 40 --level medium | "
                "designer play fowl-play --test-mode | designer play pig | designer play "
-               "farkle --goal 2000 | designer play hog | designer play zombie-dice | designer play zombie-yellow --level hard | designer play --stats")
+               "farkle --goal 2000 | designer play hog | designer play zombie-dice | designer play zombie-yellow --level hard | designer play zombie-yellow --players 3 | designer play --stats")
     add_game_args(p, optional=True)
     p.add_argument("--level", default="medium", metavar="LEVEL",
                    help="the computer's strength: easy, medium (default) or hard; or "

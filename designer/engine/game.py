@@ -62,6 +62,10 @@ class RulesGame:
         What the game is, in words, for messages: "a rules game", or for a
         deck or dice game played as rules what it is and why
         (:mod:`designer.engine.family_rules`).
+    cap : int, optional
+        The largest score the equal-turns ending represents, in units
+        (None: the goal plus the engine's default margin); a Zombie Dice
+        game played as rules keeps its own.
     """
 
     rules: Rules
@@ -71,6 +75,7 @@ class RulesGame:
     ending: str = "race"
     komi: object = 0
     kind: str = "a rules game"
+    cap: object = None
     family: ClassVar[str] = "rules"
 
     @property
@@ -229,7 +234,7 @@ def check_game(game):
 
             est = seats_estimate(rules.model, rules.goal, game.players)
     elif game.ending == "rounds":
-        est = rounds_estimate(rules.model, rules.goal)
+        est = rounds_estimate(rules.model, rules.goal, cap=game.cap)
     else:
         est = estimate(rules.model, rules.goal)
     extra = {}
@@ -475,12 +480,12 @@ def _seat_rounds_plan(game, length):
     if not length:
         return None, False, None
     rules, N = game.rules, game.players
-    est = estimate(rules.model, rules.goal, N, ties=rules.ties, length=True)
+    est = estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap, length=True)
     if est["memory"] <= MEMORY_LIMIT:
         return est, True, None
     why = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB with the "
            f"solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
-    return estimate(rules.model, rules.goal, N, ties=rules.ties), False, why
+    return estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap), False, why
 
 
 def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
@@ -498,7 +503,8 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
 
     rules, unit, N = game.rules, game.unit, game.players
     _, want, error = _seat_rounds_plan(game, length is not False)
-    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, length=want)
+    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
+                                length=want)
     goal = rules.goal
     h0 = int(np.searchsorted(r.start_states, 0))
     at = r.win[(slice(None),) * N + (h0,)]  # shape (goal,) * N + (N,)
@@ -535,7 +541,7 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
     from designer.engine.rounds_match import match_rounds_model
 
     rules, unit = game.rules, game.unit
-    r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties)
+    r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties, cap=game.cap)
     goal = rules.goal
     h0 = int(np.searchsorted(r.start_states, 0))
     second = r.X[0, :, h0]           # komi k >= 0: seat 2 starts with k

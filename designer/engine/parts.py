@@ -137,7 +137,7 @@ class Dice:
         """A state in words."""
         if not any(f.aside for f in self.faces):
             return "dice in hand"
-        return f"{key} dice set aside"
+        return f"{key} {'die' if key == 1 else 'dice'} set aside"
 
     def features(self, key):
         """What a player sees of the state (with dice set aside)."""

@@ -854,7 +854,7 @@ def solve_rounds(game):
 
     rules = game.rules
     model = rules.model
-    r = rounds.solve_rounds_model(model, rules.goal, ties=rules.ties)
+    r = rounds.solve_rounds_model(model, rules.goal, ties=rules.ties, cap=game.cap)
     lay = rounds._layout(model, r.cap, rounds._order(model))
     tv = 1.0 - r.T if rules.ties == "replay" else np.zeros(len(r.start_states))
     hidx = np.full(model.states, -1, dtype=np.int64)

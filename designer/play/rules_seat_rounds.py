@@ -157,7 +157,7 @@ def solve_estimate(game):
     est = game.__dict__.get("_seat_rounds_estimate")
     if est is None:
         rules = game.rules
-        est = estimate(rules.model, rules.goal, game.players, ties=rules.ties)
+        est = estimate(rules.model, rules.goal, game.players, ties=rules.ties, cap=game.cap)
         object.__setattr__(game, "_seat_rounds_estimate", est)  # a frozen dataclass
     return est
 
@@ -190,7 +190,7 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
                           f"{max_seconds / 60:.0f} minutes play waits for; lower the goal "
                           "(--goal)")
     result, (A, geo, toff, lay) = solve_seat_rounds_model(
-        rules.model, rules.goal, game.players, ties=rules.ties, _table=True)
+        rules.model, rules.goal, game.players, ties=rules.ties, cap=game.cap, _table=True)
     return SeatRoundsSolution(game, result, A, geo, toff, lay.hidx)
 
 

@@ -503,7 +503,9 @@ def show_seat_comparison(r):
     console.print(table)
     if r.unsettled_positions:
         console.print(unsettled_note(r.unsettled_positions, r.unsettled_residual))
-    console.print(f"  exact evaluation: {r.seconds:.2f} s (the {r.players}-player solve excluded)")
+    cap = f"; score cap {r.cap}" if getattr(r, "cap", None) is not None else ""
+    console.print(f"  exact evaluation: {r.seconds:.2f} s (the {r.players}-player solve "
+                  f"excluded{cap})")
 
 
 def show_zombie_comparison(r):
