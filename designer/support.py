@@ -67,7 +67,7 @@ SUPPORT = {
                  "rules": TWO_RACE_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
-    "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
+    "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
                   "zombie-dice": TWO_ROUNDS, "wager": WAGER, "rules": ALL_RACE_ROUNDS},
 }
 

@@ -173,6 +173,15 @@ def test_cli_status_top_export(tmp_path):
         assert len(df) == st["rows"]
     r = cli("study", "export", str(path), "--format", "xlsx")
     assert r.returncode == 2 and "allowed parquet | csv" in r.stderr
+    # without --format a file named .csv holds CSV (not parquet under that name)
+    out = tmp_path / "named.csv"
+    assert cli("study", "export", str(path), "--out", str(out)).returncode == 0
+    assert len(pd.read_csv(out)) == st["rows"]
+    r = cli("study", "export", str(path), "--format", "parquet", "--out", str(tmp_path / "x.csv"))
+    assert r.returncode == 2 and r.stdout == "" and not (tmp_path / "x.csv").exists()
+    assert r.stderr.strip() == (f"designer: error: invalid --out={str(tmp_path / 'x.csv')!r} "
+                                "with --format=parquet: allowed a file not named .csv (a "
+                                "parquet file)")
 
 
 def test_flagship_ranks_red_light_first(tmp_path):

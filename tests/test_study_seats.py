@@ -169,3 +169,65 @@ def test_top_json_of_a_seats_study(tmp_path):
         assert sum(wins) == pytest.approx(1.0, abs=1e-9)
         assert r["fairness"] == pytest.approx(max(abs(p - 1 / n) for p in wins), abs=1e-12)
     assert rows[0]["fairness"] <= rows[1]["fairness"] <= rows[2]["fairness"]
+
+
+ZOMBIE_SEATS = """
+[study]
+name = "zseats"
+family = "zombie"
+workers = 1
+
+[space]
+brains = [1, 2]
+shotguns = 2
+footprints = 1
+goal = [5, 7]
+komi = {min = -1, max = 1}
+players = [2, 3, 4]
+"""
+
+
+def test_zombie_rows_over_players_equal_direct_solves(tmp_path):
+    """All-yellow Zombie Dice over 2-4 players (its only ending, rounds):
+    every row equals the Zombie solver called on the game with that goal
+    and those start points; two seats give the plain family's figures."""
+    from designer.games import ZombieGame
+
+    spec = load_study(write_study(tmp_path, ZOMBIE_SEATS))
+    assert spec.family == "zombie-seats" and spec.space["ending"].values == ("rounds",)
+    store = open_store(spec)
+    assert run_grid(spec, store)["computed"] == 6  # 2 dice x 3 player counts
+    df = store.rows()
+    assert set(df["ending"]) == {"rounds"} and set(df["players"]) == {2, 3, 4}
+    for r in df.itertuples():
+        N, starts = int(r.players), [int(x) for x in r.starts.split(",")]
+        komi = starts[1] - starts[0] if N == 2 else starts
+        if N == 2 and komi < 0:
+            continue  # seat 1's points: no plain two-player game to compare with
+        if N == 4 and sum(starts) > 1:
+            continue  # each row is a 4-seat solve: the first few are checked
+        direct = solve(ZombieGame(int(r.brains), 2, 1, 3, 3, int(r.goal), komi, players=N))
+        p = [getattr(r, f"seat_{s + 1}_win") for s in range(N)]
+        assert p == pytest.approx(list(direct.seat_win(komi=komi)), abs=1e-12)
+        assert r.expected_actions == pytest.approx(direct.expected_actions(komi=komi), rel=1e-10)
+
+
+@pytest.mark.parametrize("edit, words", [
+    (("players = [2, 3, 4]", 'players = 3\nending = "race"'),
+     "designer study run does not take ending = race for zombie studies"),
+    (("players = [2, 3, 4]", "players = [3, 5]"), "players"),
+])
+def test_zombie_seat_study_refusals(tmp_path, edit, words):
+    with pytest.raises(StudyError, match=words) as exc:
+        load_study(write_study(tmp_path, ZOMBIE_SEATS.replace(*edit)))
+    assert "\n" not in str(exc.value)
+
+
+def test_a_two_player_zombie_study_in_rounds_is_the_plain_family(tmp_path):
+    """Writing the one ending out keeps the plain family (the same store)."""
+    body = ZOMBIE_SEATS.replace("players = [2, 3, 4]\n", "").replace("min = -1", "min = 0")
+    plain = load_study(write_study(tmp_path, body, name="plain"))
+    same = load_study(write_study(tmp_path, body + 'ending = "rounds"\nplayers = 2\n',
+                                  name="same"))
+    assert plain.family == same.family == "zombie"
+    assert same.fingerprint() == plain.fingerprint()

@@ -2,6 +2,7 @@
 
 import os
 import time
+from pathlib import Path
 
 from designer.commands._common import CtrlC, int_in
 from designer.errors import DesignError
@@ -91,10 +92,12 @@ def register(sub):
                       description="Write every stored row (one per design, goal and komi) to "
                                   "a file for a spreadsheet or pandas.")
     q.add_argument("file", metavar="STUDY", help=STUDY_HELP)
-    q.add_argument("--format", default="parquet", metavar="FORMAT",
-                   help="parquet (default; pandas, R, DuckDB) or csv (spreadsheets)")
+    q.add_argument("--format", metavar="FORMAT",
+                   help="parquet (pandas, R, DuckDB) or csv (spreadsheets); default: "
+                        "csv for an --out named .csv, else parquet")
     q.add_argument("--out", metavar="FILE", help="file to write (default: <study name>.<format> in the study's "
-                                 "results folder)")
+                                 "results folder); a .csv or .parquet name that contradicts "
+                                 "--format is refused")
     q.set_defaults(func=do_export)
 
 
@@ -275,8 +278,17 @@ def do_export(args):
     from designer.report import terminal
     from designer.search import export
 
-    if args.format not in ("parquet", "csv"):
-        raise DesignError(f"invalid --format={args.format!r}: allowed parquet | csv")
+    fmt = args.format
+    if fmt is not None and fmt not in ("parquet", "csv"):
+        raise DesignError(f"invalid --format={fmt!r}: allowed parquet | csv")
+    if args.out is not None:
+        # the file's extension says what it holds: never parquet in a .csv
+        named = {".parquet": "parquet", ".csv": "csv"}.get(Path(args.out).suffix.lower())
+        if fmt is not None and named not in (None, fmt):
+            raise DesignError(f"invalid --out={args.out!r} with --format={fmt}: allowed a file "
+                              f"not named .{named} (a {fmt} file)")
+        fmt = fmt or named
+    args.format = fmt or "parquet"
     if args.out is not None:
         from designer.paths import output_file
 

@@ -5,6 +5,8 @@ A deck or dice study whose ``[space]`` gives ``players`` (2..4) or
 defaults (2, race) runs as the family's *seats* variant, ``deck-seats`` or
 ``dice-seats``, chosen by :func:`designer.search.spec.load_study`; a study
 that leaves them out is the plain family, with the same stores as before.
+An all-yellow Zombie Dice study over ``players`` runs as ``zombie-seats``
+(its only ending is ``rounds``).
 
 A unit is one composition with one player count and one ending: one solve
 answers every goal up to the largest and every komi vector. The study's
@@ -25,7 +27,7 @@ import itertools
 import numpy as np
 
 from designer.errors import ParameterError
-from designer.search.families import DeckFamily, DiceFamily, Family
+from designer.search.families import DeckFamily, DiceFamily, Family, ZombieFamily
 
 #: The largest table of seats (N) stored per row.
 MAX_SEATS = 4
@@ -71,6 +73,8 @@ class _Seats:
     heatmap = None
     length = None
     seat_params = ("players", "ending")
+    #: The ending of a study that gives none.
+    default_ending = "race"
 
     def unit_params(self):
         # the rows' plane is (goal, start vector), read off one solve per unit
@@ -238,7 +242,33 @@ class DiceSeatsFamily(_Seats, DiceFamily):
                 f"{row['ending']}")
 
 
+class ZombieSeatsFamily(_Seats, ZombieFamily):
+    """All-yellow Zombie Dice over the number of players: always in rounds
+    (the study's ending, if given, must be ``rounds``: the support table
+    refuses the race), the score cap the game's default."""
+
+    name = "zombie-seats"
+    space_params = ZombieFamily.design_columns + ("players", "ending", "goal", "komi")
+    design_columns = ZombieFamily.design_columns + ("players", "ending")
+    int_columns = ZombieFamily.int_columns | {"players"}
+    default_ending = "rounds"
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import ZombieGame
+
+        return ZombieGame(unit["brains"], unit["shotguns"], unit["footprints"], unit["dice"],
+                          unit["bust_shotguns"], goal, komi, players=unit["players"])
+
+    def tiny_unit(self):
+        return {**ZombieFamily.tiny_unit(self), "players": 3, "ending": "rounds"}
+
+    def short_label(self, row):
+        return (f"{int(row['brains'])}/{int(row['shotguns'])}/{int(row['footprints'])} "
+                f"x{int(row['dice'])}, {int(row['players'])}p")
+
+
 #: Plain family name -> its seats variant.
-SEAT_VARIANTS = {"deck": DeckSeatsFamily(), "dice": DiceSeatsFamily()}
+SEAT_VARIANTS = {"deck": DeckSeatsFamily(), "dice": DiceSeatsFamily(),
+                 "zombie": ZombieSeatsFamily()}
 
 __all__ = ["SEAT_VARIANTS", "Family", "komi_vectors"]

@@ -536,13 +536,14 @@ def load_study(path):
     elif seats["ending"] is not None:  # a rules study sweeps the file's ending
         sp["ending"] = seats["ending"]
     if fam.name in SEAT_VARIANTS:
+        plain = ("list", (SEAT_VARIANTS[fam.name].default_ending,))
         if (seats["players"] not in (None, ("list", (2,)))
-                or seats["ending"] not in (None, ("list", ("race",)))):
+                or seats["ending"] not in (None, plain)):
             # a players x ending study: the family's seats variant
             fam = SEAT_VARIANTS[fam.name]
             family = fam.name
             sp["players"] = seats["players"] or ("list", (2,))
-            sp["ending"] = seats["ending"] or ("list", ("race",))
+            sp["ending"] = seats["ending"] or plain
             if st.method != "grid":
                 raise _err(f"{where} [study]", "method", st.method,
                            "grid for a study over players or endings")
