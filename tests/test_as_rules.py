@@ -189,6 +189,10 @@ def test_compare_a_deck_with_three_seats_in_rounds():
     (["compare", "pig", "--ending", "rounds", "--policy", "hold-at:0"], "hold-at"),
     (["strategy", "pig", "--players", "3", "--ending", "rounds"],
      "designer strategy does not take --players 3 for Pig"),
+    # a seat of three in rounds: the forms it takes, not the two-seat list
+    (["compare", "zombie-yellow", "--players", "3", "--policy", "neller"],
+     "invalid policy 'neller' for Zombie Dice (all yellow) (a Zombie Dice game played as rules "
+     "under the rounds ending): allowed optimal, max-score or hold-at:N (N in points)"),
 ])
 def test_refusals_are_one_line(argv, words):
     r = cli(*argv)
