@@ -247,3 +247,16 @@ def test_play_refuses_full_zombie_dice_with_three_seats_to_13():
                                           r"minutes \([\d,]+ positions\), over the 10 minutes "
                                           r"play waits for; lower the goal \(--goal\)$"):
         solve_for_play(game)
+
+
+def test_the_wait_for_a_long_seat_comparison_is_announced():
+    """The status line of a long 3-4 seat comparison under the rounds
+    ending gives its estimated time; a quick one, or a two-seat game,
+    none (the command does not branch on the family: the estimate does)."""
+    from designer.commands.compare import _expected
+
+    full = as_rules("compare", load_game("zombie-dice", players=3))
+    assert re.fullmatch(r" \(about \d+ h \d\d min, by its estimate\)", _expected(full, "hold-at:5"))
+    assert _expected(full, "neller") == ""  # refused by the comparison itself, in one line
+    assert _expected(as_rules("compare", load_game("zombie-yellow", players=3)), "hold-at:5") == ""
+    assert _expected(load_game("pig"), "max-score") == ""

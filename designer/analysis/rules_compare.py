@@ -160,6 +160,26 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
                           float(solution.unsettled_residual), game.ending, cap)
 
 
+def compare_seconds(game, policy):
+    """The estimated seconds of :func:`compare_rules_seats` for ``policy`` on
+    ``game`` where the wait can be long (3-4 seats under the rounds ending:
+    the solve at the policy's cap and one evaluation per seat, by
+    :func:`designer.engine.seat_rounds_match.profile_estimate`), else None
+    (also for a policy or a size the comparison refuses: it says why)."""
+    if game.family != "rules" or game.players < 3 or game.ending != "rounds":
+        return None
+    from designer.engine.seat_rounds_match import profile_estimate
+
+    try:
+        a = parse_rules_policy(policy, game)
+        rules = game.rules
+        est = profile_estimate(rules.model, rules.goal, game.players, a, ties=rules.ties,
+                               cap=game.cap, name=game.name)
+    except DesignError:
+        return None
+    return est["seconds"]
+
+
 def _race_profile(game, a, solution):
     """``(solution, each seat's win playing a, seconds)`` of a 3-4 seat race."""
     import time
@@ -185,4 +205,4 @@ def _race_profile(game, a, solution):
     return solution, [float(prof.seat_win(s, start)[s]) for s in range(N)], seconds
 
 
-__all__ = ["RulesComparison", "compare_rules", "compare_rules_seats"]
+__all__ = ["RulesComparison", "compare_rules", "compare_rules_seats", "compare_seconds"]
