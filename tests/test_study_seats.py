@@ -212,6 +212,26 @@ def test_zombie_rows_over_players_equal_direct_solves(tmp_path):
         assert r.expected_actions == pytest.approx(direct.expected_actions(komi=komi), rel=1e-10)
 
 
+def test_zombie_seat_study_report(tmp_path):
+    """The report of a Zombie Dice study over players: its seats section,
+    and fairness named as the distance from an equal share, not the first
+    player's edge."""
+    path = write_study(tmp_path, ZOMBIE_SEATS.replace("[1, 2]", "1").replace("[5, 7]", "5"))
+    run = subprocess.run([sys.executable, "-m", "designer", "study", "run", str(path)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rep = subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--out",
+                          str(tmp_path / "rep"), "--no-card"], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert rep.returncode == 0, rep.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "3 of 3 sets of zombie dice computed" in md
+    assert "Chosen by smallest largest distance of a seat's win from an equal share" in md
+    assert "first-player edge" not in md
+    for N in (2, 3, 4):
+        assert f"With {N} players the fairest design is under the rounds ending" in md
+
+
 @pytest.mark.parametrize("edit, words", [
     (("players = [2, 3, 4]", 'players = 3\nending = "race"'),
      "designer study run does not take ending = race for zombie studies"),

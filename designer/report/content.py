@@ -85,21 +85,24 @@ METRIC_WORDS = {"fairness": "first-player edge (either sign)",
                 "skill_gap": "skill gap (how much more often an optimal player beats a "
                              "max-score player than a coin flip would)"}
 
-#: Families whose fairness is not the first player's edge.
-FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)",
-                  "deck-seats": "largest distance of a seat's win from an equal share",
-                  "dice-seats": "largest distance of a seat's win from an equal share",
-                  "rules-seats": "largest distance of a seat's win from an equal share"}
+#: Families whose fairness is not the first player's edge (besides the
+#: seats variants: :data:`SEATS_FAIRNESS`).
+FAIRNESS_WORDS = {"wager": "non-dealer gain per hand (either sign)"}
+#: The fairness of a study over players (a family with ``seat_params``).
+SEATS_FAIRNESS = "largest distance of a seat's win from an equal share"
 
 #: What one unit of work is called in each family (a design for the
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
                      "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice",
-                     "rules": "variants of the rules", "rules-seats": "variants of the rules"}
+                     "rules": "variants of the rules", "rules-seats": "variants of the rules",
+                     "zombie-seats": "sets of zombie dice"}
 
 
 def _words(fam, metric):
     if metric == "fairness":
+        if getattr(fam, "seat_params", None):
+            return SEATS_FAIRNESS
         return FAIRNESS_WORDS.get(fam.name, METRIC_WORDS["fairness"])
     if metric == "skill_gap":
         return (f"skill gap (how much more often an optimal player beats a {fam.skill_rival[0]} "
@@ -453,7 +456,8 @@ def glossary(fam):
                 "zombie": "the dice and their faces.",
                 "zombie-dice": "how many green, yellow and red dice the cup holds.",
                 "rules": "the values the study gives the rules file's keys.",
-                "rules-seats": "the values the study gives the rules file's keys."
+                "rules-seats": "the values the study gives the rules file's keys.",
+                "zombie-seats": "the dice and their faces.",
                 }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
         ]
@@ -475,16 +479,18 @@ def glossary(fam):
                 ("fair komi", "the komi (points for the second player) that brings the first "
                  "player's chance of winning closest to 50%."),
             ]
-        words += [
-            ("first-player win", "the chance that the player who moves first wins, when both "
-             "play as well as possible."),
-            ("first-player edge", "first-player win minus 50%, in percentage points. "
-             "Positive: the first player wins more often; negative: the second player does; "
-             "0: a perfectly fair game. The report ranks by its size, ignoring the sign."),
-        ]
+        if "first_player_win" in fam.stored:  # two seats (a study over players has none)
+            words += [
+                ("first-player win", "the chance that the player who moves first wins, when "
+                 "both play as well as possible."),
+                ("first-player edge", "first-player win minus 50%, in percentage points. "
+                 "Positive: the first player wins more often; negative: the second player "
+                 "does; 0: a perfectly fair game. The report ranks by its size, ignoring the "
+                 "sign."),
+            ]
         if "expected_actions" in fam.stored:
             words.append(("expected length", "the average number of actions (draws, rolls, "
-                          "holds) in a game between two optimal players."))
+                          "holds) in a game between optimal players."))
         words += [
             ("optimal policy", "the play that maximises the chance of winning, found exactly."),
         ]
