@@ -1,6 +1,8 @@
 """Helpers to write small study files in temporary folders."""
 
 import signal
+import subprocess
+import sys
 import textwrap
 
 
@@ -8,6 +10,18 @@ def write_study(tmp_path, body, name="small"):
     path = tmp_path / f"{name}.toml"
     path.write_text(textwrap.dedent(body))
     return path
+
+
+def report_markdown(path, out, run=True):
+    """``designer study run PATH`` (unless ``run`` is False), then
+    ``designer report PATH --out OUT --no-card``; the report's Markdown."""
+    commands = ([["study", "run", str(path)]] if run else []) + [
+        ["report", str(path), "--out", str(out), "--no-card"]]
+    for argv in commands:
+        done = subprocess.run([sys.executable, "-m", "designer", *argv], capture_output=True,
+                              text=True, cwd=path.parent)
+        assert done.returncode == 0, done.stderr
+    return (out / "report.md").read_text()
 
 
 SMALL_DECK = """

@@ -2,8 +2,6 @@
 its rows against the slow N-seat reference and direct solves, worker
 processes, its report, and every refusal of its study file."""
 
-import subprocess
-import sys
 import tomllib
 
 import numpy as np
@@ -20,7 +18,7 @@ from designer.search.rules_family import toml_text
 from designer.search.seat_families import SEAT_COLUMNS
 from engine_reference import Die
 from engine_seats_reference import reference_seat_lengths, reference_seats
-from study_helpers import assert_refused, write_study
+from study_helpers import assert_refused, report_markdown, write_study
 from test_study_rules import TINY_RULES
 
 STUDY = """
@@ -198,11 +196,7 @@ def test_four_players(tmp_path):
 
 def test_report_and_top(rows):
     tmp, spec, _ = rows
-    rep = subprocess.run([sys.executable, "-m", "designer", "report", str(spec.path), "--out",
-                          str(tmp / "rep"), "--no-card"], capture_output=True, text=True,
-                         cwd=tmp)
-    assert rep.returncode == 0, rep.stderr
-    md = (tmp / "rep" / "report.md").read_text()
+    md = report_markdown(spec.path, tmp / "rep", run=False)
     assert "## Seats and endings" in md
     assert "8 of 8 variants of the rules computed" in md
     assert "Chosen by smallest largest distance of a seat's win from an equal share" in md

@@ -1,8 +1,6 @@
 """Studies over players and endings (N players, race or rounds): the seats variant of
 the deck and dice families, its rows, its refusals and its report section."""
 
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
@@ -13,7 +11,7 @@ from designer.search.grid import run_grid
 from designer.search.seat_families import komi_vectors
 from designer.search.spec import StudyError
 from designer.solve import solve
-from study_helpers import write_study
+from study_helpers import report_markdown, write_study
 
 SEATS = """
 [study]
@@ -121,14 +119,7 @@ def test_seat_study_report_and_page(tmp_path):
     figure, and its interactive page (rows without a komi column: the
     sentences come from Python) draws with no console error."""
     path = write_study(tmp_path, SEATS.format(family="deck", design="bad = [1, 2]\ngood = 4"))
-    run = subprocess.run([sys.executable, "-m", "designer", "study", "run", str(path)],
-                         capture_output=True, text=True, cwd=tmp_path)
-    assert run.returncode == 0, run.stderr
-    rep = subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--out",
-                          str(tmp_path / "rep"), "--no-card"], capture_output=True, text=True,
-                         cwd=tmp_path)
-    assert rep.returncode == 0, rep.stderr
-    md = (tmp_path / "rep" / "report.md").read_text()
+    md = report_markdown(path, tmp_path / "rep")
     assert "## Seats and endings" in md
     for N in (2, 3):
         assert f"With {N} players the fairest design is under the" in md
@@ -217,14 +208,7 @@ def test_zombie_seat_study_report(tmp_path):
     and fairness named as the distance from an equal share, not the first
     player's edge."""
     path = write_study(tmp_path, ZOMBIE_SEATS.replace("[1, 2]", "1").replace("[5, 7]", "5"))
-    run = subprocess.run([sys.executable, "-m", "designer", "study", "run", str(path)],
-                         capture_output=True, text=True, cwd=tmp_path)
-    assert run.returncode == 0, run.stderr
-    rep = subprocess.run([sys.executable, "-m", "designer", "report", str(path), "--out",
-                          str(tmp_path / "rep"), "--no-card"], capture_output=True, text=True,
-                         cwd=tmp_path)
-    assert rep.returncode == 0, rep.stderr
-    md = (tmp_path / "rep" / "report.md").read_text()
+    md = report_markdown(path, tmp_path / "rep")
     assert "3 of 3 sets of zombie dice computed" in md
     assert "Chosen by smallest largest distance of a seat's win from an equal share" in md
     assert "first-player edge" not in md
