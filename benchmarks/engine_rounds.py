@@ -8,8 +8,10 @@ process, so the solvers meet the same machine:
    from the shipped ``pig`` rules at ``ending = "rounds"``, today's dice
    kernel from ``load_game("pig", ending="rounds")``), all-yellow Zombie
    Dice (a rules file written here, against ``load_game("zombie-yellow")``)
-   and full Zombie Dice (the shipped ``zombie-dice`` rules, against
-   ``load_game("zombie-dice")``), on every thread numba has, then the
+   full Zombie Dice (the shipped ``zombie-dice`` rules, against
+   ``load_game("zombie-dice")``) and two decks, Fowl Play and Red Light
+   (each written as rules by :mod:`designer.engine.family_rules`, against
+   today's deck kernel), on every thread numba has, then the
    small games on one thread: the median
    wall time of each call (engine and today alternate), the ratio engine /
    today, and the largest difference between seat 1's win probabilities
@@ -38,6 +40,7 @@ import numba
 import numpy as np
 
 from designer import load_game
+from designer.engine.family_rules import as_rules_game
 from designer.engine.rounds import solve_rounds_model
 from designer.engine.rulesfile import example_path, load_rules, parse_rules
 from designer.solve import solve
@@ -97,12 +100,30 @@ def _cases(zombie):
               pig_diff),
              ("all-yellow 13", lambda: solve_rounds_model(yellow, 13),
               lambda: solve(yellow_game), zombie_diff)]
+    for name in ("fowl-play", "red-light"):
+        cases.append(_deck_case(name))
     if zombie:
         full = load_rules(example_path("zombie-dice")).model
         full_game = load_game("zombie-dice")
         cases.append(("zombie-dice 13", lambda: solve_rounds_model(full, 13),
                       lambda: solve(full_game), zombie_diff))
     return cases
+
+
+def _deck_case(name):
+    """A deck preset under the rounds ending: the engine on its rules form
+    (the full deck at the round's start, both scores below the goal)
+    against today's deck kernel."""
+    game = load_game(name, ending="rounds")
+    rules = as_rules_game(game).rules
+    G = game.goal
+
+    def diff(e, t):
+        h0 = int(np.searchsorted(e.start_states, 0))
+        return float(np.abs(e.X[:, :, h0] - t.start_win.reshape(G, G, 2)[..., 0]).max())
+
+    return (f"{name} {G}", lambda: solve_rounds_model(rules.model, G), lambda: solve(game),
+            diff)
 
 
 def engine_and_today(cases, repeats, zombie_repeats, nt):
@@ -171,7 +192,8 @@ def main():
     engine_and_today(cases, args.repeats, args.zombie_repeats, numba.config.NUMBA_NUM_THREADS)
     # one thread each: the small games only (today's full Zombie Dice takes
     # over a minute there)
-    engine_and_today(cases[:2], args.repeats, 0, 1)
+    engine_and_today([c for c in cases if not c[0].startswith("zombie-dice")], args.repeats, 0,
+                     1)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     threads(cases, args.repeats, args.zombie_repeats, busy=False)
     if not args.no_busy:
