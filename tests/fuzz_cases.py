@@ -268,6 +268,14 @@ def cli_cases(root):
               ["solve", "zombie-yellow", "--players", "3", "--komi", "0,1"],
               ["solve", "zombie-yellow", "--players", "4", "--komi", "0,0,0,13"],
               ["solve", "red-light", "--players", "3", "--ending", "rounds", "--goal", "400"]]
+    # Zombie Dice with 3-4 seats, compared and played as rules
+    cases += [["compare", "zombie-yellow", "--players", "3", "--policy", v]
+              for v in ["rule:below 3", "py:x.py:f", "hold-at:-1", "hold-at:x", "neller", ""]]
+    cases += [["compare", "zombie-yellow", "--players", "3", "--cap", v, "--policy", "hold-at:2"]
+              for v in BAD_INTS + ["5"]]
+    cases += [["compare", "zombie-dice", "--players", "4", "--policy", "max-score"],  # memory
+              ["play", "zombie-yellow", "--players", "3", "--level", "neller"],
+              ["play", "zombie-dice", "--players", "4", "--komi", "0,1"]]
     # full Zombie Dice colours
     for flag in ["--green", "--yellow", "--red"]:
         cases += [["solve", "zombie", flag, v] for v in BAD_INTS + ["100"]]
