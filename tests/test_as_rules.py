@@ -92,7 +92,8 @@ def test_the_rules_text_of_zombie_dice():
     shotguns set aside; full: a cup of the colours it has, first roll forced."""
     text = rules_text(load_game("zombie", brains=3, shotguns=1, footprints=2, dice=2,
                                 bust_shotguns=4, goal=9, players=3))
-    assert "count = 2\nsides = 6\nother_faces = 0\naside_bust = 4\nrefill = true" in text
+    assert ("count = 2\nsides = 6\nother_faces = 0\naside_bust = 4\nrefill = true\n"
+            "aside_name = \"shotgun\"\n") in text
     assert ("face.1 = { points = 1 }\nface.2 = { points = 1 }\nface.3 = { points = 1 }\n"
             "face.4 = { aside = true }\n") in text and "face.5" not in text
     assert 'ending = "rounds"' in text and "players = 3" in text

@@ -222,6 +222,17 @@ def test_all_yellow_zombie_race_matches_reference():
     assert abs(got.first_player_win - p) < 1e-9
 
 
+def test_the_dice_set_aside_are_named_as_the_rules_say():
+    plain = parse_rules(AYZD.format(goal=9)).part
+    assert (plain.name(1), plain.name(2)) == ("1 die set aside", "2 dice set aside")
+    named = parse_rules(AYZD.format(goal=9) + 'aside_name = "shotgun"\n').part
+    assert (named.name(0), named.name(1), named.name(2)) == ("0 shotguns", "1 shotgun",
+                                                              "2 shotguns")
+    two = parse_rules(AYZD.format(goal=9) + 'aside_name = ["die on the rack", '
+                                            '"dice on the rack"]\n').part
+    assert two.name(2) == "2 dice on the rack"
+
+
 def test_refill_folds_all_footprints():
     """All three dice showing footprints (1/27) leave the turn as it was:
     folded, the other outcomes of each state sum to 1."""
@@ -255,6 +266,12 @@ def test_refill_folds_all_footprints():
      r"dice\.refill: 'yes' is not allowed"),
     ("goal = 9\n[dice]\nsides = 2\nother_faces = 0\nrefill = true\nface.1 = { aside = true }\n"
      "aside_bust = 9\n", r"no turn can score a point"),
+    ("goal = 9\n[dice]\nsides = 6\naside_name = \"x\"\nface.1 = { bust = true }\n",
+     r"dice\.aside_name: no face is set aside"),
+    (AYZD.format(goal=9) + "aside_name = 3\n", r"dice\.aside_name: 3 is not allowed: a name"),
+    (AYZD.format(goal=9) + "aside_name = [\"a\", \"b\", \"c\"]\n", r"dice\.aside_name: \["),
+    (AYZD.format(goal=9) + "aside_name = \" \"\n", r"dice\.aside_name: ' ' is not allowed"),
+    (AYZD.format(goal=9) + "aside_name = \"" + "x" * 31 + "\"\n", r"dice\.aside_name: 'x"),
     # five faces worth nothing fold into a bust of chance 1 (not 1 + 2e-16)
     ("goal = 9\n[dice]\nsides = 6\nother_faces = 0\nface.1 = { bust = true }\n",
      r"goal: no turn can score a point"),

@@ -92,7 +92,8 @@ def _zombie_part(game):
     faces = "".join(f"face.{f} = {{ points = 1 }}\n" for f in range(1, b + 1))
     faces += "".join(f"face.{f} = {{ aside = true }}\n" for f in range(b + 1, b + s + 1))
     return (f"[dice]\ncount = {game.dice}\nsides = {game.faces}\nother_faces = 0\n"
-            f"aside_bust = {game.bust_shotguns}\nrefill = true\n{faces}")
+            f"aside_bust = {game.bust_shotguns}\nrefill = true\naside_name = \"shotgun\"\n"
+            f"{faces}")
 
 
 def as_rules_game(game):

@@ -114,6 +114,9 @@ class Dice:
     bust_points : int
         With ``one_throw``: points a busting throw banks (Hog's "any 1
         scores 1"); 0 loses the turn as any bust does.
+    aside_words : tuple of two str
+        How the board names one die set aside and several (all-yellow
+        Zombie Dice: ``("shotgun", "shotguns")``).
     """
 
     count: int
@@ -126,6 +129,7 @@ class Dice:
     choose: tuple = ()
     one_throw: bool = False
     bust_points: int = 0
+    aside_words: tuple = ("die set aside", "dice set aside")
 
     start = 0
 
@@ -137,7 +141,7 @@ class Dice:
         """A state in words."""
         if not any(f.aside for f in self.faces):
             return "dice in hand"
-        return f"{key} {'die' if key == 1 else 'dice'} set aside"
+        return f"{key} {self.aside_words[0] if key == 1 else self.aside_words[1]}"
 
     def features(self, key):
         """What a player sees of the state (with dice set aside)."""

@@ -29,6 +29,7 @@ Layout::
     refill = false        # true: dice set aside are replaced, every roll throws `count`
     one_throw = false     # true: a turn is one throw, which ends it (Hog)
     bust_points = 0       # one_throw only: points a busting throw banks
+    aside_name = "shotgun"  # how the board names a die set aside (default "die set aside")
                           # count = [1, 10]: the mover chooses how many dice to throw
     [dice.bust_effect]    # a bust showing `bust_faces` bust faces or more
     bust_faces = 2        #   also changes the banked score:
@@ -95,7 +96,9 @@ _COLOUR = ("count", "brain", "shotgun", "footprint")
 MAX_CUP = 30
 _TURN = ("forced_first", "min_bank")
 _DICE = ("count", "sides", "other_faces", "face", "aside_bust", "refill", "one_throw",
-         "bust_points", "bust_effect")
+         "bust_points", "bust_effect", "aside_name")
+#: Longest name of the dice set aside.
+MAX_NAME = 30
 _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle")
@@ -355,8 +358,28 @@ class _Reader:
                         self.fail(f"dice.bust_effect.{k}", "only with score = \"penalty\"")
             if not any(f.bust for f in faces):
                 self.fail("dice.bust_effect", "no face busts (give a face { bust = true })")
+        words = Dice.aside_words
+        if "aside_name" in d:
+            if not any(f.aside for f in faces):
+                self.fail("dice.aside_name", "no face is set aside (give a face "
+                          "{ aside = true })")
+            words = self.aside_name(d["aside_name"])
         return Dice(count, tuple(faces), aside_bust, effect, nfaces, penalty, refill, choose,
-                    one_throw, bust_points), floor
+                    one_throw, bust_points, words), floor
+
+    def aside_name(self, v):
+        """``dice.aside_name``: one name (its plural adds an s) or two, one
+        die and several, as the board says them."""
+        names = [v] if isinstance(v, str) else v
+        ok = (isinstance(names, list) and len(names) in (1, 2)
+              and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME
+                      and n.isprintable() for n in names))
+        if not ok:
+            self.fail("dice.aside_name", f"{v!r} is not allowed: a name such as \"shotgun\" "
+                      f"(the plural adds an s) or two, [\"die on the rack\", \"dice on the "
+                      f"rack\"], each 1 to {MAX_NAME} printable characters")
+        names = [n.strip() for n in names]
+        return (names[0], names[1] if len(names) == 2 else names[0] + "s")
 
     def deck(self, d):
         self.keys(d, _DECK, "deck.")
