@@ -261,3 +261,22 @@ def test_the_wait_for_a_long_seat_comparison_is_announced():
     assert _expected(full, "neller") == ""  # refused by the comparison itself, in one line
     assert _expected(as_rules("compare", load_game("zombie-yellow", players=3)), "hold-at:5") == ""
     assert _expected(load_game("pig"), "max-score") == ""
+
+
+def test_zombie_designs_played_as_rules_keep_apart_in_the_play_statistics():
+    """The name of a Zombie Dice game leaves out some of its parameters
+    (the dice per roll, the shotguns that bust, the faces, the cap): its
+    rules game's source names them, so two designs never share a record."""
+    from designer.play.stats import design_key
+
+    def key(**kw):
+        return design_key(as_rules("play", load_game("zombie", players=3, **kw)))
+
+    cup = dict(green=4, yellow=5, red=4)
+    keys = {key(**cup), key(**cup, dice=2), key(**cup, bust_shotguns=4), key(**cup, cap=50),
+            key(**cup, red_faces=(1, 2, 3)), key(), key(bust_shotguns=4), key(brains=3)}
+    assert len(keys) == 8
+    assert key(**cup) == key(**cup)
+    assert design_key(as_rules("play", load_game("deck", bad=2, good=3, goal=6,
+                                                 ending="rounds"))) == \
+        "rules:rules=deck 2 bad / 3 good,goal=6,komi=0"  # a deck's name names it: as before

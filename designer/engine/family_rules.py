@@ -96,6 +96,20 @@ def _zombie_part(game):
             f"{faces}")
 
 
+def _source(game):
+    """What the rules game says it was read from: a deck or dice game's name
+    (which names its every parameter); a Zombie Dice game's name and the
+    parameters its name leaves out (its dice, their faces, the shotguns
+    that bust, the cap), so that two designs never share one (the play
+    statistics key their records by it)."""
+    if game.family != "zombie":
+        return game.name
+    seats = ("family", "goal", "komi", "players")
+    rest = ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}"
+                     for k, v in game.params.items() if k not in seats)
+    return f"{game.name} [{rest}]"
+
+
 def as_rules_game(game):
     """The deck, dice or Zombie Dice ``game`` as a
     :class:`~designer.engine.game.RulesGame`: its rules (:func:`rules_text`),
@@ -108,7 +122,7 @@ def as_rules_game(game):
         A game of another family (:data:`FAMILIES` have a rules form).
     """
     rules = parse_rules(rules_text(game), where=game.name)
-    return RulesGame(rules, game.name, tuple(game.start_scores), game.players, game.ending,
+    return RulesGame(rules, _source(game), tuple(game.start_scores), game.players, game.ending,
                      list(game.komi) if isinstance(game.komi, tuple) else game.komi,
                      f"{_KIND_WORDS[game.family]} played as rules under the {game.ending} "
                      "ending",
