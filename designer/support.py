@@ -68,7 +68,7 @@ SUPPORT = {
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
-                  "zombie-dice": TWO_ROUNDS, "wager": WAGER, "rules": ALL_RACE_ROUNDS},
+                  "zombie-dice": ALL_ROUNDS, "wager": WAGER, "rules": ALL_RACE_ROUNDS},
 }
 
 #: Where a command takes a deck, dice or Zombie Dice game as the same game

@@ -227,6 +227,21 @@ def test_zombie_seat_study_refusals(tmp_path, edit, words):
     assert "\n" not in str(exc.value)
 
 
+@pytest.mark.parametrize("edit, words", [
+    (("players = [2, 3]", 'players = 3\nending = "race"'),
+     "designer study run does not take ending = race for zombie-dice studies"),
+    (("green = [2, 3]", "green = [0, 1]\nyellow = 0\nred = 0\n"), "green \\+ yellow \\+ red"),
+    (("green = [2, 3]", "green = 21"), "green"),
+])
+def test_zombie_dice_seat_study_refusals(tmp_path, edit, words):
+    body = ZOMBIE_DICE_SEATS.replace(*edit)
+    if "yellow = 0" in body:
+        body = body.replace("yellow = 1\n", "").replace("red = [1, 3]\n", "")
+    with pytest.raises(StudyError, match=words) as exc:
+        load_study(write_study(tmp_path, body))
+    assert "\n" not in str(exc.value)
+
+
 def test_a_two_player_zombie_study_in_rounds_is_the_plain_family(tmp_path):
     """Writing the one ending out keeps the plain family (the same store)."""
     body = ZOMBIE_SEATS.replace("players = [2, 3, 4]\n", "").replace("min = -1", "min = 0")
@@ -235,3 +250,66 @@ def test_a_two_player_zombie_study_in_rounds_is_the_plain_family(tmp_path):
                                   name="same"))
     assert plain.family == same.family == "zombie"
     assert same.fingerprint() == plain.fingerprint()
+
+
+ZOMBIE_DICE_SEATS = """
+[study]
+name = "zdseats"
+family = "zombie-dice"
+workers = 1
+
+[space]
+green = [2, 3]
+yellow = 1
+red = [1, 3]
+goal = [3, 4]
+komi = {min = -1, max = 1}
+players = [2, 3]
+"""
+
+
+def test_zombie_dice_rows_over_players_equal_direct_solves(tmp_path):
+    """Colour mixes of full Zombie Dice over 2-3 players: the goal may
+    range (no skill gap pins it); each row equals the Zombie solver on the
+    game with that goal and those start points, and a cup the rules refuse
+    (fewer than 5 dice) is not a unit."""
+    from designer.games import ZombieDiceGame
+
+    # cups without red dice: the smallest solves
+    body = ZOMBIE_DICE_SEATS.replace("red = [1, 3]", "red = 0").replace("yellow = 1",
+                                                                        "yellow = [2, 3]")
+    spec = load_study(write_study(tmp_path, body))
+    assert spec.family == "zombie-dice-seats"
+    store = open_store(spec)
+    assert run_grid(spec, store)["computed"] == 6  # 2g/2y has 4 dice: not a cup
+    df = store.rows()
+    assert set(zip(df["green"], df["yellow"])) == {(2, 3), (3, 2), (3, 3)}
+    assert set(df["goal"]) == {3, 4} and set(df["players"]) == {2, 3}
+    for r in df.itertuples():
+        N, starts = int(r.players), [int(x) for x in r.starts.split(",")]
+        komi = starts[1] - starts[0] if N == 2 else starts
+        if (N == 2 and komi < 0) or sum(starts) > 1 or r.goal != 3:
+            # seat 1's points (no plain two-player game to compare with); each
+            # row a solve of its own: a few start vectors at the goal read off
+            # the goal-4 solve are checked
+            continue
+        direct = solve(ZombieDiceGame(int(r.green), int(r.yellow), 0, goal=int(r.goal),
+                                      komi=komi, players=N))
+        p = [getattr(r, f"seat_{s + 1}_win") for s in range(N)]
+        assert p == pytest.approx(list(direct.seat_win(komi=komi)), abs=1e-12)
+
+
+def test_a_zombie_dice_mix_too_long_for_its_seats_fails_as_a_unit(tmp_path):
+    """The published 6/4/3 cup with three players to 13 would take about 27
+    minutes: that unit fails with the solver's reason, in one line."""
+    body = (ZOMBIE_DICE_SEATS.replace("green = [2, 3]", "green = 6")
+            .replace("yellow = 1", "yellow = 4").replace("red = [1, 3]", "red = 3")
+            .replace("goal = [3, 4]", "goal = 13").replace("players = [2, 3]", "players = 3"))
+    spec = load_study(write_study(tmp_path, body))
+    store = open_store(spec)
+    run_grid(spec, store)
+    failed = store.failed()
+    assert len(failed) == 1
+    reason = str(next(iter(failed.values())) if isinstance(failed, dict) else failed[0])
+    assert "invalid players=3: allowed a Zombie game whose 3-seat solve" in reason
+    assert "\n" not in reason

@@ -96,7 +96,8 @@ SEATS_FAIRNESS = "largest distance of a seat's win from an equal share"
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
                      "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice",
                      "rules": "variants of the rules", "rules-seats": "variants of the rules",
-                     "zombie-seats": "sets of zombie dice"}
+                     "zombie-seats": "sets of zombie dice",
+                     "zombie-dice-seats": "colour mixes of zombie dice"}
 
 
 def _words(fam, metric):
@@ -458,6 +459,7 @@ def glossary(fam):
                 "rules": "the values the study gives the rules file's keys.",
                 "rules-seats": "the values the study gives the rules file's keys.",
                 "zombie-seats": "the dice and their faces.",
+                "zombie-dice-seats": "how many green, yellow and red dice the cup holds.",
                 }.get(fam.name, "the components.")),
             ("goal", "the points a player needs to win."),
         ]

@@ -5,8 +5,9 @@ A deck or dice study whose ``[space]`` gives ``players`` (2..4) or
 defaults (2, race) runs as the family's *seats* variant, ``deck-seats`` or
 ``dice-seats``, chosen by :func:`designer.search.spec.load_study`; a study
 that leaves them out is the plain family, with the same stores as before.
-An all-yellow Zombie Dice study over ``players`` runs as ``zombie-seats``
-(its only ending is ``rounds``).
+A Zombie Dice study over ``players`` runs as ``zombie-seats`` (all-yellow)
+or ``zombie-dice-seats`` (a cup of colours); their only ending is
+``rounds``.
 
 A unit is one composition with one player count and one ending: one solve
 answers every goal up to the largest and every komi vector. The study's
@@ -27,7 +28,8 @@ import itertools
 import numpy as np
 
 from designer.errors import ParameterError
-from designer.search.families import DeckFamily, DiceFamily, Family, ZombieFamily
+from designer.search.families import (DeckFamily, DiceFamily, Family, ZombieDiceFamily,
+                                      ZombieFamily)
 
 #: The largest table of seats (N) stored per row.
 MAX_SEATS = 4
@@ -267,8 +269,54 @@ class ZombieSeatsFamily(_Seats, ZombieFamily):
                 f"x{int(row['dice'])}, {int(row['players'])}p")
 
 
+class ZombieDiceSeatsFamily(_Seats, ZombieDiceFamily):
+    """Full Zombie Dice (colour mixes of the cup) over the number of
+    players, in rounds. Unlike the two-seat family it has no skill gap, so
+    its goal may range; a mix whose solve is too long or too large for its
+    player count is refused as a unit (the study goes on)."""
+
+    name = "zombie-dice-seats"
+    space_params = ZombieDiceFamily.design_columns + ("players", "ending", "goal", "komi")
+    design_columns = ZombieDiceFamily.design_columns + ("players", "ending")
+    int_columns = ZombieDiceFamily.int_columns | {"players"}
+    default_ending = "rounds"
+
+    def check_space(self, space, fixed):
+        from designer.games._validate import check_int
+        from designer.games.zombie import MAX_COLOUR
+
+        self.check_seat_values(space)
+        for p in ZombieDiceFamily.design_columns:
+            for v in (space[p].lo, space[p].hi):
+                check_int(p, v, 0, MAX_COLOUR)
+        lo, hi = (sum(space[p].lo for p in ZombieDiceFamily.design_columns),
+                  sum(space[p].hi for p in ZombieDiceFamily.design_columns))
+        if hi < self.cup[0] or lo > self.cup[1]:
+            raise ParameterError("green + yellow + red", f"{lo}..{hi}",
+                                 f"some mix with {self.cup[0]} to {self.cup[1]} dice")
+
+    def work(self, unit, args):
+        lo, hi = self.cup
+        if not lo <= self.components(unit) <= hi:
+            return 0.0  # a cup the rules refuse: left out of the units (no game to size)
+        return super().work(unit, args)
+
+    def game(self, unit, goal, komi=0):
+        from designer.games import ZombieDiceGame
+
+        return ZombieDiceGame(unit["green"], unit["yellow"], unit["red"], goal=goal, komi=komi,
+                              players=unit["players"])
+
+    def tiny_unit(self):
+        return {**ZombieDiceFamily.tiny_unit(self), "players": 3, "ending": "rounds"}
+
+    def short_label(self, row):
+        return (f"{int(row['green'])}g/{int(row['yellow'])}y/{int(row['red'])}r, "
+                f"{int(row['players'])}p")
+
+
 #: Plain family name -> its seats variant.
 SEAT_VARIANTS = {"deck": DeckSeatsFamily(), "dice": DiceSeatsFamily(),
-                 "zombie": ZombieSeatsFamily()}
+                 "zombie": ZombieSeatsFamily(), "zombie-dice": ZombieDiceSeatsFamily()}
 
 __all__ = ["SEAT_VARIANTS", "Family", "komi_vectors"]
