@@ -47,6 +47,7 @@ def register(sub):
                "designer compare pig --ending rounds --policy hold-at:20 | "
                "designer compare red-light --policy hold-at:5 --against max-score | "
                "designer compare zombie-yellow --policy neller --against optimal | "
+               "designer compare zombie-yellow --players 3 --policy hold-at:5 | "
                "designer compare fowl-play --policy nn:fowl_nn.npz --against optimal --json")
     add_game_args(p)
     p.add_argument("--policy", required=True, metavar="POLICY", help=f"policy A: {POLICY_HELP}")
