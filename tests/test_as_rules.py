@@ -104,7 +104,7 @@ def test_the_rules_text_of_zombie_dice():
     assert "yellow" not in text  # a colour the cup lacks
 
 
-ZOMBIES = [("zombie-yellow", {}, 3), ("zombie-yellow", {}, 4),
+ZOMBIES = [("zombie-yellow", {}, 3), ("zombie-yellow", {"goal": 9}, 4),
            ("zombie", dict(brains=3, shotguns=1, footprints=0, dice=2, bust_shotguns=2, goal=7), 3),
            ("zombie", dict(brains=1, shotguns=2, footprints=3, dice=1, bust_shotguns=1, goal=6,
                            komi=[0, 1, 2]), 3),
