@@ -31,7 +31,7 @@ GAMES = {
     "deck": ("deck", {"bad": 2, "good": 4, "goal": 6}),
     "dice": ("dice", {"faces": 4, "goal": 8}),
     "zombie": ("zombie", {"goal": 5, "cap": 9}),
-    "zombie-dice": ("zombie-dice", {"goal": 4, "cap": 6, "green": 3, "yellow": 1, "red": 1}),
+    "zombie-dice": ("zombie-dice", {"goal": 3, "cap": 6, "green": 3, "yellow": 1, "red": 1}),
     "wager": ("wager", {}),
     "rules": ("piglet", {"goal": 6}),
 }
@@ -111,7 +111,7 @@ def _study_file(tmp_path, kind, n, e):
              "dice": "faces = 4\ngoal = 8\nkomi = [0]",
              "zombie": ("brains = 2\nshotguns = 2\nfootprints = 2\ndice = 3\nbust_shotguns = 3\n"
                         "goal = 5\nkomi = [0]"),
-             "zombie-dice": "green = 3\nyellow = 1\nred = 1\ngoal = 4\nkomi = [0]",
+             "zombie-dice": "green = 3\nyellow = 1\nred = 1\ngoal = 3\nkomi = [0]",
              "wager": "max_raise = 2\nante = 1\nstart = 10\nrounds = 2\npack = 52",
              "rules": "goal = 6\nkomi = [0]"}[kind]
     seats = "" if kind == "wager" and (n, e) == (2, "race") else f'players = {n}\nending = "{e}"'
