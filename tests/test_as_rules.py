@@ -193,7 +193,7 @@ def test_compare_a_deck_with_three_seats_in_rounds():
     # a seat of three in rounds: the forms it takes, not the two-seat list
     (["compare", "zombie-yellow", "--players", "3", "--policy", "neller"],
      "invalid policy 'neller' for Zombie Dice (all yellow) (a Zombie Dice game played as rules "
-     "under the rounds ending): allowed optimal, max-score or hold-at:N (N in points)"),
+     "under the rounds ending): allowed optimal, hold-at:N or max-score (N in points)"),
 ])
 def test_refusals_are_one_line(argv, words):
     r = cli(*argv)
@@ -254,7 +254,11 @@ def test_the_wait_for_a_long_seat_comparison_is_announced():
     """The status line of a long 3-4 seat comparison under the rounds
     ending gives its estimated time; a quick one, or a two-seat game,
     none (the command does not branch on the family: the estimate does)."""
-    from designer.commands.compare import _expected
+    from designer.analysis.rules_compare import compare_seconds
+    from designer.report.terminal import estimated
+
+    def _expected(game, policy):
+        return estimated(compare_seconds(game, policy))
 
     full = as_rules("compare", load_game("zombie-dice", players=3))
     assert re.fullmatch(r" \(about \d+ h \d\d min, by its estimate\)", _expected(full, "hold-at:5"))

@@ -279,8 +279,12 @@ def test_a_solve_too_long_to_wait_for_is_refused_in_one_line():
 
 
 def test_the_wait_for_a_long_solve_is_announced():
-    from designer.commands.play import _expected
+    from designer.play.rules_engine import solve_seconds
     from designer.play.rules_seat_rounds import solve_estimate
+    from designer.report.terminal import estimated
+
+    def _expected(game):  # what the status line adds before the solve
+        return estimated(solve_seconds(game))
 
     game = load_rules_game("pig", players=3, ending="rounds")  # to 100
     seconds = solve_estimate(game)["seconds"]

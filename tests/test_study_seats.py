@@ -209,7 +209,9 @@ def test_zombie_seat_study_report(tmp_path):
     player's edge."""
     path = write_study(tmp_path, ZOMBIE_SEATS.replace("[1, 2]", "1").replace("[5, 7]", "5"))
     md = report_markdown(path, tmp_path / "rep")
-    assert "3 of 3 sets of zombie dice computed" in md
+    # a unit is a set of dice at one player count: compositions, as for decks
+    assert "3 of 3 compositions computed" in md
+    assert "**composition**: what is in the box: the dice and their faces." in md
     assert "Chosen by smallest largest distance of a seat's win from an equal share" in md
     assert "first-player edge" not in md
     for N in (2, 3, 4):

@@ -166,7 +166,7 @@ def compare_seconds(game, policy):
     the solve at the policy's cap and one evaluation per seat, by
     :func:`designer.engine.seat_rounds_match.profile_estimate`), else None
     (also for a policy or a size the comparison refuses: it says why)."""
-    if game.family != "rules" or game.players < 3 or game.ending != "rounds":
+    if game.family != "rules" or not game.seat_rounds:
         return None
     from designer.engine.seat_rounds_match import profile_estimate
 

@@ -59,22 +59,11 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def _expected(game, policy):
-    """`` (about 2 h 19 min, by its estimate)``: the time a long exact
-    comparison is expected to take (one seat of three or four under the
-    rounds ending: the solve and an evaluation per seat), else ``""``."""
-    from designer.analysis.rules_compare import compare_seconds
-    from designer.report.terminal import duration
-
-    seconds = compare_seconds(game, policy)
-    return f" ({duration(seconds)}, by its estimate)" if seconds and seconds >= 5 else ""
-
-
 def run(args):
     from contextlib import nullcontext
 
     from designer.analysis.compare import compare
-    from designer.report.terminal import err_console, print_json, show_comparison
+    from designer.report.terminal import err_console, estimated, print_json, show_comparison
     from designer.support import kind_of
 
     game = game_from_args(args, "compare")
@@ -91,9 +80,12 @@ def run(args):
     # a solve and an exact evaluation can take minutes on large games (a
     # solve with its own progress bar was done above)
     shown = solution is None and err_console.is_terminal and not args.json
-    with (err_console.status(f"evaluating {args.policy} on {game.name} exactly"
-                             f"{_expected(game, args.policy) if shown else ''}...") if shown
-          else nullcontext()):
+    if shown:  # a long comparison (one seat of 3-4 in rounds) says how long
+        from designer.analysis.rules_compare import compare_seconds
+
+        wait = estimated(compare_seconds(game, args.policy))
+    with (err_console.status(f"evaluating {args.policy} on {game.name} exactly{wait}...")
+          if shown else nullcontext()):
         result = compare(game, args.policy, args.against, solution=solution,
                          with_agreement=not args.no_agreement)
     if args.json:

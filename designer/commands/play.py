@@ -112,7 +112,10 @@ def run(args):
     solution = None
     own_solve = solver_for(game)  # a rules game: the engine's solve, for every level
     if own_solve is not None:
-        with console.status(f"solving {game.name} exactly{_expected(game)}..."):
+        from designer.play.rules_engine import solve_seconds
+        from designer.report.terminal import estimated
+
+        with console.status(f"solving {game.name} exactly{estimated(solve_seconds(game))}..."):
             solution = own_solve(game)
     elif needs_solution(game, args.level) and kind_of(game) in REPORTS_PROGRESS:
         solution = solve_shown(game)  # up to a minute: a bar over score positions
@@ -132,16 +135,6 @@ def run(args):
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     return status
-
-
-def _expected(game):
-    """`` (about 40 s)``: the time a long solve before a game is expected
-    to take (three or four seats of a rules game in rounds), else ``""``."""
-    from designer.play.rules_engine import solve_seconds
-    from designer.report.terminal import duration
-
-    seconds = solve_seconds(game)
-    return f" ({duration(seconds)}, by its estimate)" if seconds and seconds >= 5 else ""
 
 
 def _write_page(args):

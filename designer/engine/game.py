@@ -83,6 +83,12 @@ class RulesGame:
         return self.rules.name
 
     @property
+    def seat_rounds(self):
+        """Whether three or four seats play in rounds (the N-seat rounds
+        solve, the longest one)."""
+        return self.players > 2 and self.ending == "rounds"
+
+    @property
     def unit(self):
         return self.rules.unit
 

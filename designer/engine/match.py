@@ -96,7 +96,7 @@ MAX_PASSES = 100_000
 #: The policy forms a rules game takes (for help and refusals).
 FORMS = "optimal, max-score, hold-at:N, rule:RULE, rule:FILE.toml or py:FILE.py:FUNCTION"
 #: What a seat of three or four plays under the rounds ending.
-SEAT_ROUNDS_FORMS = "optimal, max-score or hold-at:N"
+SEAT_ROUNDS_FORMS = "optimal, hold-at:N or max-score"
 
 
 @dataclass(frozen=True)
@@ -194,9 +194,7 @@ def parse_rules_policy(spec, game):
                               f"integer turn total in points, {unit} <= N <= 1000000000"
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
-    forms = FORMS
-    if game.players > 2 and game.ending == "rounds":  # a seat of 3-4 in rounds
-        forms = SEAT_ROUNDS_FORMS
+    forms = SEAT_ROUNDS_FORMS if game.seat_rounds else FORMS
     raise DesignError(f"invalid policy {spec!r} for {game.name} ({game.kind}): allowed "
                       f"{forms} (N in points{multiple})")
 

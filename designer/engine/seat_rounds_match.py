@@ -52,7 +52,7 @@ from designer._jit import TIE, compiled, threads
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
-from designer.engine.match import hold_pick, max_score_table
+from designer.engine.match import SEAT_ROUNDS_FORMS, hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
 from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end
 from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, final_jobs,
@@ -80,7 +80,7 @@ def policy_cap(model, goal, policy, cap=None, name="this game"):
     """
     if policy.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE):
         raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a seat "
-                          f"plays optimal, hold-at:N or max-score (a rule: or py: policy reads "
+                          f"plays {SEAT_ROUNDS_FORMS} (a rule: or py: policy reads "
                           f"scores past the goal there, which it does not take yet)")
     G = int(goal)
     Tc = max_score_end(model, name) if policy.kind == MAX_SCORE else 1

@@ -478,7 +478,7 @@ def solve_seconds(game):
     """The estimated seconds of :func:`solve` where it can be long (a rules
     game of three or four seats in rounds; None where the table alone
     passes the memory limit), else None."""
-    if game.family != "rules" or game.players < 3 or game.ending != "rounds":
+    if game.family != "rules" or not game.seat_rounds:
         return None
     from designer.play.rules_seat_rounds import solve_estimate
 

@@ -95,9 +95,7 @@ SEATS_FAIRNESS = "largest distance of a seat's win from an equal share"
 #: simulated ones; a composition, answered at every goal and komi, otherwise).
 COMPOSITION_WORDS = {"deck": "deck compositions", "dice": "dice",
                      "zombie": "sets of zombie dice", "zombie-dice": "colour mixes of zombie dice",
-                     "rules": "variants of the rules", "rules-seats": "variants of the rules",
-                     "zombie-seats": "sets of zombie dice",
-                     "zombie-dice-seats": "colour mixes of zombie dice"}
+                     "rules": "variants of the rules", "rules-seats": "variants of the rules"}
 
 
 def _words(fam, metric):
@@ -457,10 +455,7 @@ def glossary(fam):
                 "zombie": "the dice and their faces.",
                 "zombie-dice": "how many green, yellow and red dice the cup holds.",
                 "rules": "the values the study gives the rules file's keys.",
-                "rules-seats": "the values the study gives the rules file's keys.",
-                "zombie-seats": "the dice and their faces.",
-                "zombie-dice-seats": "how many green, yellow and red dice the cup holds.",
-                }.get(fam.name, "the components.")),
+                }.get(fam.name.removesuffix("-seats"), "the components.")),  # as its family
             ("goal", "the points a player needs to win."),
         ]
         if getattr(fam, "seat_params", None):

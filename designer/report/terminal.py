@@ -192,6 +192,13 @@ def show_top(table, title):
     console.print(frame_table(table.astype(str), title=title, formats={}))
 
 
+def estimated(seconds):
+    """`` (about 2 h 18 min, by its estimate)`` for a wait of ``seconds``
+    worth announcing (5 s or more), else ``""`` (also for None: no
+    estimate)."""
+    return f" ({duration(seconds)}, by its estimate)" if seconds and seconds >= 5 else ""
+
+
 def duration(seconds):
     """Seconds in words a person reads at a glance: ``about 45 s``,
     ``about 3 min 20 s``, ``about 2 h 05 min``."""
