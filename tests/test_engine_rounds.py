@@ -216,9 +216,29 @@ ALL_YELLOW = ("goal = {goal}\nending = \"rounds\"\n[dice]\ncount = 3\nsides = 3\
               "refill = true\n")
 
 
+DECK = "goal = {goal}\n[turn]\nforced_first = true\n[deck]\nbad = 2\ngood = 7\n"
+
+
+def _cycle():
+    """Two turn states that move into each other with points (one block
+    of two states), a choice between two moves, and two start states
+    with one feedback state: state 0 throws a d3 (1 busts, 2 scores 2 and
+    moves to state 1, 3 scores 3), state 1 a d2 (1 busts, 2 scores 1 back
+    to state 0 or 2 staying); every bust starts the next turn at state 0,
+    a stop at state 0 starts it at state 1 and at state 1 at state 0."""
+    from designer.engine import build_model
+
+    conts = [[[(1 / 3, "bust", 0, "none", 0), (1 / 3, "choose", [(2, 1)]),
+               (1 / 3, "choose", [(3, 0)])]],
+             [[(1 / 2, "bust", 0, "none", 0), (1 / 2, "choose", [(1, 0), (2, 1)])]]]
+    return build_model(conts, [1, 0], forced_first=True)
+
+
 @pytest.mark.parametrize("name, goal, ties", [("pig", 30, "replay"),
                                               ("great-rolled-ones", 20, "earlier-seat"),
-                                              ("all-yellow", 9, "replay")])
+                                              ("all-yellow", 9, "replay"),
+                                              ("deck", 12, "replay"),
+                                              ("cycle", 10, "earlier-seat")])
 def test_pair_kernels_equal_the_plain_path(name, goal, ties):
     """The open rounds' pair kernels (two unknowns a pair, seat 1's turn
     cut where it surely holds, sweeps that go again only where a kept
@@ -226,15 +246,69 @@ def test_pair_kernels_equal_the_plain_path(name, goal, ties):
     makes every start value an unknown and sweeps whole turns (the solver
     before them, checked against the reference by the tests above): the
     same round starts of both seats to 1e-12."""
+
+    got = solve_rounds_model(_model(name, goal), goal, ties=ties)
+    _assert_plain(got, _model(name, goal), goal)
+
+
+def _model(name, goal):
+    texts = {"all-yellow": ALL_YELLOW, "deck": DECK}
+    if name == "cycle":
+        return _cycle()
+    if name in texts:
+        return parse_rules(texts[name].format(goal=goal)).model
+    return load_rules(example_path(name)).model
+
+
+def _assert_plain(got, model, goal):
+    """``got``'s round starts equal the plain path's (no cut, whole turns)."""
     from designer.engine import rounds
 
-    if name == "all-yellow":
-        model = parse_rules(ALL_YELLOW.format(goal=goal)).model
-    else:
-        model = load_rules(example_path(name)).model
-    got = solve_rounds_model(model, goal, ties=ties)
     lay = rounds._layout(model, got.cap, rounds._order(model))
     X, Y = np.zeros_like(got.X), np.zeros_like(got.Y)
     rounds._open_general(model, lay, goal, got.cap, got.F, X, Y)
     assert np.abs(got.X - X).max() < 1e-12
     assert np.abs(got.Y - Y).max() < 1e-12
+
+
+@pytest.mark.parametrize("name, goal", [("pig", 25), ("deck", 12), ("cycle", 10)])
+def test_a_cut_made_too_deep_is_undone(name, goal, monkeypatch):
+    """Seat 1's turn is cut where its sure holds need no more than the
+    estimate of seat 2's starts after a bust allows; a pair whose solved
+    starts fall short of what the cut needs is solved again whole. With
+    the estimate's room made huge, nearly every pair is cut at the goal
+    and many must be solved again: the tables still equal the plain
+    path's."""
+    from designer.engine import rounds
+
+    monkeypatch.setattr(rounds, "CUT_AT", 1e9)
+    got = solve_rounds_model(_model(name, goal), goal)
+    _assert_plain(got, _model(name, goal), goal)
+
+
+def test_sure_wins_of_a_deck():
+    """Seat 1 at or above the goal wins for sure once it leads seat 2 by
+    more than seat 2 can gain from the deck it hands over (the good items
+    left): the final round is 0 from that distance on, and the cut starts
+    there for every deck state."""
+    from designer.engine import rounds
+
+    rules = parse_rules(DECK.format(goal=12))
+    model = rules.model
+    got = solve_rounds_model(model, 12)
+    lay = rounds._layout(model, got.cap, rounds._order(model))
+    sw_l, _ = rounds._sure_wins(model, lay, got.F, got.cap)
+    for s in range(model.states):
+        w, c = rules.keys[int(model.start_states()[lay.hand_h[s]])]
+        assert sw_l[s] == 7 - c + 1, (w, c)
+
+
+def test_the_cycle_takes_the_pair_kernels():
+    """The model of the tests above has one block of two states and two
+    start states with one feedback state: the pair kernels solve it."""
+    from designer.engine import rounds
+
+    model = _cycle()
+    lay = rounds._layout(model, 20, rounds._order(model))
+    assert len(lay.starts) == 2 and lay.fbh >= 0
+    assert np.diff(lay.blk_ptr).max() == 2

@@ -415,7 +415,7 @@ def _kept_hold(mg, cnt, y0, y1):
 def _sweep(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, tie, fbh, blk_ptr,
            blk_states, blk_tmax, top, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g, mv_off,
            mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next, opt_hh, hand_h,
-           pass_ok, hidx, W, B, mg, cnt):
+           pass_ok, hidx, sw_a, sw_d, sw_l, sw_bu, W, B, mg, cnt):
     """One backward sweep over both sides' turns of a pair, deciding at
     ``(x0, x1)``; side ``k``'s turn ends at once from total ``tc{k}``, and
     its end at total ``u`` is worth ``1 - Zf[base0 + min(u, um0) H + h]``
@@ -424,7 +424,12 @@ def _sweep(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, t
     rest keep their rows). Writes ``W[(side * S + s) * Tn + t, :3]`` and
     ``B[side * H + h, :3]``, appends decisions near a tie to ``mg``;
     returns how far the unknowns may move with every other decision of the
-    sweep still greedy. Written out in one loop, as the race's
+    sweep still greedy. Side 0 at state ``s`` wins for sure by holding from
+    total ``max(sw_a, sw_l[s] + sw_d)`` on
+    (:func:`designer.engine.rounds._sure_wins`):
+    those positions are worth 1, and a block is swept only as far as its
+    own positions and the moves into it need (``sw_bu[blk]``). Written out
+    in one loop, as the race's
     :func:`~designer.engine._kernels._sweep2` and for the same reasons."""
     rad = np.inf
     S = tmin.shape[0]
@@ -440,23 +445,27 @@ def _sweep(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, t
         s = blk_states[q0]
         lo1, len1, c01, c11 = tmin[s], tlen[s], cont_start[s], cont_start[s + 1]
         hand1, h1, pass1 = hand_h[s], hidx[s], pass_ok[s]
+        win1 = max(sw_a, sw_l[s] + sw_d)
         for side in range(2):
             if side == 0:
                 xo, xt, tcap, um, base = x0, x1, tc0, um0, base0
                 Tf = Zf
+                t_hi = max(sw_bu[blk, 0] + sw_d, sw_bu[blk, 1] + sw_a)
             else:
                 xo, xt, tcap, um, base = x1, x0, tc1, um1, base1
                 Tf = Xf
+                t_hi = tcap
             ws = side * S
             wsT = ws * Tn
             bw = side * H
             bt = (1 - side) * H
-            for t in range(min(blk_tmax[blk], tcap - 1, top[side, blk]), -1, -1):
+            for t in range(min(blk_tmax[blk], tcap - 1, top[side, blk], t_hi), -1, -1):
                 for q in range(q0, q1):
                     if single:
                         if t < lo1 or t >= len1:
                             continue
                         c0, c1, hand_s, h_s, pass_s = c01, c11, hand1, h1, pass1
+                        win = win1
                     else:
                         s = blk_states[q]
                         if t < tmin[s] or t >= tlen[s]:
@@ -464,6 +473,13 @@ def _sweep(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, t
                         c0 = cont_start[s]
                         c1 = cont_start[s + 1]
                         hand_s, h_s, pass_s = hand_h[s], hidx[s], pass_ok[s]
+                        win = max(sw_a, sw_l[s] + sw_d)
+                    if side == 0 and t >= win:  # a sure win by holding
+                        r = (ws + s) * Tn + t
+                        W[r, 0] = 1.0
+                        W[r, 1] = 0.0
+                        W[r, 2] = 0.0
+                        continue
                     bA = 0.0
                     bO = 0.0
                     bT = 0.0
@@ -643,14 +659,32 @@ def _flips(mg, cnt, y0, y1, top):
 
 
 @kernel
+def _bust_floor(B, bust_h, y0, y1):
+    """The least of seat 2's turn starts a bust of seat 1 leads to
+    (``bust_h``), in the pair, at the unknowns ``(y0, y1)``."""
+    H = B.shape[0] // 2
+    lo = np.inf
+    for i in range(bust_h.shape[0]):
+        h = H + bust_h[i]
+        lo = min(lo, B[h, 0] + B[h, 1] * y1 + B[h, 2] * y0)
+    return lo
+
+
+@kernel
 def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps, fbh,
                 blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g,
                 mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next, opt_hh,
-                hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, top, W, B, mg, cnt, out):
+                hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out):
     """Solve pair ``(a, b)`` by policy iteration on its two unknowns (the
     race's rule, :func:`designer.engine._kernels._solve_pair2`), seat 1's
     turn cut where it surely holds (``Q``, one row per seat-2 score; an
-    empty ``Q``: never cut). A sweep after a policy step at which some kept
+    empty ``Q``: never cut): where ``Q`` is at most ``cut_at`` times the least
+    estimate of seat 2's turn starts after a bust of seat 1 (``bust_h``:
+    the start states a bust leads to; the estimates are the neighbours'
+    warm starts), and the pair is accepted only where the least of those
+    starts, solved, is still at least ``Q`` there (with one start state,
+    the second unknown); should it not be, the pair is solved again
+    without the cut. A sweep after a policy step at which some kept
     decisions flip goes again only where they do (:func:`_flips`; one
     start state only). ``X``, ``Z`` (and ``Xf``, ``Zf``, the same tables
     flat) as in :func:`open_worker`. ``out``: residual, sweeps, status (0
@@ -663,18 +697,25 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
     x0 = _guess(X, a, b, fbh, G, G)
     x1 = _guess(Z, b, a, fbh, G, C + 1)
     sweeps = 0
+    since = 0  # sweeps at the last start without the cut
     gap = np.inf
     cut = Q.shape[0] > 0
     full = True
     tc0 = um0
     need = -np.inf  # least x1 for which the cut is exact
     rad = np.inf
+    # the least warm start of seat 2 after a bust of seat 1 (with one start
+    # state, x1 itself)
+    y_est = x1
+    for i in range(bust_h.shape[0]):
+        if bust_h[i] != fbh:
+            y_est = min(y_est, _guess(Z, b, a, bust_h[i], G, C + 1))
     while True:
         if full:
             tc0 = um0
             need = -np.inf
-            if cut and x1 > 0.0:
-                bound = 0.9 * x1
+            if cut and y_est > 0.0:
+                bound = cut_at * (x1 if H == 1 else y_est)
                 lo = G
                 hi = C
                 while lo < hi:  # Q falls with the score: bisect for the first
@@ -692,17 +733,19 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
         r = _sweep(x0, x1, tc0, um1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, tie, fbh,
                    blk_ptr, blk_states, blk_tmax, top, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p,
                    mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next,
-                   opt_hh, hand_h, pass_ok, hidx, W, B, mg, cnt)
+                   opt_hh, hand_h, pass_ok, hidx, max(G - a, min_bank), b - a, sw_l, sw_bu, W, B, mg,
+                   cnt)
         rad = min(rad, r)
         sweeps += 1
         # the unknowns' rows, their greedy backup g and fixed point y
         g0, g1, y0, y1, pi = two_rows(B, fbh, x0, x1)
         res = max(abs(g0 - x0), abs(g1 - x1))
-        if sweeps > pi_sweeps:
+        if sweeps - since > pi_sweeps:
             pi = False
         if pi:
             gap = max(abs(y0 - x0), abs(y1 - x1))
-            if gap < 0.5 * rad and y1 >= need and _kept_hold(mg, cnt, y0, y1):
+            floor = y1 if H == 1 else _bust_floor(B, bust_h, y0, y1)
+            if gap < 0.5 * rad and floor >= need and _kept_hold(mg, cnt, y0, y1):
                 # no decision of the sweep flips between x and its fixed
                 # point y, and seat 1's cut turn still holds where it was
                 # cut: the sweep's values at y are exact
@@ -712,14 +755,22 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
                 res = max(abs(g0 - x0), abs(g1 - x1))
                 break
         if res <= tol:
-            if not pi or sweeps >= pi_exact or gap <= 1e-15:
-                break
+            if not pi or sweeps - since >= pi_exact or gap <= 1e-15:
+                if _bust_floor(B, bust_h, x0, x1) >= need:
+                    break
+                # the cut was made at estimates the solve fell short of:
+                # the whole turn again, from where the solve got
+                cut = False
+                full = True
+                since = sweeps
+                gap = np.inf
+                continue
         if sweeps >= max_sweeps:
             out[2] = 1.0
             break
         full = True
         if pi:
-            if H == 1 and gap < rad and y1 >= need:
+            if H == 1 and gap < rad and floor >= need:
                 # every decision not kept stays at y, and the cut holds:
                 # the next sweep goes again only where a kept one flips
                 _flips(mg, cnt, y0, y1, top)
@@ -766,7 +817,7 @@ def _missing_input(m, pairs, G, groups, done):
 def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps,
                 fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p,
                 mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next,
-                opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, top, W, B, mg, cnt, out, work,
+                opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out, work,
                 clock, state, done):
     """Worker ``w`` of the open rounds (several run at once, sharing
     ``clock``, ``state`` and ``done``): it solves, on its scratch (``top[w]`` ...
@@ -829,7 +880,7 @@ def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
                     pi_exact, max_sweeps, fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen,
                     cont_start, fb_p, mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob,
                     oq, opt_start, opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf,
-                    Q, topw, Ww, Bw, mgw, cntw, out[m])
+                    Q, cut_at, bust_h, sw_l, sw_bu, topw, Ww, Bw, mgw, cntw, out[m])
         store_release(done, m, 1)
         store_release(clock, 2 * w, load_acquire(clock, 2 * w) + cycles() - t0)
         store_release(clock, 2 * w + 1, load_acquire(clock, 2 * w + 1) + 1)
@@ -840,7 +891,7 @@ def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
 def solve_open(nt, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps,
                fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g,
                mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next, opt_hh,
-               hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, top, W, B, mg, cnt, out, work, clock, state,
+               hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out, work, clock, state,
                done):
     """The open rounds on ``nt`` workers (:func:`open_worker`), one to a
     thread of numba's. (Called from here rather than from threads of
@@ -850,5 +901,5 @@ def solve_open(nt, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
         open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact,
                     max_sweeps, fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p,
                     mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start,
-                    opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, top, W, B,
+                    opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B,
                     mg, cnt, out, work, clock, state, done)

@@ -97,10 +97,10 @@ unknown, each pair settled by policy iteration over vectors
 Seat 1's sure holds
 -------------------
 Above the goal seat 1 holds in the end, and its turn would otherwise run
-to the cap. With ``y`` seat 2's value after a bust of seat 1 (a start
-value of the pair: with one start state, its second unknown) and holding
-at every total from score ``A`` on, continuing a continuation ``c`` at
-``A`` is worth at most holding exactly when
+to the cap. With ``y`` the least of seat 2's values after a bust of seat 1
+(start values of the pair: with one start state, its second unknown) and
+holding at every total from score ``A`` on, continuing a continuation
+``c`` at ``A`` is worth at most holding when
 
 .. math::
 
@@ -114,10 +114,24 @@ seat 1 holds everywhere from the first ``A^* >= goal`` with ``Q(b, A^*)
 = max_{A' >= A^*, s, c} (M_c(b, A') + 10^{-12}) / p_b(c) <= y``
 (:func:`~designer.engine._rounds_kernels.hold_bounds`; the ``10^{-12}``
 keeps a hold that only rounding proves out). A pair's sweep cuts seat 1's
-turn at ``A^*`` for ``y`` of 0.9 times its estimate, and the pair is only
-accepted at unknowns with ``y >= Q(b, A^*)``: the cut turn holds where the
-whole one would, and its values are the same. (One start state only;
-with several, the whole turn is swept.)
+turn at ``A^*`` for ``y`` of :data:`CUT_AT` times its estimate (the
+neighbouring pairs' warm starts), and the pair is only accepted at
+unknowns with ``y >= Q(b, A^*)``: the cut turn holds where the whole one
+would, and its values are the same. A pair whose solved ``y`` falls short
+is solved again with the whole turn.
+
+Seat 1's sure wins
+------------------
+Where seat 2 cannot make up ``d`` points in its last turn from the start
+state it is handed (``F[d', h] = 0`` for every ``d' >= d``: a deck with
+fewer good items left than ``d``), seat 1 at or above the goal wins for
+sure by holding, and the position is worth exactly 1 whatever it could
+still draw. A pair's sweep writes 1 there and sweeps a state's turn only
+as far as its own uncertain positions and the moves into it reach
+(:func:`_sure_wins`). With a deck (258 start states in Fowl Play, where
+the cut above is too weak to help: a near-empty deck rarely busts) this
+is what ends seat 1's turn, as a player ends it once the lead is larger
+than the good items left.
 """
 
 import time
@@ -147,6 +161,10 @@ MAX_TIE_ITER = 100_000
 TIE_TOL = 1e-15
 #: Added to every margin of seat 1's sure holds (module doc).
 HOLD_GUARD = 1e-12
+#: Seat 1's turn is cut where its sure holds need at most this times the
+#: estimate of seat 2's turn starts after a bust (module doc): the room
+#: for the solved starts to fall short of the estimate.
+CUT_AT = 0.9
 #: Open rounds of less work than this (pairs times the most totals of seat
 #: 2's turn times the model's outcomes and options: a few milliseconds) run
 #: on one thread: another costs its start, and on a busy machine the wait
@@ -500,17 +518,57 @@ def _pairs(G):
     return np.array(rows, dtype=np.int64).reshape(-1, 2), np.array(groups, dtype=np.int64)
 
 
+def _sure_wins(model, lay, F, C):
+    """Where seat 1's hold wins for sure: ``(sw_l, sw_bu)``.
+
+    Seat 2 ``d`` points behind in the final round, its turn from start
+    ``h``, cannot win from ``d >= dz[h]`` on when ``F[d', h] = 0`` for every
+    ``d' >= dz[h]`` (no gain of a turn reaches ``d'``: a deck with few good
+    items left). Seat 1 at turn state ``s`` with total ``t``, scores ``(a,
+    b)``, then wins by holding once ``t >= max(goal - a, min_bank)`` and
+    ``a + t - b >= dz[hand_h[s]]``: holding is worth exactly 1, which no
+    continuation beats, so the position is 1 and its turn need not be
+    swept further. ``sw_l[s] = dz[hand_h[s]]``; ``sw_bu[blk]`` bounds the
+    totals a block's positions are read at, relative to ``b - a`` (column
+    0) and to ``max(goal - a, min_bank)`` (column 1): its own positions
+    below the sure win, and the positions the moves into it reach from
+    below theirs (a predecessor ``s'`` swept to ``max(goal - a, dz' + b -
+    a) - 1``, with gain ``g``, reads up to ``g - 1`` more)."""
+    H = len(lay.starts)
+    dz = np.full(H, C + 1, dtype=np.int64)
+    for h in range(H):
+        nz = np.flatnonzero(F[1:, h] != 0.0)
+        dz[h] = (int(nz[-1]) + 2) if nz.size else 1
+    dz[dz > C] = C + 1  # never sure below the cap
+    sw_l = dz[lay.hand_h]
+    src, dst, gain = _moves(model)
+    low = -4 * (C + 1)
+    r1 = np.full(model.states, low, dtype=np.int64)
+    r2 = np.full(model.states, low, dtype=np.int64)
+    np.maximum.at(r1, dst, sw_l[src] + gain - 1)
+    np.maximum.at(r2, dst, gain - 1)
+    u1 = np.maximum(sw_l - 1, r1)
+    u2 = np.maximum(-1, r2)
+    comp = np.repeat(np.arange(len(lay.blk_ptr) - 1), np.diff(lay.blk_ptr))
+    sw_bu = np.full((len(lay.blk_ptr) - 1, 2), low, dtype=np.int64)
+    np.maximum.at(sw_bu[:, 0], comp, u1[lay.blk_states])
+    np.maximum.at(sw_bu[:, 1], comp, u2[lay.blk_states])
+    return sw_l.astype(np.int64), sw_bu
+
+
 def _open_rounds(model, lay, G, C, F, X, Z):
     """The open rounds on the pair kernels (one feedback state), one worker
     to each of numba's threads (a small game on one, :data:`SERIAL_WORK`);
     returns the residual and the sweeps."""
     import numba
 
-    Q = np.zeros((0, 0))
-    if len(lay.starts) == 1:  # seat 1's sure holds (module doc)
-        Q = np.empty((G, C - G))
-        gmax = max(int(model.opt_gain.max(initial=0)), int(model.out_points.max(initial=0)))
-        rk.hold_bounds(G, C, gmax, HOLD_GUARD, F, *_model_args(model, lay)[2:], Q)
+    # seat 1's sure holds (module doc)
+    Q = np.empty((G, C - G))
+    gmax = max(int(model.opt_gain.max(initial=0)), int(model.out_points.max(initial=0)))
+    rk.hold_bounds(G, C, gmax, HOLD_GUARD, F, *_model_args(model, lay)[2:], Q)
+    busts = (model.out_kind == BUST) & (model.out_prob > 0.0)
+    bust_h = np.unique(lay.out_h[busts]).astype(np.int64)
+    sw_l, sw_bu = _sure_wins(model, lay, F, C)
     pairs, groups = _pairs(G)
     work_units = G * G * (G + model.min_bank + 1) * (model.outcomes + len(model.opt_gain))
     nt = 1 if work_units < SERIAL_WORK else max(1, numba.get_num_threads())
@@ -535,7 +593,7 @@ def _open_rounds(model, lay, G, C, F, X, Z):
                       lay.blk_tmax, lay.tmin, lay.tlen, model.cont_start, lay.fb_p, *lay.moves,
                       model.out_prob, lay.oq, model.opt_start, model.opt_gain, model.opt_next,
                       lay.opt_hh, lay.hand_h, lay.pass_ok, lay.hidx, X, Z, X.reshape(-1),
-                      Z.reshape(-1), Q, *scratch, out, work, np.zeros(2 * nt, dtype=np.int64),
+                      Z.reshape(-1), Q, CUT_AT, bust_h, sw_l, sw_bu, *scratch, out, work, np.zeros(2 * nt, dtype=np.int64),
                       state, done)
     finally:
         numba.set_num_threads(before)
