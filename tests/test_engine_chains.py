@@ -77,10 +77,10 @@ DECKS = [
     (2, 30, 200, 5, "forced_first = true\n"),  # turns longer than the deck is good
     (5, 3, 40, 0, "forced_first = true\n"),  # more bad than good
     (6, 42, 20, 3, "forced_first = true\n"),  # Fowl Play's deck to a short goal
-    (3, 8, 12, 1, ""),  # a pass at a turn's start: a feedback state per start, no _sweep2s
+    (3, 8, 12, 1, "forced_first = false\n"),  # a pass at a turn's start: a feedback state per start, no _sweep2s
     (2, 6, 20, 0, "forced_first = true\nmin_bank = 3\n"),
-    (2, 6, 20, 0, "min_bank = 4\n"),
-    (4, 12, 60, 0, "min_bank = 2\n"),
+    (2, 6, 20, 0, "forced_first = false\nmin_bank = 4\n"),
+    (4, 12, 60, 0, "forced_first = false\nmin_bank = 2\n"),
 ]
 
 
@@ -88,7 +88,7 @@ DECKS = [
 def test_decks_agree_with_the_generic_sweep(bad, good, goal, komi, turn, generic):
     rules = _deck(bad, good, goal, komi, turn)
     got = _agree(rules.model, goal, komi, generic)
-    assert (got.feedback == 1) == ("forced_first" in turn or "min_bank" in turn)
+    assert (got.feedback == 1) == ("forced_first = true" in turn or "min_bank" in turn)
 
 
 @pytest.mark.parametrize("points, goal", [(1, 12), (2, 15), (3, 40)])
@@ -156,7 +156,7 @@ def test_example_lengths_agree_with_the_generic_sweep(name, monkeypatch):
 
 
 @pytest.mark.parametrize("bad, good, goal, komi, turn",
-                         [d for d in DECKS if "forced_first" in d[4] or "min_bank" in d[4]])
+                         [d for d in DECKS if "forced_first = true" in d[4] or "min_bank" in d[4]])
 def test_deck_lengths_agree_with_the_generic_sweep(bad, good, goal, komi, turn, monkeypatch):
     _lengths_agree(_deck(bad, good, goal, komi, turn).model, goal, monkeypatch)
 

@@ -320,3 +320,24 @@ def test_a_file_may_say_three_players(tmp_path):
     rounds = json.loads(cli("solve", str(tmp_path / "three.toml"), "--ending", "rounds",
                             "--json").stdout)
     assert len(rounds["seat_win"]) == 3 and rounds["ending"] == "rounds"
+
+
+def test_a_deck_turn_starts_with_a_draw_unless_the_file_says_otherwise(tmp_path):
+    """A deck's turn must draw at least once, as in Fowl Play: a file that
+    says nothing under [turn] solves today's deck game (its own solver, to
+    1e-12, and the same game length). With ``forced_first = false`` a turn
+    may pass, and a deck of its one bad item is passed back and forth for
+    ever at (4, 4): refused in one line that says so and what ends it."""
+    from designer import load_game
+    from designer.solve import solve
+
+    (tmp_path / "deck.toml").write_text("goal = 5\n[deck]\nbad = 1\ngood = 3\n")
+    out = json.loads(cli("solve", "deck.toml", "--json").stdout)
+    today = solve(load_game("deck", bad=1, good=3, goal=5))
+    assert abs(out["first_player_win"] - today.first_player_win()) < 1e-12
+    assert abs(out["expected_actions"] - today.expected_actions()) < 1e-9
+    (tmp_path / "pass.toml").write_text("goal = 5\n[turn]\nforced_first = false\n"
+                                        "[deck]\nbad = 1\ngood = 3\n")
+    _one_line_refusal(cli("solve", "pass.toml"), "scores (4, 4) can go on forever",
+                      "pass to each other for ever", "forced_first = true under [turn]")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.toml", "pass.toml"]

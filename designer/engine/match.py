@@ -337,6 +337,16 @@ def max_score_arrays(model, p, goal, name, needed):
     return (horizon, *max_score_table(model, p, horizon))
 
 
+def endless(text, forced_first, min_bank):
+    """The error of a match that can go on for ever: ``text``, and why
+    when a turn may pass (a turn's first throw or draw not forced, no
+    minimum bank: players can hand the same turn start back and forth)."""
+    if not forced_first and min_bank == 0:
+        text += ("; a turn may pass there, so the players can pass to each other for ever "
+                 "(forced_first = true under [turn] makes every turn throw or draw)")
+    return ConvergenceError(text)
+
+
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
     if not (compiled(K.match_pairs) and compiled(K.max_score_table)):
@@ -445,9 +455,10 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
         passes += 1
         if np.any(out[:, 2]):
             bad = pairs[int(np.flatnonzero(out[:, 2])[0])] + p["lo"]
-            raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
-                                   f"{tuple(int(v) for v in bad)} can go on forever (no turn "
-                                   f"there ever ends with a score or a win)")
+            raise endless(f"{a.name} against {b.name} on {name}: the turns at scores "
+                          f"{tuple(int(v) for v in bad)} can go on forever (no turn "
+                          f"there ever ends with a score or a win)",
+                          model.forced_first, model.min_bank)
         if not model.falls:
             break
         residual = float(out[:, 0].max())

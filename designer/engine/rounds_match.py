@@ -92,10 +92,10 @@ from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
-from designer.engine.match import (RulesMatch, RulesPolicy, hold_pick, max_score_horizon,
+from designer.engine.match import (RulesMatch, RulesPolicy, endless, hold_pick, max_score_horizon,
                                    max_score_table)
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _edges, plan
-from designer.errors import ConvergenceError, DesignError
+from designer.errors import DesignError
 
 #: A fixed policy whose turns would raise the score cap past this many
 #: units above the goal is refused (its tables would not fit anyway).
@@ -459,9 +459,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                 Tw, Tl = _tie_turn(p1, Tend, Tcl1, mb, forced, marr, none[0, 0], FW, FL, Fs,
                                    scratch, H, K1)
                 if Tw is None:
-                    raise ConvergenceError(f"{a.name} against {b.name} on {name}: a tie round "
-                                           f"can go on forever under these policies (no turn "
-                                           f"of it ever scores)")
+                    raise endless(f"{a.name} against {b.name} on {name}: a tie round "
+                                  f"can go on forever under these policies (no turn "
+                                  f"of it ever scores)",
+                                  model.forced_first, model.min_bank)
             Fn = np.ascontiguousarray((FW[:, :, 0] + FW[:, :, 1:] @ Tw)[:, None, :])
             FLn = np.ascontiguousarray((FL[:, :, 0] + FL[:, :, 1:] @ Tl)[:, None, :])
         XW, XL = np.zeros((G, G, H)), np.zeros((G, G, H))
@@ -471,9 +472,10 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                              Fn, FLn, XW, XL, YW, YL, fb, nF, chained, passes, S, Tmax,
                              Tcl, nt)
         if bad >= 0:
-            raise ConvergenceError(f"{a.name} against {b.name} on {name}: the turns at scores "
-                                   f"{(bad // G, bad % G)} can go on forever (no turn there "
-                                   f"ever ends with a score or a win)")
+            raise endless(f"{a.name} against {b.name} on {name}: the turns at scores "
+                          f"{(bad // G, bad % G)} can go on forever (no turn there "
+                          f"ever ends with a score or a win)",
+                          model.forced_first, model.min_bank)
         win[p], actions[p] = XW, XL
     seconds = time.perf_counter() - t0
     m = RulesMatch(win, actions, starts, 0, 0.0, 1, seconds, OD if record else None)
@@ -534,8 +536,8 @@ def _finals_by_scores(p1, p2, T1, T2, tab1, tab2, te1, te2, C, G, gmax, mb, forc
             dec = tab1[A, A] if p1.kind == TABLE else tab1[0, 0]
             Tw, Tl = _tie_turn(p1, Tend, Tcl1, mb, forced, marr, dec, Fu, FLu, Fs, scratch, H, K1)
             if Tw is None:
-                raise ConvergenceError(f"{what}: a tie round at {A} can go on forever under "
-                                       f"these policies (no turn of it ever scores)")
+                raise endless(f"{what}: a tie round at {A} can go on forever under "
+                              f"these policies (no turn of it ever scores)", forced, mb)
         nb = min(A, C - 1) + 1
         FN[A - G, :nb] = FW[:nb, :, 0] + FW[:nb, :, 1:] @ Tw
         FLN[A - G, :nb] = FL[:nb, :, 0] + FL[:nb, :, 1:] @ Tl

@@ -15,7 +15,7 @@ Layout::
                           # "earlier-seat": a later seat must strictly beat the leader
 
     [turn]
-    forced_first = false  # the first roll or draw of a turn is forced
+    forced_first = false  # the first roll or draw of a turn is forced (a deck: true)
     min_bank = 0          # smallest turn total that may be banked
 
     [dice]                # either [dice] ...
@@ -489,13 +489,16 @@ class _Reader:
             self.fail("ties", "only with ending = \"rounds\" (the race has no ties)")
         turn = self.table(data, "turn")
         self.keys(turn, _TURN, "turn.")
-        forced = self.bool(turn, "forced_first", False, "turn.")
         min_bank = self.int(turn, "min_bank", 0, 0, None, "turn.")
         kinds = [k for k in ("dice", "deck", "scoring_dice", "cup") if k in data]
         if len(kinds) != 1:
             self.fail("dice" if not kinds else kinds[-1], "a game has one part: [dice], [deck], "
                       "[scoring_dice] or [cup]" + (f" (this file has {' and '.join(kinds)})"
                                                    if kinds else " (this file has none)"))
+        # a deck turn starts with a draw unless the file says otherwise: a
+        # pass would hand the next player the same deck, and a deck of bad
+        # items only is passed back and forth for ever
+        forced = self.bool(turn, "forced_first", kinds == ["deck"], "turn.")
         floor = 0
         unit = 1
         if kinds == ["dice"]:

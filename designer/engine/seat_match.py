@@ -41,7 +41,7 @@ from designer._jit import TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, TABLE
 from designer.engine._seat_kernels import rotation_classes
-from designer.engine.match import hold_pick, max_score_arrays
+from designer.engine.match import endless, hold_pick, max_score_arrays
 from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
@@ -158,9 +158,10 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
         passes += 1
         if np.any(out < 0):
             bad = tuple(int(v) + p["lo"] for v in reps[int(np.flatnonzero(out < 0)[0])])
-            raise ConvergenceError(f"{policy.name} at one seat of {N} on {name}: the turns at "
-                                   f"scores {bad} can go on forever (no turn there ever ends "
-                                   f"with a score or a win)")
+            raise endless(f"{policy.name} at one seat of {N} on {name}: the turns at "
+                          f"scores {bad} can go on forever (no turn there ever ends "
+                          f"with a score or a win)",
+                          model.forced_first, model.min_bank)
         if not model.falls:
             break
         residual = float(out.max())
