@@ -199,8 +199,8 @@ def test_a_long_rounds_length_is_left_out_unless_asked(monkeypatch):
     monkeypatch.setattr(engine_game, "LENGTH_AUTO_SECONDS", 0.0)
     out = solve_game(game, max_komi=1)
     assert "expected_actions" not in out and "expected_actions" not in out["komi_table"][0]
-    assert out["length_skipped_seconds"] == round(out["states"] * engine_game.ROUNDS_LENGTH_SECONDS,
-                                                  1)
+    assert out["length_skipped_seconds"] == round(
+        out["seconds"] * engine_game.ROUNDS_LENGTH_PER_SOLVE, 1)
     asked = solve_game(game, max_komi=1, length=True)
     assert asked["expected_actions"] > 1.0 and "length_skipped_seconds" not in asked
     # the race's length costs about the solve: never left out

@@ -37,7 +37,9 @@ def register(sub):
     length.add_argument("--no-length", dest="length", action="store_false", default=None,
                         help="rules games: skip the expected game length, an exact evaluation "
                              "of optimal play that takes about as long as the solve in the "
-                             "race and up to twenty times as long in the rounds ending")
+                             "race and one to three times as long in the rounds ending (up to "
+                             "twenty where turns may start over from several states after a "
+                             "bust)")
     p.add_argument("--verbose", action="store_true",
                    help="also print how the solver converged (largest residual of the "
                         "optimality equations, sweeps)")

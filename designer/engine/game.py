@@ -276,6 +276,11 @@ def _feature_ranges(model):
 #: 6e-8 (The Great Rolled Ones) to 6.4e-7 (full Zombie Dice, Hog) on the
 #: development machine (two cores, busy).
 ROUNDS_LENGTH_SECONDS = 6.5e-7
+#: The rounds ending's game length by its own sweeps (one feedback state)
+#: takes at most about this many times the solve: measured 0.8x (Hog),
+#: 1.5x (Pig to 100), 1.8x (full Zombie Dice) and 2.3x (Fowl Play) on the
+#: development machine.
+ROUNDS_LENGTH_PER_SOLVE = 4.0
 #: Seconds above which ``length=None`` leaves the rounds ending's game
 #: length out (and says how long it would take).
 LENGTH_AUTO_SECONDS = 10.0
@@ -285,8 +290,9 @@ def solve_game(game, max_komi=10, length=None, starts=()):
     """Solve ``game`` exactly with the engine (and the expected game length:
     always with ``length`` True, never with False; with None too, except
     for two seats under the rounds ending when it would take over
-    :data:`LENGTH_AUTO_SECONDS` by :data:`ROUNDS_LENGTH_SECONDS`: then
-    ``length_skipped_seconds`` gives that estimate instead).
+    :data:`LENGTH_AUTO_SECONDS` by :data:`ROUNDS_LENGTH_PER_SOLVE` (or by
+    :data:`ROUNDS_LENGTH_SECONDS` where the rounds match evaluates it):
+    then ``length_skipped_seconds`` gives that estimate instead).
 
     Returns
     -------
@@ -544,6 +550,7 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
     from designer.engine._match_kernels import OPTIMAL
     from designer.engine.match import RulesPolicy
     from designer.engine.rounds import solve_rounds_model
+    from designer.engine.rounds_length import has_one_feedback, rounds_lengths
     from designer.engine.rounds_match import match_rounds_model
 
     rules, unit = game.rules, game.unit
@@ -568,15 +575,24 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
     def win(v):
         return [p := float(r.X[v[0], v[1], h0]), 1.0 - p]
 
-    if length is None and r.states * ROUNDS_LENGTH_SECONDS > LENGTH_AUTO_SECONDS:
-        out["length_skipped_seconds"] = round(r.states * ROUNDS_LENGTH_SECONDS, 1)
+    # one feedback state: the length's own sweeps, about the solve's cost;
+    # else optimal play against itself in the rounds match
+    by_sweeps = has_one_feedback(rules.model, r.cap)
+    wait = (ROUNDS_LENGTH_PER_SOLVE * r.seconds if by_sweeps
+            else r.states * ROUNDS_LENGTH_SECONDS)
+    if length is None and wait > LENGTH_AUTO_SECONDS:
+        out["length_skipped_seconds"] = round(wait, 1)
         return _add_starts(out, starts, unit, win, None)
     actions = None
-    if length is not False:  # optimal play against itself, evaluated exactly
-        opt = RulesPolicy(OPTIMAL, "optimal")
-        m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
-        out["length_seconds"] = m.seconds
-        actions = m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))]
+    if length is not False:
+        if by_sweeps:
+            L, out["length_seconds"] = rounds_lengths(rules.model, r)
+            actions = L[:, :, h0]
+        else:
+            opt = RulesPolicy(OPTIMAL, "optimal")
+            m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
+            out["length_seconds"] = m.seconds
+            actions = m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))]
         _add_lengths(out, actions, game.start)
     return _add_starts(out, starts, unit, win, actions)
 

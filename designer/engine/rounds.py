@@ -556,19 +556,25 @@ def _sure_wins(model, lay, F, C):
     return sw_l.astype(np.int64), sw_bu
 
 
+def _cuts(model, lay, G, C, F):
+    """Where seat 1's turn need not be swept (module doc): ``Q`` of its
+    sure holds, the start states a bust leads to, and its sure wins
+    (:func:`_sure_wins`)."""
+    Q = np.empty((G, C - G))
+    gmax = max(int(model.opt_gain.max(initial=0)), int(model.out_points.max(initial=0)))
+    rk.hold_bounds(G, C, gmax, HOLD_GUARD, F, *_model_args(model, lay)[2:], Q)
+    busts = (model.out_kind == BUST) & (model.out_prob > 0.0)
+    bust_h = np.unique(lay.out_h[busts]).astype(np.int64)
+    return (Q, bust_h) + _sure_wins(model, lay, F, C)
+
+
 def _open_rounds(model, lay, G, C, F, X, Z):
     """The open rounds on the pair kernels (one feedback state), one worker
     to each of numba's threads (a small game on one, :data:`SERIAL_WORK`);
     returns the residual and the sweeps."""
     import numba
 
-    # seat 1's sure holds (module doc)
-    Q = np.empty((G, C - G))
-    gmax = max(int(model.opt_gain.max(initial=0)), int(model.out_points.max(initial=0)))
-    rk.hold_bounds(G, C, gmax, HOLD_GUARD, F, *_model_args(model, lay)[2:], Q)
-    busts = (model.out_kind == BUST) & (model.out_prob > 0.0)
-    bust_h = np.unique(lay.out_h[busts]).astype(np.int64)
-    sw_l, sw_bu = _sure_wins(model, lay, F, C)
+    Q, bust_h, sw_l, sw_bu = _cuts(model, lay, G, C, F)
     pairs, groups = _pairs(G)
     work_units = G * G * (G + model.min_bank + 1) * (model.outcomes + len(model.opt_gain))
     nt = 1 if work_units < SERIAL_WORK else max(1, numba.get_num_threads())
