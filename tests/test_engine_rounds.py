@@ -312,3 +312,29 @@ def test_the_cycle_takes_the_pair_kernels():
     lay = rounds._layout(model, 20, rounds._order(model))
     assert len(lay.starts) == 2 and lay.fbh >= 0
     assert np.diff(lay.blk_ptr).max() == 2
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
+def test_simple_states_sweep_as_the_general_sweep(ties, monkeypatch):
+    """A deck's states are simple (one continuation: busts to turn starts
+    and one move), swept without outcome dispatch: the same round starts as
+    the general sweep to 1e-12, in the same sweeps. Red Light's deck to a
+    short goal, and Fowl Play's with a komi-like start."""
+    import dataclasses
+
+    from designer.engine import rounds
+
+    for text, goal in [("goal = 20\n[deck]\nbad = 4\ngood = 24\n", 20),
+                       ("goal = 15\n[deck]\nbad = 6\ngood = 42\n", 15)]:
+        model = parse_rules(text).model
+        assert rounds._layout(model, goal + 60, rounds._order(model)).simple
+        fast = solve_rounds_model(model, goal, ties=ties)
+        layout = rounds._layout
+        monkeypatch.setattr(rounds, "_layout", lambda *a: dataclasses.replace(layout(*a),
+                                                                              simple=False))
+        general = solve_rounds_model(model, goal, ties=ties)
+        monkeypatch.setattr(rounds, "_layout", layout)
+        assert np.abs(fast.X - general.X).max() < 1e-12
+        assert np.abs(fast.Y - general.Y).max() < 1e-12
+        assert fast.steps == general.steps
+    assert not rounds._layout(_cycle(), 20, rounds._order(_cycle())).simple

@@ -46,7 +46,8 @@ def test_against_the_reference(ties, text, faces, goal, forced):
 
 def _model(name, goal):
     texts = {"deck": DECK.format(goal=goal), "all-yellow": ALL_YELLOW.format(goal=goal),
-             "hog": HOG, "min-bank": MIN_BANK}
+             "hog": HOG, "min-bank": MIN_BANK,
+             "red-light-deck": f"goal = {goal}\n[deck]\nbad = 4\ngood = 24\n"}
     if name == "cycle":
         return _cycle()
     if name in texts:
@@ -56,14 +57,16 @@ def _model(name, goal):
 
 MATCHED = [("pig", 30, "replay"), ("pig", 25, "earlier-seat"),
            ("great-rolled-ones", 20, "earlier-seat"), ("great-rolled-ones", 15, "replay"),
-           ("deck", 12, "replay"), ("deck", 12, "earlier-seat"), ("cycle", 10, "replay"),
+           ("deck", 12, "replay"), ("deck", 12, "earlier-seat"), ("red-light-deck", 20, "replay"),
+           ("red-light-deck", 16, "earlier-seat"), ("cycle", 10, "replay"),
            ("cycle", 10, "earlier-seat"), ("all-yellow", 9, "replay"), ("hog", 7, "earlier-seat"),
            ("min-bank", 7, "replay")]
 
 
 @pytest.mark.parametrize("name, goal, ties", MATCHED, ids=[f"{n}-{g}-{t}" for n, g, t in MATCHED])
 def test_equals_the_rounds_match(name, goal, ties):
-    """Dice (a pass, a forced first roll), several start states (a deck),
+    """Dice (a pass, a forced first roll), several start states (decks,
+    swept as simple states),
     a block of two states with a choice, dice set aside, turns of one
     throw, a minimum bank: every round start and start state, to 1e-9 of
     the rounds match of optimal play against itself."""

@@ -612,6 +612,118 @@ def _sweep(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, t
 
 
 @kernel
+def _sweep_simple(x0, x1, tc0, tc1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, tie, fbh,
+                  blk_states, top, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g, mv_off, mv_h,
+                  ot_ptr, ot_idx, out_prob, oq, hand_h, pass_ok, hidx, sw_a, sw_d, sw_l, sw_bu,
+                  W, B, mg, cnt):
+    """:func:`_sweep` for a turn model of *simple* states (a deck's: every
+    block one state, with one continuation whose outcomes are busts to turn
+    starts and at most one move; :func:`designer.engine.rounds._layout`
+    says ``simple``). The busts' part of the continuation is the same at
+    every turn total of a state, so it is summed once per state and side,
+    and each turn total then reads one row of ``W`` (the move's) and one
+    stop value, with no outcome dispatch. The decisions, their margins and
+    the kept decisions are those of :func:`_sweep`; the busts to other
+    starts are summed apart and added last (a difference in rounding
+    only), as the race's :func:`designer.engine._kernels._sweep2s` does."""
+    rad = np.inf
+    S = tmin.shape[0]
+    H = B.shape[0] // 2
+    Tn = W.shape[0] // (2 * S)
+    for blk in range(blk_states.shape[0]):
+        s = blk_states[blk]
+        lo, ln, c = tmin[s], tlen[s], cont_start[s]
+        hand_s, h_s, pass_s = hand_h[s], hidx[s], pass_ok[s]
+        win = max(sw_a, sw_l[s] + sw_d)
+        pf = fb_p[c]
+        mp = 0.0
+        mg_ = 0
+        moff = 0
+        mh = 0
+        if mv_ptr[c + 1] > mv_ptr[c]:
+            k = mv_ptr[c]
+            mp, mg_, moff, mh = mv_p[k], mv_g[k], mv_off[k], mv_h[k]
+        for side in range(2):
+            if side == 0:
+                xo, xt, tcap, um, base = x0, x1, tc0, um0, base0
+                Tf = Zf
+                t_hi = max(sw_bu[blk, 0] + sw_d, sw_bu[blk, 1] + sw_a)
+            else:
+                xo, xt, tcap, um, base = x1, x0, tc1, um1, base1
+                Tf = Xf
+                t_hi = tcap
+            ws = side * S
+            wsT = ws * Tn
+            bw = side * H
+            bt = (1 - side) * H
+            # the busts to other starts: the other side's turn starts there
+            zA, zO, zT = 0.0, 0.0, 0.0
+            for j in range(ot_ptr[c], ot_ptr[c + 1]):
+                o = ot_idx[j]
+                p = out_prob[o]
+                h = oq[o, OQ_AUX]
+                zA += p * (1.0 - B[bt + h, 0])
+                zO -= p * B[bt + h, 2]
+                zT -= p * B[bt + h, 1]
+            for t in range(min(ln - 1, tcap - 1, top[side, blk], t_hi), lo - 1, -1):
+                r = (ws + s) * Tn + t
+                if side == 0 and t >= win:  # a sure win by holding
+                    W[r, 0] = 1.0
+                    W[r, 1] = 0.0
+                    W[r, 2] = 0.0
+                    continue
+                bA = pf
+                bO = 0.0
+                bT = -pf
+                tt = t + mg_
+                if mp > 0.0:
+                    if tt >= tcap:
+                        bA += mp * (1.0 - Tf[base + min(tt, um) * H + mh])
+                    else:
+                        rr = wsT + t + moff
+                        bA += mp * W[rr, 0]
+                        bO += mp * W[rr, 1]
+                        bT += mp * W[rr, 2]
+                bA += zA
+                bO += zO
+                bT += zT
+                if t > 0:
+                    sA, sO, sT = 1.0 - Tf[base + t * H + hand_s], 0.0, 0.0
+                    thr = tie
+                else:  # a pass: the other side starts from the hand-over
+                    thr = -tie
+                    if hand_s == fbh:
+                        sA, sO, sT = 1.0, 0.0, -1.0
+                    else:
+                        sA = 1.0 - B[bt + hand_s, 0]
+                        sO = -B[bt + hand_s, 2]
+                        sT = -B[bt + hand_s, 1]
+                go = True
+                if t >= min_bank and (t > 0 or pass_s):
+                    dO = bO - sO
+                    dT = bT - sT
+                    m = bA - sA + dO * xo + dT * xt - thr
+                    go = m > 0.0
+                    slope = abs(dO) + abs(dT)
+                    if abs(m) < rad * slope:
+                        rad = _keep(rad, m, slope, bA - sA, dO, dT, thr, side, blk, t, mg, cnt)
+                if t == 0 and h_s >= 0 and forced:  # a turn starts with a draw
+                    B[bw + h_s, 0] = bA
+                    B[bw + h_s, 1] = bO
+                    B[bw + h_s, 2] = bT
+                if not go:
+                    bA, bO, bT = sA, sO, sT
+                W[r, 0] = bA
+                W[r, 1] = bO
+                W[r, 2] = bT
+                if t == 0 and h_s >= 0 and not forced:
+                    B[bw + h_s, 0] = bA
+                    B[bw + h_s, 1] = bO
+                    B[bw + h_s, 2] = bT
+    return rad
+
+
+@kernel
 def _guess(V, a, b, h, na, nb):
     """Warm start for ``V[a, b, h]`` from solved neighbours (``a + 1``, ``b
     + 1``; ``na, nb`` bound the two axes): the race's least-squares
@@ -674,7 +786,7 @@ def _bust_floor(B, bust_h, y0, y1):
 def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps, fbh,
                 blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g,
                 mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next, opt_hh,
-                hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out):
+                hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, simple, top, W, B, mg, cnt, out):
     """Solve pair ``(a, b)`` by policy iteration on its two unknowns (the
     race's rule, :func:`designer.engine._kernels._solve_pair2`), seat 1's
     turn cut where it surely holds (``Q``, one row per seat-2 score; an
@@ -730,11 +842,18 @@ def _solve_pair(a, b, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max
             cnt[0] = 0
             top[:, :] = C + min_bank
             rad = np.inf
-        r = _sweep(x0, x1, tc0, um1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, tie, fbh,
-                   blk_ptr, blk_states, blk_tmax, top, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p,
-                   mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next,
-                   opt_hh, hand_h, pass_ok, hidx, max(G - a, min_bank), b - a, sw_l, sw_bu, W, B, mg,
-                   cnt)
+        if simple:
+            r = _sweep_simple(x0, x1, tc0, um1, um0, um1, Zf, Xf, base0, base1, min_bank, forced,
+                              tie, fbh, blk_states, top, tmin, tlen, cont_start, fb_p, mv_ptr,
+                              mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, hand_h,
+                              pass_ok, hidx, max(G - a, min_bank), b - a, sw_l, sw_bu, W, B, mg,
+                              cnt)
+        else:
+            r = _sweep(x0, x1, tc0, um1, um0, um1, Zf, Xf, base0, base1, min_bank, forced, tie,
+                       fbh, blk_ptr, blk_states, blk_tmax, top, tmin, tlen, cont_start, fb_p,
+                       mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start,
+                       opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, max(G - a, min_bank),
+                       b - a, sw_l, sw_bu, W, B, mg, cnt)
         rad = min(rad, r)
         sweeps += 1
         # the unknowns' rows, their greedy backup g and fixed point y
@@ -817,7 +936,7 @@ def _missing_input(m, pairs, G, groups, done):
 def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps,
                 fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p,
                 mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next,
-                opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out, work,
+                opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, simple, top, W, B, mg, cnt, out, work,
                 clock, state, done):
     """Worker ``w`` of the open rounds (several run at once, sharing
     ``clock``, ``state`` and ``done``): it solves, on its scratch (``top[w]`` ...
@@ -880,7 +999,7 @@ def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
                     pi_exact, max_sweeps, fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen,
                     cont_start, fb_p, mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob,
                     oq, opt_start, opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf,
-                    Q, cut_at, bust_h, sw_l, sw_bu, topw, Ww, Bw, mgw, cntw, out[m])
+                    Q, cut_at, bust_h, sw_l, sw_bu, simple, topw, Ww, Bw, mgw, cntw, out[m])
         store_release(done, m, 1)
         store_release(clock, 2 * w, load_acquire(clock, 2 * w) + cycles() - t0)
         store_release(clock, 2 * w + 1, load_acquire(clock, 2 * w + 1) + 1)
@@ -891,7 +1010,7 @@ def open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
 def solve_open(nt, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact, max_sweeps,
                fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p, mv_ptr, mv_p, mv_g,
                mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start, opt_gain, opt_next, opt_hh,
-               hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B, mg, cnt, out, work, clock, state,
+               hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, simple, top, W, B, mg, cnt, out, work, clock, state,
                done):
     """The open rounds on ``nt`` workers (:func:`open_worker`), one to a
     thread of numba's. (Called from here rather than from threads of
@@ -901,5 +1020,5 @@ def solve_open(nt, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
         open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact,
                     max_sweeps, fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p,
                     mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start,
-                    opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, top, W, B,
+                    opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, simple, top, W, B,
                     mg, cnt, out, work, clock, state, done)

@@ -265,10 +265,126 @@ def _pair_sweep(a, b, G, C, min_bank, forced, tie, fbh, blk_ptr, blk_states, blk
 
 
 @kernel
+def _pair_sweep_simple(a, b, G, C, min_bank, forced, tie, fbh, blk_states, tmin, tlen, cont_start,
+                       out_start, out_prob, throws, oq, hand_h, pass_ok, hidx, Xf, Zf, LXf, LZf,
+                       Xw, tc0, sw_l, sw_bu, W, WL, BL):
+    """:func:`_pair_sweep` for a turn model of simple states (a deck's: one
+    state a block, one continuation of busts to turn starts and at most one
+    move): the busts' part, the same at every turn total of a state, summed
+    once per state and side (as the solve's
+    :func:`~designer.engine._rounds_kernels._sweep_simple`)."""
+    S = tmin.shape[0]
+    H = BL.shape[0] // 2
+    Tn = W.shape[0] // (2 * S)
+    sw_a = max(G - a, min_bank)
+    sw_d = b - a
+    for blk in range(blk_states.shape[0]):
+        s = blk_states[blk]
+        c = cont_start[s]
+        hand_s, h_s = hand_h[s], hidx[s]
+        win = max(sw_a, sw_l[s] + sw_d)
+        mp = 0.0
+        mgain = 0
+        mnext = 0
+        mh = 0
+        for o in range(out_start[c], out_start[c + 1]):
+            if oq[o, OQ_OP] == OP_MOVE:
+                mp, mgain, mnext, mh = out_prob[o], oq[o, OQ_GAIN], oq[o, OQ_NEXT], oq[o, OQ_AUX]
+        for side in range(2):
+            if side == 0:
+                um = C - a
+                tcap = tc0
+                base = (b * (C + 1) + a) * H
+                Tf = Zf
+                Lf = LZf
+                t_hi = max(sw_bu[blk, 0] + sw_d, sw_bu[blk, 1] + sw_a)
+            else:
+                um = max(G - b, min_bank)
+                tcap = um
+                base = (a * Xw + b) * H
+                Tf = Xf
+                Lf = LXf
+                t_hi = tcap
+            ws = side * S
+            bw = side * H
+            bt = (1 - side) * H
+            # the busts: the other side's turn starts in this pair
+            kv = 0.0
+            kA = throws[c]
+            kO = 0.0
+            kT = 0.0
+            for o in range(out_start[c], out_start[c + 1]):
+                if oq[o, OQ_OP] == OP_MOVE:
+                    continue
+                p = out_prob[o]
+                h = oq[o, OQ_AUX]
+                kv += p * (1.0 - Tf[base + h])
+                if h == fbh:
+                    kT += p
+                else:
+                    kA += p * BL[bt + h, 0]
+                    kO += p * BL[bt + h, 2]
+                    kT += p * BL[bt + h, 1]
+            for t in range(min(tlen[s] - 1, tcap - 1, t_hi), tmin[s] - 1, -1):
+                r = (ws + s) * Tn + t
+                if side == 0 and t >= win:  # a sure win: a hold
+                    W[r] = 1.0
+                    WL[r, 0] = 1.0 + Lf[base + t * H + hand_s]
+                    WL[r, 1] = 0.0
+                    WL[r, 2] = 0.0
+                    continue
+                v = kv
+                lA, lO, lT = kA, kO, kT
+                if mp > 0.0:
+                    tt = t + mgain
+                    if tt >= tcap:  # the turn ends at once: a stop
+                        i = base + min(tt, um) * H + mh
+                        v += mp * (1.0 - Tf[i])
+                        lA += mp * (1.0 + Lf[i])
+                    else:
+                        rr = (ws + mnext) * Tn + tt
+                        v += mp * W[rr]
+                        lA += mp * WL[rr, 0]
+                        lO += mp * WL[rr, 1]
+                        lT += mp * WL[rr, 2]
+                if t > 0:
+                    i = base + t * H + hand_s
+                    sv = 1.0 - Tf[i]
+                    sA, sO, sT = 1.0 + Lf[i], 0.0, 0.0
+                    thr = tie
+                else:
+                    sv = 1.0 - Tf[base + hand_s]
+                    thr = -tie
+                    if hand_s == fbh:
+                        sA, sO, sT = 1.0, 0.0, 1.0
+                    else:
+                        sA = 1.0 + BL[bt + hand_s, 0]
+                        sO = BL[bt + hand_s, 2]
+                        sT = BL[bt + hand_s, 1]
+                go = True
+                if t >= min_bank and (t > 0 or pass_ok[s]):
+                    go = v - sv - thr > 0.0
+                if t == 0 and h_s >= 0 and forced:  # a turn starts with a draw
+                    BL[bw + h_s, 0] = lA
+                    BL[bw + h_s, 1] = lO
+                    BL[bw + h_s, 2] = lT
+                if not go:
+                    v, lA, lO, lT = sv, sA, sO, sT
+                W[r] = v
+                WL[r, 0] = lA
+                WL[r, 1] = lO
+                WL[r, 2] = lT
+                if t == 0 and h_s >= 0 and not forced:
+                    BL[bw + h_s, 0] = lA
+                    BL[bw + h_s, 1] = lO
+                    BL[bw + h_s, 2] = lT
+
+
+@kernel
 def open_lengths(pairs, G, C, min_bank, forced, tie, fbh, blk_ptr, blk_states, blk_tmax, tmin,
                  tlen, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
-                 opt_hh, hand_h, pass_ok, hidx, Xf, Zf, LX, LZ, Q, bust_h, sw_l, sw_bu, W, WL,
-                 BL):
+                 opt_hh, hand_h, pass_ok, hidx, Xf, Zf, LX, LZ, Q, bust_h, sw_l, sw_bu, simple,
+                 W, WL, BL):
     """The open rounds' lengths, pair by pair in ``pairs``' order (each
     reads only pairs before it): one sweep (:func:`_pair_sweep`), then the
     two feedback starts' lengths solved exactly. ``LX[a, b', h]`` (0 from
@@ -293,10 +409,15 @@ def open_lengths(pairs, G, C, min_bank, forced, tie, fbh, blk_ptr, blk_states, b
             if Q[b, A - G] <= y:
                 tc0 = min(C - a, max(A - a, min_bank))
                 break
-        _pair_sweep(a, b, G, C, min_bank, forced, tie, fbh, blk_ptr, blk_states, blk_tmax, tmin,
-                    tlen, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
-                    opt_next, opt_hh, hand_h, pass_ok, hidx, Xf, Zf, LXf, LZf, Xw, tc0, sw_l,
-                    sw_bu, W, WL, BL)
+        if simple:
+            _pair_sweep_simple(a, b, G, C, min_bank, forced, tie, fbh, blk_states, tmin, tlen,
+                               cont_start, out_start, out_prob, throws, oq, hand_h, pass_ok, hidx,
+                               Xf, Zf, LXf, LZf, Xw, tc0, sw_l, sw_bu, W, WL, BL)
+        else:
+            _pair_sweep(a, b, G, C, min_bank, forced, tie, fbh, blk_ptr, blk_states, blk_tmax,
+                        tmin, tlen, cont_start, out_start, out_prob, throws, oq, opt_start,
+                        opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, Xf, Zf, LXf, LZf, Xw,
+                        tc0, sw_l, sw_bu, W, WL, BL)
         _, _, y0, y1, ok = two_rows(BL, fbh, 0.0, 0.0)
         if not ok:
             return a * G + b

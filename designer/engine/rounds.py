@@ -389,6 +389,7 @@ class _Layout:
     tlen: np.ndarray
     fbh: int
     Tn: int
+    simple: bool
 
 
 def _layout(model, cap, order):
@@ -470,8 +471,15 @@ def _layout(model, cap, order):
              (oq[mv, rk.OQ_NEXT].astype(np.int64) * Tn + oq[mv, rk.OQ_GAIN]).astype(np.int32),
              oq[mv, rk.OQ_AUX].copy(), ptr(ot), ot.astype(np.int32))
     opt_hh = hand_h[model.opt_next].astype(np.int64)
+    # simple states (a deck's): one state a block, one continuation each,
+    # whose outcomes are busts to turn starts and at most one move (swept by
+    # designer.engine._rounds_kernels._sweep_simple)
+    simple = (bool(S) and bool(np.all(np.diff(blk_ptr) == 1))
+              and bool(np.all(np.diff(model.cont_start) == 1))
+              and bool(np.all(np.isin(op, (rk.OP_MOVE, rk.OP_START, rk.OP_FEEDBACK))))
+              and bool(np.all(np.bincount(owner[mv], minlength=model.continuations) <= 1)))
     return _Layout(order, starts, hidx, hand_h, out_h, oq, fb_p, moves, opt_hh, pass_ok, blk_ptr,
-                   blk_states, blk_tmax, tmin, tlen, fbh, Tn)
+                   blk_states, blk_tmax, tmin, tlen, fbh, Tn, simple)
 
 
 def _model_args(model, lay):
@@ -599,7 +607,7 @@ def _open_rounds(model, lay, G, C, F, X, Z):
                       lay.blk_tmax, lay.tmin, lay.tlen, model.cont_start, lay.fb_p, *lay.moves,
                       model.out_prob, lay.oq, model.opt_start, model.opt_gain, model.opt_next,
                       lay.opt_hh, lay.hand_h, lay.pass_ok, lay.hidx, X, Z, X.reshape(-1),
-                      Z.reshape(-1), Q, CUT_AT, bust_h, sw_l, sw_bu, *scratch, out, work, np.zeros(2 * nt, dtype=np.int64),
+                      Z.reshape(-1), Q, CUT_AT, bust_h, sw_l, sw_bu, lay.simple, *scratch, out, work, np.zeros(2 * nt, dtype=np.int64),
                       state, done)
     finally:
         numba.set_num_threads(before)

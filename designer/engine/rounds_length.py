@@ -37,6 +37,13 @@ from designer._jit import TIE, compiled
 from designer.engine import _rounds_length_kernels as K
 from designer.engine import rounds as R
 
+#: Plain backups of the tie round's lengths tried before solving for them.
+PLAIN_TIE_BACKUPS = 60
+#: The plain backups are accepted when the last moved no start by more than
+#: this times its length.
+TIE_TOL = 1e-14
+
+
 def _warm():
     if not compiled(K.open_lengths):
         from designer.engine.model import build_model
@@ -76,7 +83,9 @@ def _tie_lengths(model, lay, G, C, tv, scratch):
     ``L_T``) is affine in ``L_T``: ``f(L) = c + E L``, ``E[h, h']`` the
     chance of another tie round from ``h'``. ``c`` and ``E`` are read off
     ``H + 1`` backups and ``(I - E) L_T = c`` solved; a singular system is
-    play whose tie rounds never end."""
+    play whose tie rounds never end. Plain backups from 0 are tried first
+    (:data:`PLAIN_TIE_BACKUPS`; they contract by the chance of another tie
+    and settle in a few where it is small)."""
     H = len(lay.starts)
     Cg = C - G
     LF = np.zeros((Cg + 1, H))
@@ -89,6 +98,14 @@ def _tie_lengths(model, lay, G, C, tv, scratch):
                        *_args(model, lay), *scratch, res_v, res_l)
         return res_l.copy()
 
+    # most games tie again rarely: plain backups from 0 settle in a few
+    LT = np.zeros(H)
+    for _ in range(PLAIN_TIE_BACKUPS):
+        nxt = backup(LT)
+        done = np.all(np.abs(nxt - LT) <= TIE_TOL * np.maximum(1.0, nxt))
+        LT = nxt
+        if done:
+            return LT
     c = backup(np.zeros(H))
     E = np.empty((H, H))
     for h in range(H):
@@ -166,7 +183,7 @@ def rounds_lengths(model, result, *, _timed=True):
                          lay.blk_states, lay.blk_tmax, lay.tmin, lay.tlen, model.cont_start,
                          model.out_start, model.out_prob, model.cont_throws, lay.oq,
                          model.opt_start, model.opt_gain, model.opt_next, lay.opt_hh, lay.hand_h,
-                         lay.pass_ok, lay.hidx, Xe.reshape(-1), Z.reshape(-1), LX, LZ, *cuts,
+                         lay.pass_ok, lay.hidx, Xe.reshape(-1), Z.reshape(-1), LX, LZ, *cuts, lay.simple,
                          np.zeros(2 * S * Tw), np.zeros((2 * S * Tw, 3)), np.zeros((2 * H, 3)))
     if bad >= 0:
         from designer.engine.match import endless
