@@ -50,77 +50,109 @@ OQ_OP, OQ_GAIN, OQ_NEXT, OQ_AUX = 0, 1, 2, 3
 # ``d`` with the same ``r = d - t`` (what seat 2 still needs to tie), so
 # one table ``Wr[s, r]`` serves every ``d``; only the totals below
 # ``max(min_bank, 1)`` (where the turn's start, passes and the bank rule
-# differ) are swept for each ``d`` (:func:`final_starts`).
+# differ) are swept for each ``d`` (:func:`final_starts`). Each position
+# also carries the expected actions left under its decisions (the game
+# length, :mod:`designer.engine.rounds_length`; the solve passes zeros
+# where a tie's length goes and does not read them).
 
 
 @kernel
-def final_table(R, tv, tie, blk_ptr, blk_states, cont_start, out_start, out_prob, oq, opt_start,
-                opt_gain, opt_next, hand_h, Wr):
+def final_table(R, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_prob,
+                       throws, oq, opt_start, opt_gain, opt_next, hand_h, Wr, Lr):
     """``Wr[s, r]`` for ``r = 0 .. R``: seat 2's win probability in a final
     round at state ``s`` with ``r`` points still to make to tie, at a turn
-    total of at least ``max(min_bank, 1)`` (stopping allowed; a bust loses).
-    ``tv[h]``: seat 2's value of a tie with the next round from start ``h``
-    (0 when a tie goes to seat 1)."""
+    total of at least ``max(min_bank, 1)`` (stopping allowed; a bust
+    loses), and ``Lr[s, r]`` the actions left there under those decisions
+    (a stop one, a throw or draw ``throws[c]``). ``tv[h]``: seat 2's value
+    of a tie with the next round from start ``h`` (0 when a tie goes to
+    seat 1), ``lt[h]`` the actions after it (0 where a tie ends the
+    game)."""
     for blk in range(blk_ptr.shape[0] - 1):
         for r in range(R + 1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
                 s = blk_states[q]
                 stop = tv[hand_h[s]] if r == 0 else 0.0
+                lstop = 1.0 + (lt[hand_h[s]] if r == 0 else 0.0)
                 have = False
                 bestn = 0.0
+                bestl = 0.0
                 for c in range(cont_start[s], cont_start[s + 1]):
                     acc = 0.0
+                    lacc = throws[c]
                     for o in range(out_start[c], out_start[c + 1]):
                         op = oq[o, OQ_OP]
                         p = out_prob[o]
                         if op == OP_MOVE:
                             rr = r - oq[o, OQ_GAIN]
-                            acc += p * (1.0 if rr < 0 else Wr[oq[o, OQ_NEXT], rr])
+                            if rr < 0:  # past the score to beat: the winning stop
+                                acc += p
+                                lacc += p
+                            else:
+                                acc += p * Wr[oq[o, OQ_NEXT], rr]
+                                lacc += p * Lr[oq[o, OQ_NEXT], rr]
                         elif op == OP_END:
                             rr = r - oq[o, OQ_GAIN]
-                            acc += p * (1.0 if rr < 0 else (tv[oq[o, OQ_AUX]] if rr == 0 else 0.0))
+                            if rr < 0:
+                                acc += p
+                            elif rr == 0:
+                                acc += p * tv[oq[o, OQ_AUX]]
+                                lacc += p * lt[oq[o, OQ_AUX]]
                         elif op == OP_CHOICE:
                             bo = -1
                             bn = 0.0
+                            bl = 0.0
                             for k in range(opt_start[o], opt_start[o + 1]):
                                 rr = r - opt_gain[k]
-                                n = 1.0 if rr < 0 else Wr[opt_next[k], rr]
+                                if rr < 0:
+                                    n, ln = 1.0, 1.0
+                                else:
+                                    n, ln = Wr[opt_next[k], rr], Lr[opt_next[k], rr]
                                 if bo < 0 or n > bn + tie:
                                     bo = k
                                     bn = n
+                                    bl = ln
                             acc += p * bn
-                        elif op != OP_SKIP:  # a bust loses
-                            acc += p * 0.0
+                            lacc += p * bl
+                        # a bust loses: the game is over
                     if not have or acc > bestn + tie:
                         have = True
                         bestn = acc
-                Wr[s, r] = bestn if have and bestn > stop + tie else stop
+                        bestl = lacc
+                if have and bestn > stop + tie:
+                    Wr[s, r] = bestn
+                    Lr[s, r] = bestl
+                else:
+                    Wr[s, r] = stop
+                    Lr[s, r] = lstop
 
 
 @kernel
-def final_starts(d0, d1, tlo, min_bank, forced, tv, tie, blk_ptr, blk_states, cont_start,
-                 out_start, out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, Wr,
-                 Wd, F):
+def final_starts(d0, d1, tlo, min_bank, forced, tv, lt, tie, blk_ptr, blk_states,
+                        cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
+                        opt_next, hand_h, hidx, tmin, Wr, Lr, Wd, Ld, F, LF):
     """``F[d, h]`` for ``d = d0 .. d1``: seat 2's win probability at the
     start of a final-round turn from start ``h``, ``d`` points behind (``d
-    = 0``: level, a tie round's second turn). Totals below ``tlo =
-    max(min_bank, 1)`` are swept here (``Wd[s, d - d0, t]``; a position
-    below the least total its state is reached with, ``tmin``, is left
-    out), those above read :func:`final_table`'s ``Wr``."""
-    for blk in range(blk_ptr.shape[0] - 1):
-        for d in range(d0, d1 + 1):
-            e = d - d0
-            T2 = max(d + 1, min_bank)  # from here the turn ends at once, won
+    = 0``: level, a tie round's second turn), and ``LF[d, h]`` the actions
+    left. Totals below ``tlo = max(min_bank, 1)`` are swept here (``Wd``,
+    ``Ld[s, t]``, for one distance at a time; a position below the least
+    total its state is reached with, ``tmin``, is left out), those above
+    read :func:`final_table`'s ``Wr``, ``Lr``."""
+    for d in range(d0, d1 + 1):
+        T2 = max(d + 1, min_bank)  # from here the turn ends at once, won
+        for blk in range(blk_ptr.shape[0] - 1):
             for t in range(tlo - 1, -1, -1):
                 for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
                     s = blk_states[q]
                     if t < tmin[s]:
                         continue
                     stop = 1.0 if t > d else (tv[hand_h[s]] if t == d else 0.0)
+                    lstop = 1.0 + (lt[hand_h[s]] if t == d else 0.0)
                     have = False
                     bestn = 0.0
+                    bestl = 0.0
                     for c in range(cont_start[s], cont_start[s + 1]):
                         acc = 0.0
+                        lacc = throws[c]
                         for o in range(out_start[c], out_start[c + 1]):
                             op = oq[o, OQ_OP]
                             p = out_prob[o]
@@ -128,55 +160,77 @@ def final_starts(d0, d1, tlo, min_bank, forced, tv, tie, blk_ptr, blk_states, co
                                 u = t + oq[o, OQ_GAIN]
                                 s2 = oq[o, OQ_NEXT]
                                 if u >= T2:
-                                    acc += p * 1.0
+                                    acc += p
+                                    lacc += p
                                 elif u < tlo:
-                                    acc += p * Wd[s2, e, u]
+                                    acc += p * Wd[s2, u]
+                                    lacc += p * Ld[s2, u]
                                 else:
                                     acc += p * Wr[s2, d - u]
+                                    lacc += p * Lr[s2, d - u]
                             elif op == OP_END:
                                 u = min(t + oq[o, OQ_GAIN], T2)
-                                acc += p * (1.0 if u > d else
-                                            (tv[oq[o, OQ_AUX]] if u == d else 0.0))
+                                if u > d:
+                                    acc += p
+                                elif u == d:
+                                    acc += p * tv[oq[o, OQ_AUX]]
+                                    lacc += p * lt[oq[o, OQ_AUX]]
                             elif op == OP_CHOICE:
                                 bo = -1
                                 bn = 0.0
+                                bl = 0.0
                                 for k in range(opt_start[o], opt_start[o + 1]):
                                     u = t + opt_gain[k]
                                     s2 = opt_next[k]
                                     if u >= T2:
-                                        n = 1.0
+                                        n, ln = 1.0, 1.0
                                     elif u < tlo:
-                                        n = Wd[s2, e, u]
+                                        n, ln = Wd[s2, u], Ld[s2, u]
                                     else:
-                                        n = Wr[s2, d - u]
+                                        n, ln = Wr[s2, d - u], Lr[s2, d - u]
                                     if bo < 0 or n > bn + tie:
                                         bo = k
                                         bn = n
+                                        bl = ln
                                 acc += p * bn
-                            elif op != OP_SKIP:  # a bust: the round ends at the total 0
-                                acc += p * (tv[oq[o, OQ_AUX]] if d == 0 else 0.0)
+                                lacc += p * bl
+                            elif op != OP_SKIP and d == 0:  # a bust at level: a tie
+                                acc += p * tv[oq[o, OQ_AUX]]
+                                lacc += p * lt[oq[o, OQ_AUX]]
                         if not have or acc > bestn + tie:
                             have = True
                             bestn = acc
+                            bestl = lacc
                     if not have:
                         bestn = stop
                     if t >= min_bank:
                         go = bestn > stop + tie if t > 0 else bestn > stop - tie
                     else:
                         go = True
-                    Wd[s, e, t] = bestn if go and have else stop
+                    if go and have:
+                        Wd[s, t] = bestn
+                        Ld[s, t] = bestl
+                    else:
+                        Wd[s, t] = stop
+                        Ld[s, t] = lstop
                     if t == 0 and hidx[s] >= 0:
-                        F[d, hidx[s]] = bestn if forced else Wd[s, e, 0]
+                        F[d, hidx[s]] = bestn if forced else Wd[s, 0]
+                        LF[d, hidx[s]] = bestl if forced and have else Ld[s, 0]
 
 
 @kernel
-def turn_starts(T, stopv, min_bank, forced, tie, blk_ptr, blk_states, cont_start, out_start,
-                out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, Wt, res):
-    """One turn with one number per position: ``stopv[t, h]`` is the
-    mover's value of ending the turn at total ``t`` (``t = T``: any total
-    from ``T`` on, where the turn ends at once) with the next turn from
-    start ``h``; the turn's start values go to ``res[h]`` (positions below
-    ``tmin``, never reached, are left out)."""
+def turn_starts(T, stopv, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
+                 out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                 tmin, Wv, Wl, resv, resl):
+    """One turn with its values and lengths as numbers: ending it at total
+    ``t`` with the next turn from start ``h`` is worth ``stopv[t, h]`` to
+    the mover and leaves ``stopl[t, h]`` actions (``t = T``: any total from
+    ``T`` on, where the turn ends at once); the decisions are those of
+    :func:`~designer.engine._rounds_kernels.turn_starts` (the same values,
+    the same ties). A stop (a pass and the stop at ``T`` included) is one
+    action, a throw or draw ``throws[c]``; an end of the turn by a roll
+    (points or a bust) adds none. Start values and lengths go to ``resv``
+    and ``resl``."""
     for blk in range(blk_ptr.shape[0] - 1):
         for t in range(T - 1, -1, -1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
@@ -185,8 +239,10 @@ def turn_starts(T, stopv, min_bank, forced, tie, blk_ptr, blk_states, cont_start
                     continue
                 have = False
                 bestn = 0.0
+                bestl = 0.0
                 for c in range(cont_start[s], cont_start[s + 1]):
                     acc = 0.0
+                    lacc = throws[c]
                     for o in range(out_start[c], out_start[c + 1]):
                         op = oq[o, OQ_OP]
                         p = out_prob[o]
@@ -194,28 +250,39 @@ def turn_starts(T, stopv, min_bank, forced, tie, blk_ptr, blk_states, cont_start
                             u = t + oq[o, OQ_GAIN]
                             if u >= T:
                                 acc += p * stopv[T, oq[o, OQ_AUX]]
+                                lacc += p * (1.0 + stopl[T, oq[o, OQ_AUX]])
                             else:
-                                acc += p * Wt[oq[o, OQ_NEXT], u]
+                                acc += p * Wv[oq[o, OQ_NEXT], u]
+                                lacc += p * Wl[oq[o, OQ_NEXT], u]
                         elif op == OP_END:
-                            acc += p * stopv[min(t + oq[o, OQ_GAIN], T), oq[o, OQ_AUX]]
+                            u = min(t + oq[o, OQ_GAIN], T)
+                            acc += p * stopv[u, oq[o, OQ_AUX]]
+                            lacc += p * stopl[u, oq[o, OQ_AUX]]
                         elif op == OP_CHOICE:
                             bo = -1
                             bn = 0.0
+                            bl = 0.0
                             for k in range(opt_start[o], opt_start[o + 1]):
                                 u = t + opt_gain[k]
                                 if u >= T:
                                     n = stopv[T, hand_h[opt_next[k]]]
+                                    ln = 1.0 + stopl[T, hand_h[opt_next[k]]]
                                 else:
-                                    n = Wt[opt_next[k], u]
+                                    n = Wv[opt_next[k], u]
+                                    ln = Wl[opt_next[k], u]
                                 if bo < 0 or n > bn + tie:
                                     bo = k
                                     bn = n
+                                    bl = ln
                             acc += p * bn
+                            lacc += p * bl
                         elif op != OP_SKIP:  # a bust
                             acc += p * stopv[0, oq[o, OQ_AUX]]
+                            lacc += p * stopl[0, oq[o, OQ_AUX]]
                     if not have or acc > bestn + tie:
                         have = True
                         bestn = acc
+                        bestl = lacc
                 stop = stopv[t, hand_h[s]]
                 if not have:
                     bestn = stop
@@ -223,35 +290,45 @@ def turn_starts(T, stopv, min_bank, forced, tie, blk_ptr, blk_states, cont_start
                     go = bestn > stop + tie if t > 0 else bestn > stop - tie
                 else:
                     go = True
-                Wt[s, t] = bestn if go and have else stop
+                if go and have:
+                    Wv[s, t] = bestn
+                    Wl[s, t] = bestl
+                else:
+                    Wv[s, t] = stop
+                    Wl[s, t] = 1.0 + stopl[t, hand_h[s]]
                 if t == 0 and hidx[s] >= 0:
-                    res[hidx[s]] = bestn if forced else Wt[s, 0]
+                    resv[hidx[s]] = bestn if forced else Wv[s, 0]
+                    resl[hidx[s]] = bestl if forced and have else Wl[s, 0]
 
 
 @kernel
 def _tie_step(Tv, Cg, replay, min_bank, forced, tie, blk_ptr, blk_states, cont_start, out_start,
-              out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, tv, Wr, Wd, S2,
-              stop1, Wt, res):
-    """One greedy backup of the tie round: ``res`` from ``Tv``."""
+              out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, tv, Wr, Wd,
+              S2, stop1, Wt, res, L):
+    """One greedy backup of the tie round: ``res`` from ``Tv``. ``L``: the
+    lengths' scratch (``lt``, ``Lr``, ``Ld``, ``L2``, ``stopl``, ``Wl``,
+    ``resl``), carried and not read."""
+    lt, Lr, Ld, L2, stopl, Wl, resl = L
     H = Tv.shape[0]
     for h in range(H):
         tv[h] = 1.0 - Tv[h] if replay else 0.0
-    final_table(Cg, tv, tie, blk_ptr, blk_states, cont_start, out_start, out_prob, oq, opt_start,
-                opt_gain, opt_next, hand_h, Wr)
-    final_starts(0, Cg, max(min_bank, 1), min_bank, forced, tv, tie, blk_ptr, blk_states,
-                 cont_start, out_start, out_prob, oq, opt_start, opt_gain, opt_next, hand_h,
-                 hidx, tmin, Wr, Wd, S2)
+    final_table(Cg, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
+                opt_start, opt_gain, opt_next, hand_h, Wr, Lr)
+    final_starts(0, Cg, max(min_bank, 1), min_bank, forced, tv, lt, tie, blk_ptr, blk_states,
+                 cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+                 hand_h, hidx, tmin, Wr, Lr, Wd, Ld, S2, L2)
     for g in range(Cg + 1):
         for h in range(H):
             stop1[g, h] = 1.0 - S2[g, h]
-    turn_starts(Cg, stop1, min_bank, forced, tie, blk_ptr, blk_states, cont_start, out_start,
-                out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, Wt, res)
+    turn_starts(Cg, stop1, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
+                out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin,
+                Wt, Wl, res, resl)
 
 
 @kernel
 def tie_round(Cg, replay, tol, max_iter, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
-              out_start, out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, Tv, Wr,
-              Wd, S2, stop1, Wt, res):
+              out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin,
+              Tv, Wr, Wd, S2, stop1, Wt, res, L):
     """The tie round's start values ``Tv[h]`` (seat 1 to move, both level at
     or above the goal; only the round's gains count, seat 1's capped at
     ``Cg``), from the values given, until one greedy backup moves no value
@@ -271,8 +348,8 @@ def tie_round(Cg, replay, tol, max_iter, min_bank, forced, tie, blk_ptr, blk_sta
     f_prev = 0.0
     for it in range(max_iter):
         _tie_step(Tv, Cg, replay, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
-                  out_start, out_prob, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, tv,
-                  Wr, Wd, S2, stop1, Wt, res)
+                  out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                  tmin, tv, Wr, Wd, S2, stop1, Wt, res, L)
         change = 0.0
         for h in range(H):
             change = max(change, abs(res[h] - Tv[h]))

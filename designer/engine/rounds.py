@@ -488,32 +488,55 @@ def _model_args(model, lay):
             lay.oq, model.opt_start, model.opt_gain, model.opt_next, lay.hand_h)
 
 
+def turn_args(model, lay):
+    """The model's arrays as the one-number-a-position kernels take them
+    (:func:`~designer.engine._rounds_kernels.final_table`,
+    :func:`~designer.engine._rounds_kernels.final_starts`,
+    :func:`~designer.engine._rounds_kernels.turn_starts`), after the
+    blocks."""
+    return (lay.blk_ptr, lay.blk_states, model.cont_start, model.out_start, model.out_prob,
+            model.cont_throws, lay.oq, model.opt_start, model.opt_gain, model.opt_next,
+            lay.hand_h)
+
+
 def _tie_round(model, lay, C, G):
     """``T``, the tie round's start values (replay)."""
     H, S = len(lay.starts), model.states
     Cg = C - G
     tlo = max(model.min_bank, 1)
     Tv = np.full(H, 0.5)
+    # the lengths' scratch: carried by the kernels, not read here
+    L = (np.zeros(H), np.zeros((S, Cg + 1)), np.zeros((S, tlo)), np.zeros((Cg + 1, H)),
+         np.zeros((Cg + 1, H)), np.zeros((S, Cg)), np.zeros(H))
     it = rk.tie_round(Cg, True, TIE_TOL, MAX_TIE_ITER, model.min_bank, model.forced_first, TIE,
-                      *_model_args(model, lay), lay.hidx, lay.tmin, Tv, np.zeros((S, Cg + 1)),
-                      np.zeros((S, Cg + 1, tlo)), np.zeros((Cg + 1, H)), np.zeros((Cg + 1, H)),
-                      np.zeros((S, Cg)), np.zeros(H))
+                      *turn_args(model, lay), lay.hidx, lay.tmin, Tv, np.zeros((S, Cg + 1)),
+                      np.zeros((S, tlo)), np.zeros((Cg + 1, H)), np.zeros((Cg + 1, H)),
+                      np.zeros((S, Cg)), np.zeros(H), L)
     if it < 0:
         raise ConvergenceError("the tie round did not settle")
     return Tv
 
 
-def _final_round(model, lay, C, tv):
-    """``F[d, h]`` for ``d = 1 .. C`` (row 0 is left 0)."""
+def final_round(model, lay, d0, C, tv, lt=None):
+    """Seat 2's final rounds ``d = d0 .. C`` points behind: values and
+    expected actions left, ``(F, LF)`` of shape ``(C + 1, H)`` (rows below
+    ``d0`` left 0; row 0, level, is a tie round's second turn). ``tv[h]``:
+    seat 2's value of a tie, ``lt[h]`` the actions after it (default 0)."""
     H, S = len(lay.starts), model.states
     tlo = max(model.min_bank, 1)
-    Wr = np.zeros((S, C + 1))
-    F = np.zeros((C + 1, H))
-    args = _model_args(model, lay)
-    rk.final_table(C, tv, TIE, *args, Wr)
-    rk.final_starts(1, C, tlo, model.min_bank, model.forced_first, tv, TIE, *args, lay.hidx,
-                    lay.tmin, Wr, np.zeros((S, C, tlo)), F)
-    return F
+    lt = np.zeros(H) if lt is None else lt
+    Wr, Lr = np.zeros((S, C + 1)), np.zeros((S, C + 1))
+    F, LF = np.zeros((C + 1, H)), np.zeros((C + 1, H))
+    args = turn_args(model, lay)
+    rk.final_table(C, tv, lt, TIE, *args, Wr, Lr)
+    rk.final_starts(d0, C, tlo, model.min_bank, model.forced_first, tv, lt, TIE, *args, lay.hidx,
+                    lay.tmin, Wr, Lr, np.zeros((S, tlo)), np.zeros((S, tlo)), F, LF)
+    return F, LF
+
+
+def _final_round(model, lay, C, tv):
+    """``F[d, h]`` for ``d = 1 .. C`` (row 0 is left 0)."""
+    return final_round(model, lay, 1, C, tv)[0]
 
 
 def _pairs(G):

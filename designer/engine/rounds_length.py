@@ -34,6 +34,7 @@ import time
 import numpy as np
 
 from designer._jit import TIE, compiled
+from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_length_kernels as K
 from designer.engine import rounds as R
 
@@ -52,29 +53,6 @@ def _warm():
         rounds_lengths(tiny, R.solve_rounds_model(tiny, 2, _timed=False), _timed=False)
 
 
-def _finals(model, lay, d0, d1, tv, lt, LF, VF):
-    """Seat 2's final-round values ``VF[d]`` and lengths ``LF[d]``, ``d =
-    d0 .. d1`` (``d = 0``: level, a tie round's second turn; ``lt``: the
-    length after a tie), by the solve's one table for every distance."""
-    S, mb = model.states, model.min_bank
-    tlo = max(mb, 1)
-    Wr, Lr = np.zeros((S, d1 + 1)), np.zeros((S, d1 + 1))
-    K.final_length_table(d1, tv, lt, TIE, lay.blk_ptr, lay.blk_states, model.cont_start,
-                         model.out_start, model.out_prob, model.cont_throws, lay.oq,
-                         model.opt_start, model.opt_gain, model.opt_next, lay.hand_h, Wr, Lr)
-    K.final_length_starts(d0, d1, tlo, mb, model.forced_first, tv, lt, TIE, lay.blk_ptr,
-                          lay.blk_states, model.cont_start, model.out_start, model.out_prob,
-                          model.cont_throws, lay.oq, model.opt_start, model.opt_gain,
-                          model.opt_next, lay.hand_h, lay.hidx, lay.tmin, Wr, Lr,
-                          np.zeros((S, tlo)), np.zeros((S, tlo)), VF, LF)
-
-
-def _args(model, lay):
-    return (lay.blk_ptr, lay.blk_states, model.cont_start, model.out_start, model.out_prob,
-            model.cont_throws, lay.oq, model.opt_start, model.opt_gain, model.opt_next,
-            lay.hand_h, lay.hidx, lay.tmin)
-
-
 def _tie_lengths(model, lay, G, C, tv, scratch):
     """``L_T[h]``: expected actions from a tie round's start (replay).
 
@@ -88,14 +66,12 @@ def _tie_lengths(model, lay, G, C, tv, scratch):
     and settle in a few where it is small)."""
     H = len(lay.starts)
     Cg = C - G
-    LF = np.zeros((Cg + 1, H))
-    VF = np.zeros((Cg + 1, H))
     res_v, res_l = np.zeros(H), np.zeros(H)
 
     def backup(lt):
-        _finals(model, lay, 0, Cg, tv, lt, LF, VF)
-        K.turn_lengths(Cg, 1.0 - VF, LF, model.min_bank, model.forced_first, TIE,
-                       *_args(model, lay), *scratch, res_v, res_l)
+        VF, LF = R.final_round(model, lay, 0, Cg, tv, lt)
+        rk.turn_starts(Cg, 1.0 - VF, LF, model.min_bank, model.forced_first, TIE,
+                       *R.turn_args(model, lay), lay.hidx, lay.tmin, *scratch, res_v, res_l)
         return res_l.copy()
 
     # most games tie again rarely: plain backups from 0 settle in a few
@@ -164,8 +140,7 @@ def rounds_lengths(model, result, *, _timed=True):
     Tn = max(C, mb) + 1
     scratch = (np.zeros((S, Tn)), np.zeros((S, Tn)))
     LT = _tie_lengths(model, lay, G, C, tv, scratch) if replay else np.zeros(H)
-    LF, VF = np.zeros((C + 1, H)), np.zeros((C + 1, H))
-    _finals(model, lay, 1, C, tv, LT, LF, VF)
+    _, LF = R.final_round(model, lay, 1, C, tv, LT)
     # the solved tables as the solve's pairs read them, and the lengths alike
     Xe = np.zeros((G, G + max(mb, 1) + 1, H))
     Xe[:, :G] = result.X

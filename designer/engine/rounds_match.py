@@ -88,7 +88,6 @@ import time
 import numpy as np
 
 from designer._jit import TIE, compiled, threads
-from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
@@ -107,15 +106,7 @@ def solver_final(model, lay, C, tv):
     .. C`` (row 0: level in a tie round), ``tv[h]`` the value of a tie to
     seat 2 (the solve's own kernels, as :func:`designer.engine.rounds.solve_rounds_model`
     runs them from ``d = 1``)."""
-    H, S = len(lay.starts), model.states
-    tlo = max(model.min_bank, 1)
-    Wr = np.zeros((S, C + 1))
-    F = np.zeros((C + 1, H))
-    args = R._model_args(model, lay)
-    rk.final_table(C, tv, TIE, *args, Wr)
-    rk.final_starts(0, C, tlo, model.min_bank, model.forced_first, tv, TIE, *args, lay.hidx,
-                    lay.tmin, Wr, np.zeros((S, C + 1, tlo)), F)
-    return F
+    return R.final_round(model, lay, 0, C, tv)[0]
 
 
 def _gmax(model):
