@@ -31,7 +31,7 @@ FORCED = "[turn]\nforced_first = true\n"
 @pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
 @pytest.mark.parametrize("text, faces, goal, forced", [
     (COIN, ["bust", 1], 4, False), (COIN, ["bust", 1], 5, True), (D3, ["bust", 2, 3], 5, False),
-    (D3, ["bust", 2, 3], 4, True)])
+    (D3, ["bust", 2, 3], 4, True)], ids=["coin-4", "coin-5-forced", "d3-5", "d3-4-forced"])
 def test_against_the_reference(ties, text, faces, goal, forced):
     """Every round start of a coin and a three-faced die, both tie rules,
     a pass allowed or the first roll forced."""
