@@ -277,9 +277,9 @@ def _feature_ranges(model):
 #: development machine (two cores, busy).
 ROUNDS_LENGTH_SECONDS = 6.5e-7
 #: The rounds ending's game length by its own sweeps (one feedback state)
-#: takes at most about this many times the solve: measured 0.8x (Hog),
-#: 1.5x (Pig to 100), 1.8x (full Zombie Dice) and 2.3x (Fowl Play) on the
-#: development machine.
+#: takes at most about this many times the solve: measured 1.2x (Hog,
+#: Fowl Play), 1.6x (Pig to 100) and 2.7x (full Zombie Dice) on the
+#: development machine (benchmarks/engine_rounds_length.py).
 ROUNDS_LENGTH_PER_SOLVE = 4.0
 #: Seconds above which ``length=None`` leaves the rounds ending's game
 #: length out (and says how long it would take).

@@ -169,4 +169,4 @@ def rounds_lengths(model, result, *, _timed=True):
     return np.ascontiguousarray(LX[:, :G]), time.perf_counter() - t0
 
 
-__all__ = ["rounds_lengths"]
+__all__ = ["has_one_feedback", "rounds_lengths"]
