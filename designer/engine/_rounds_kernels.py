@@ -57,8 +57,8 @@ OQ_OP, OQ_GAIN, OQ_NEXT, OQ_AUX = 0, 1, 2, 3
 
 
 @kernel
-def final_table(R, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_prob,
-                       throws, oq, opt_start, opt_gain, opt_next, hand_h, Wr, Lr):
+def final_table(R, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
+                opt_start, opt_gain, opt_next, hand_h, Wr, Lr):
     """``Wr[s, r]`` for ``r = 0 .. R``: seat 2's win probability in a final
     round at state ``s`` with ``r`` points still to make to tie, at a turn
     total of at least ``max(min_bank, 1)`` (stopping allowed; a bust
@@ -127,9 +127,9 @@ def final_table(R, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_
 
 
 @kernel
-def final_starts(d0, d1, tlo, min_bank, forced, tv, lt, tie, blk_ptr, blk_states,
-                        cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
-                        opt_next, hand_h, hidx, tmin, Wr, Lr, Wd, Ld, F, LF):
+def final_starts(d0, d1, tlo, min_bank, forced, tv, lt, tie, blk_ptr, blk_states, cont_start,
+                 out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                 tmin, Wr, Lr, Wd, Ld, F, LF):
     """``F[d, h]`` for ``d = d0 .. d1``: seat 2's win probability at the
     start of a final-round turn from start ``h``, ``d`` points behind (``d
     = 0``: level, a tie round's second turn), and ``LF[d, h]`` the actions
@@ -220,17 +220,19 @@ def final_starts(d0, d1, tlo, min_bank, forced, tv, lt, tie, blk_ptr, blk_states
 
 @kernel
 def turn_starts(T, stopv, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
-                 out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
-                 tmin, Wv, Wl, resv, resl):
-    """One turn with its values and lengths as numbers: ending it at total
-    ``t`` with the next turn from start ``h`` is worth ``stopv[t, h]`` to
-    the mover and leaves ``stopl[t, h]`` actions (``t = T``: any total from
-    ``T`` on, where the turn ends at once); the decisions are those of
-    :func:`~designer.engine._rounds_kernels.turn_starts` (the same values,
-    the same ties). A stop (a pass and the stop at ``T`` included) is one
-    action, a throw or draw ``throws[c]``; an end of the turn by a roll
-    (points or a bust) adds none. Start values and lengths go to ``resv``
-    and ``resl``."""
+                out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                tmin, Wv, Wl, resv, resl):
+    """One turn with one number per position: ending it at total ``t`` with
+    the next turn from start ``h`` is worth ``stopv[t, h]`` to the mover
+    and leaves ``stopl[t, h]`` actions (``t = T``: any total from ``T`` on,
+    where the turn ends at once). The mover's values go to ``Wv`` and the
+    actions left under its decisions to ``Wl`` (positions below ``tmin``,
+    never reached, are left out): ties go to stopping (at a total of 0 to
+    going on), and among continuations and options to the one listed first
+    unless another beats it by more than ``tie``. A stop (a pass and the
+    stop at ``T`` included) is one action, a throw or draw ``throws[c]``; an
+    end of the turn by a roll (points or a bust) adds none. Start values
+    and lengths go to ``resv`` and ``resl``."""
     for blk in range(blk_ptr.shape[0] - 1):
         for t in range(T - 1, -1, -1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
