@@ -550,7 +550,7 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
     from designer.engine._match_kernels import OPTIMAL
     from designer.engine.match import RulesPolicy
     from designer.engine.rounds import solve_rounds_model
-    from designer.engine.rounds_length import has_one_feedback, rounds_lengths
+    from designer.engine.rounds_length import rounds_lengths
     from designer.engine.rounds_match import match_rounds_model
 
     rules, unit = game.rules, game.unit
@@ -577,7 +577,7 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
 
     # one feedback state: the length's own sweeps, about the solve's cost;
     # else optimal play against itself in the rounds match
-    by_sweeps = has_one_feedback(rules.model, r.cap)
+    by_sweeps = r.one_feedback
     wait = (ROUNDS_LENGTH_PER_SOLVE * r.seconds if by_sweeps
             else r.states * ROUNDS_LENGTH_SECONDS)
     if length is None and wait > LENGTH_AUTO_SECONDS:

@@ -205,6 +205,10 @@ class RoundsResult:
         Sweeps over all open pairs, each of both seats' turns (on the
         general path, :func:`_open_general`, policy-iteration steps).
     seconds : float
+    one_feedback : bool
+        The turns start over from one feedback state (the pair kernels
+        solved it, and :func:`designer.engine.rounds_length.rounds_lengths`
+        takes it); False: the general path.
     """
 
     first_player_win: float
@@ -221,6 +225,7 @@ class RoundsResult:
     residual: float
     steps: int
     seconds: float
+    one_feedback: bool = True
 
     def value(self, a, b, state=0):
         """Seat 1's win probability at a round's start, scores ``(a, b)``."""
@@ -875,7 +880,7 @@ def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _t
     positions = _positions(model, G, C)
     h0 = int(lay.hidx[0])
     return RoundsResult(float(X[start[0], start[1], h0]), G, C, ties, tuple(start), X, Y, F, Tv,
-                        lay.starts, positions, residual, steps, seconds)
+                        lay.starts, positions, residual, steps, seconds, lay.fbh >= 0)
 
 
 def _positions(model, goal, cap):

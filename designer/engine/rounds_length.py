@@ -98,12 +98,6 @@ def _tie_lengths(model, lay, G, C, tv, scratch):
     return LT
 
 
-def has_one_feedback(model, cap):
-    """True when :func:`rounds_lengths` takes ``model`` (its turns have one
-    feedback state, as the solve's pair kernels need)."""
-    return R._layout(model, cap, R._order(model)).fbh >= 0
-
-
 def rounds_lengths(model, result, *, _timed=True):
     """Expected actions left at every round start of a two-seat rounds game
     under the solved optimal play.
@@ -127,10 +121,10 @@ def rounds_lengths(model, result, *, _timed=True):
     ConvergenceError
         Optimal play can go on for ever (turns that never score).
     """
+    if not result.one_feedback:
+        return None, 0.0
     G, C = result.goal, result.cap
     lay = R._layout(model, C, R._order(model))
-    if lay.fbh < 0:
-        return None, 0.0
     if _timed:
         _warm()
     t0 = time.perf_counter()
@@ -169,4 +163,4 @@ def rounds_lengths(model, result, *, _timed=True):
     return np.ascontiguousarray(LX[:, :G]), time.perf_counter() - t0
 
 
-__all__ = ["has_one_feedback", "rounds_lengths"]
+__all__ = ["rounds_lengths"]
