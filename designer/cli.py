@@ -21,6 +21,7 @@ import textwrap
 
 from designer.commands import COMMANDS
 from designer.errors import DesignError, SolverError
+from designer.memory import memory_limit
 
 
 class WholeWords(argparse.HelpFormatter):
@@ -113,6 +114,7 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(_join_komi(sys.argv[1:] if argv is None else argv))
     try:
+        memory_limit()  # a bad DESIGNER_MEMORY_LIMIT is refused before any work, by every command
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows up here, not at exit
         return status

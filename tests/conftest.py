@@ -13,6 +13,12 @@ from kernel_warmup import compile_all
 from designer import load_game
 from designer.solve import solve
 
+# Every solve refuses a game over a memory limit (half the machine's memory
+# by default). The tests fix it at 2 GiB, so that what is refused does not
+# depend on the machine they run on (subprocesses inherit it);
+# tests/test_memory.py checks the default and the variable itself.
+os.environ["DESIGNER_MEMORY_LIMIT"] = "2G"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernels_compiled():

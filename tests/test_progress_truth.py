@@ -224,13 +224,14 @@ def test_a_composition_refused_for_memory_carries_no_work():
 
     from designer.search import load_study
     from designer.search.families import family
-    from designer.solve.rounds import MAX_BYTES, rounds_bytes
+    from designer.memory import memory_limit
+    from designer.solve.rounds import rounds_bytes
 
     spec = load_study(Path(__file__).resolve().parents[1] / "studies" / "seats_and_endings.toml")
     fam = family(spec.family)
     args = fam.unit_args(spec)
     big = {"bad": 6, "good": 42, "players": 4, "ending": "rounds"}
-    assert rounds_bytes(fam.game(big, max(args["goals"]))) > MAX_BYTES
+    assert rounds_bytes(fam.game(big, max(args["goals"]))) > memory_limit()
     assert fam.work(big, args) == 0.0
     assert fam.work({**big, "ending": "race"}, args) > 0
     assert fam.work({**big, "players": 3}, args) > 0

@@ -186,15 +186,16 @@ def _race_profile(game, a, solution):
 
     from designer.engine.seat_match import check_memory, seat_profile
     from designer.engine.seats import SeatsResult, estimate, solve_seats_model
-    from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+    from designer.engine.solve import TooLargeError, plan
+    from designer.memory import memory_limit
 
     N, rules = game.players, game.rules
     model, goal = rules.model, rules.goal
     # refused before anything is solved: the solve's tables, then the profile's
     est = estimate(model, goal, N)
-    if est["memory"] > MEMORY_LIMIT:
+    if est["memory"] > memory_limit():
         raise TooLargeError(f"{game.name} with {N} players needs {est['memory'] / 2**20:,.0f} "
-                            f"MB to solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+                            f"MB to solve, over the limit of {memory_limit() / 2**20:,.0f} MB")
     check_memory(model, plan(model, goal), N, a, game.name)
     if not isinstance(solution, SeatsResult):
         solution = solve_seats_model(model, goal, N)

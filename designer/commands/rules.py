@@ -1,6 +1,7 @@
 """``designer rules check``: read a rules file and say what solving it takes."""
 
 from designer.commands._common import add_game_args, game_from_args
+from designer.memory import ENV, limit_source
 
 
 def register(sub):
@@ -69,8 +70,10 @@ def show_check(f):
     console.print(f"  positions: {least}{f['states']:,} (the states `designer solve` counts)")
     mb = f["memory_bytes"] / 2**20
     limit = f["memory_limit_bytes"] / 2**20
-    fits = "" if f["fits"] else "  [bold]over the limit: designer solve refuses it[/bold]"
-    console.print(f"  memory: {least}{mb:,.1f} MB (limit {limit:,.0f} MB){fits}")
+    fits = "" if f["fits"] else ("  [bold]over the limit: designer solve refuses it[/bold] "
+                                 f"({ENV} sets another limit)")
+    console.print(f"  memory: {least}{mb:,.1f} MB (limit {limit:,.0f} MB, {limit_source()}){fits}",
+                  highlight=False)
     if "rule_compare_memory_bytes" in f:
         rb = f["rule_compare_memory_bytes"] / 2**20
         over = "" if rb <= limit else "  [bold]over the limit: designer compare refuses it[/bold]"

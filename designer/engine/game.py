@@ -19,11 +19,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from designer import memory as mem
 from designer.engine.length import game_lengths
 from designer.engine.pyrules import load_module_rules, split_name
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
 from designer.engine.rounds import rounds_estimate
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, estimate, solve_model
+from designer.engine.solve import TooLargeError, estimate, solve_model
 from designer.errors import DesignError, ParameterError
 
 #: What a rules game takes from the command line besides its file.
@@ -259,8 +260,8 @@ def check_game(game):
             "turn_states": rules.model.states, "start_states": est["start_states"],
             "features": _feature_ranges(rules.model),
             "states": est["positions"], "states_at_least": est["at_least"],
-            "memory_bytes": est["memory"], "memory_limit_bytes": MEMORY_LIMIT,
-            "fits": est["memory"] <= MEMORY_LIMIT, "estimated_seconds": est["seconds"],
+            "memory_bytes": est["memory"], "memory_limit_bytes": mem.memory_limit(),
+            "fits": est["memory"] <= mem.memory_limit(), "estimated_seconds": est["seconds"],
             **extra}
 
 
@@ -493,10 +494,10 @@ def _seat_rounds_plan(game, length):
         return None, False, None
     rules, N = game.rules, game.players
     est = estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap, length=True)
-    if est["memory"] <= MEMORY_LIMIT:
+    if est["memory"] <= mem.memory_limit():
         return est, True, None
     why = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB with the "
-           f"solve, over the limit of {MEMORY_LIMIT / 2**20:,.0f} MB")
+           f"solve, over the limit of {mem.memory_limit() / 2**20:,.0f} MB")
     return estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap), False, why
 
 

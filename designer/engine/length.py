@@ -34,8 +34,9 @@ import time
 import numpy as np
 
 from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer import memory as mem
 from designer.engine import _length_kernels as K
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _pairs, plan
+from designer.engine.solve import TooLargeError, _pairs, plan
 from designer.errors import ConvergenceError
 
 #: Passes over the table allowed when scores can fall.
@@ -56,7 +57,7 @@ def memory_needed(p, nt):
     return (p["n"] * p["n"] * p["H"] + nt * (8 * p["nodes"] + 6 * p["H"])) * 8
 
 
-def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
+def game_lengths(model, solution, *, memory_limit=None, _timed=True):
     """Expected actions left at every turn start under optimal play.
 
     Parameters
@@ -64,8 +65,9 @@ def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     model : TurnModel
     solution : EngineResult
         :func:`~designer.engine.solve.solve_model` of ``model`` (its goal).
-    memory_limit : int
-        Bytes allowed; more is refused before anything is allocated.
+    memory_limit : int, optional
+        Bytes allowed (default :func:`designer.memory.memory_limit`); more
+        is refused before anything is allocated.
 
     Returns
     -------
@@ -82,6 +84,7 @@ def game_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
         A pair whose turns never end under the solved policy, or lengths
         that do not settle where scores can fall.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = solution.goal
     p = plan(model, goal)
     nt = threads()

@@ -83,10 +83,11 @@ from pathlib import Path
 import numpy as np
 
 from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer import memory as mem
 from designer.engine import _match_kernels as K
 from designer.engine.model import BUST, CHOOSE, END
 from designer.engine.policy_tables import table_bytes
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan, solve_model
+from designer.engine.solve import TooLargeError, plan, solve_model
 from designer.errors import ConvergenceError, DesignError
 from designer.policies.rules import Rule
 
@@ -357,7 +358,7 @@ def _warm():
                     RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False)
 
 
-def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, name="this game",
+def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="this game",
                 unit=1, record=False, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` to ``goal`` exactly.
 
@@ -392,6 +393,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=MEMORY_LIMIT, 
     TooLargeError
         Tables over ``memory_limit``.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = int(goal)
     kinds = (a.kind, b.kind)
     need_opt = K.OPTIMAL in kinds

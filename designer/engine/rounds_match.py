@@ -88,12 +88,13 @@ import time
 import numpy as np
 
 from designer._jit import TIE, compiled, threads
+from designer import memory as mem
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import (RulesMatch, RulesPolicy, endless, hold_pick, max_score_horizon,
                                    max_score_table)
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _edges, plan
+from designer.engine.solve import TooLargeError, _edges, plan
 from designer.errors import DesignError
 
 #: A fixed policy whose turns would raise the score cap past this many
@@ -275,7 +276,7 @@ def table_cap(model, goal):
 
 
 def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=None,
-                       bank_wins=False, record=False, memory_limit=MEMORY_LIMIT,
+                       bank_wins=False, record=False, memory_limit=None,
                        name="this game", unit=1, _timed=True, _every_start=False):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` under the
     rounds ending to ``goal``, exactly.
@@ -331,6 +332,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     TooLargeError
         Tables over ``memory_limit``.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = int(goal)
     if goal < 1:
         raise DesignError(f"invalid goal={goal}: allowed goal >= 1")

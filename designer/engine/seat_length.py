@@ -36,10 +36,11 @@ import numba
 import numpy as np
 
 from designer._jit import TIE, compiled, run_in_order, threads
+from designer import memory as mem
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
 from designer.engine.length import settle
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.engine.solve import TooLargeError, plan
 
 def memory_needed(p, players, nt):
     """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
@@ -59,7 +60,7 @@ def _warm():
         seat_lengths(tiny, solve_seats_model(tiny, 2, 3, _timed=False), _timed=False)
 
 
-def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
+def seat_lengths(model, solution, *, memory_limit=None, _timed=True):
     """Expected actions left at every turn start under max-n play.
 
     Parameters
@@ -68,8 +69,9 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
     solution : SeatsResult
         :func:`~designer.engine.seats.solve_seats_model` of ``model`` (its
         goal and seats).
-    memory_limit : int
-        Bytes allowed; more is refused before anything is allocated.
+    memory_limit : int, optional
+        Bytes allowed (default :func:`designer.memory.memory_limit`); more
+        is refused before anything is allocated.
 
     Returns
     -------
@@ -87,6 +89,7 @@ def seat_lengths(model, solution, *, memory_limit=MEMORY_LIMIT, _timed=True):
         Turns that never end under the stored decisions, or lengths that
         do not settle where scores can fall.
     """
+    memory_limit = mem.resolve(memory_limit)
     N, goal = solution.players, solution.goal
     p = plan(model, goal)
     n, H = p["n"], p["H"]

@@ -38,11 +38,12 @@ import numba
 import numpy as np
 
 from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer import memory as mem
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, TABLE
 from designer.engine._seat_kernels import rotation_classes
 from designer.engine.match import endless, hold_pick, max_score_arrays
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.engine.solve import TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
 #: Passes over the table allowed where scores can fall.
@@ -68,11 +69,12 @@ def memory_needed(p, players, nt, table=False, model=None):
     return (size + rows) * 8 + tab
 
 
-def check_memory(model, p, players, policy, name, memory_limit=MEMORY_LIMIT):
+def check_memory(model, p, players, policy, name, memory_limit=None):
     """Refuse, before anything is allocated (or solved), a seat profile of
     ``policy`` over the plan ``p`` whose tables pass ``memory_limit``
     (:func:`memory_needed` on the threads it would run). Returns that
     thread count."""
+    memory_limit = mem.resolve(memory_limit)
     nt = max(1, min(numba.get_num_threads(), threads()))
     need = memory_needed(p, players, nt, policy.kind == TABLE, model)
     if need > memory_limit:
@@ -95,7 +97,7 @@ def _warm():
 
 
 def seat_profile(model, solution, policy, *, unit=1, name="this game",
-                 memory_limit=MEMORY_LIMIT, _timed=True):
+                 memory_limit=None, _timed=True):
     """Every seat's win with ``policy`` at each seat in turn, the others optimal.
 
     Parameters
@@ -125,6 +127,7 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
         Turns that never end under these policies, or values that do not
         settle where scores can fall.
     """
+    memory_limit = mem.resolve(memory_limit)
     N, goal = solution.players, solution.goal
     p = plan(model, goal)
     n, H = p["n"], p["H"]

@@ -95,10 +95,11 @@ import numba
 import numpy as np
 
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, threads
+from designer import memory as mem
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _moves, _order, _totals
 from designer.engine.seats import SeatValues, _check_players
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, _check_stuck, _edges, plan
+from designer.engine.solve import TooLargeError, _check_stuck, _edges, plan
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Seats the solver takes.
@@ -327,7 +328,7 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=F
     C = G + CAP_MARGIN if cap is None else int(cap)
     nt = threads() if nt is None else nt
     rows, least = table_at_least(model, G, N, C, length)
-    if least > MEMORY_LIMIT:  # counted without planning: lower bounds
+    if least > mem.memory_limit():  # counted without planning: lower bounds
         return dict(positions=rows, start_states=len(model.start_states()), memory=least,
                     seconds=None, at_least=True)
     lay = _layout(model, N, C)
@@ -476,7 +477,7 @@ def _warm(length):
 
 
 def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, length=False,
-                            memory_limit=MEMORY_LIMIT, _timed=True, _table=False):
+                            memory_limit=None, _timed=True, _table=False):
     """Solve ``players`` seats under the rounds ending over ``model``
     exactly (max-n), every start at once.
 
@@ -495,9 +496,9 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     length : bool
         Also the expected game length (``actions`` of the result), carried
         along the solve (module doc).
-    memory_limit : int
+    memory_limit : int, optional
         Bytes the solve may allocate; a larger game is refused before
-        anything is allocated.
+        anything is allocated (default :func:`designer.memory.memory_limit`).
     _table : bool
         Also return the whole table and how it is laid out, ``(A, geo,
         toff, layout)``, for an evaluation of other play over the same rows
@@ -518,6 +519,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
         A two-seat tuple that does not settle (a bug), or a policy under
         which a round never ends.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = int(goal)
     if goal < 1:
         raise DesignError(f"invalid goal={goal}: allowed goal >= 1")

@@ -49,6 +49,7 @@ import numba
 import numpy as np
 
 from designer._jit import TIE, compiled, threads
+from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
@@ -58,7 +59,7 @@ from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax, max_
 from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, final_jobs,
                                          iterate_tie, solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
-from designer.engine.solve import MEMORY_LIMIT, TooLargeError, plan
+from designer.engine.solve import TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
 #: Longest estimated work (the solve at the raised cap and one evaluation
@@ -242,7 +243,7 @@ class _Evaluation:
 
 
 def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None,
-                        name="this game", memory_limit=MEMORY_LIMIT, _timed=True):
+                        name="this game", memory_limit=None, _timed=True):
     """Every seat's win with ``policy`` at each seat in turn, the others
     optimal, under the rounds ending.
 
@@ -276,6 +277,7 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     ConvergenceError
         Rounds that never end under this play.
     """
+    memory_limit = mem.resolve(memory_limit)
     N = _check_players(players)
     _refuse_falls(model)
     G = int(goal)

@@ -113,8 +113,9 @@ import numba
 import numpy as np
 
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
+from designer import memory as mem
 from designer.engine import _seat_kernels
-from designer.engine.solve import (MEMORY_LIMIT, PASSES_IF_FALLS, PLAN_STATES, SECONDS_FIXED,
+from designer.engine.solve import (PASSES_IF_FALLS, PLAN_STATES, SECONDS_FIXED,
                                    TooLargeError, _check_stuck, plan)
 from designer.errors import ConvergenceError, DesignError, SolverError
 
@@ -280,7 +281,7 @@ def estimate(model, goal, players, nt=None):
     players = _check_players(players)
     _check_stuck(model)
     cells, least = table_at_least(model, goal, players)
-    if least > MEMORY_LIMIT and model.states > PLAN_STATES:
+    if least > mem.memory_limit() and model.states > PLAN_STATES:
         return dict(positions=cells, start_states=len(model.start_states()), memory=least,
                     seconds=None, at_least=True)
     p = plan(model, int(goal))
@@ -356,7 +357,7 @@ def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
         raise failed[0]
 
 
-def solve_seats_model(model, goal, players, *, memory_limit=MEMORY_LIMIT, _timed=True):
+def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
     """Solve a race of ``players`` seats over ``model`` exactly (max-n).
 
     Parameters
@@ -367,9 +368,9 @@ def solve_seats_model(model, goal, players, *, memory_limit=MEMORY_LIMIT, _timed
         Points that win, ``>= 1``.
     players : int
         Seats, 2 to 4.
-    memory_limit : int
+    memory_limit : int, optional
         Bytes the solve may allocate; a larger game is refused before
-        anything is allocated.
+        anything is allocated (default :func:`designer.memory.memory_limit`).
 
     Returns
     -------
@@ -387,6 +388,7 @@ def solve_seats_model(model, goal, players, *, memory_limit=MEMORY_LIMIT, _timed
         A class that does not settle with two seats (a bug), or scores
         that fall and a table that does not settle.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = int(goal)
     if goal < 1:
         raise DesignError(f"invalid goal={goal}: allowed goal >= 1")

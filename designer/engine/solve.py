@@ -86,10 +86,8 @@ import numpy as np
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, run_in_order, threads
 from designer.engine import _kernels
 from designer.engine.model import BUST, CHOOSE, NONE, ModelError
+from designer import memory as mem
 from designer.errors import ConvergenceError, DesignError, SolverError
-
-#: Default memory limit of one solve, in bytes.
-MEMORY_LIMIT = 2 * 1024**3
 
 #: Passes over the whole table allowed when scores can fall.
 MAX_PASSES = 100_000
@@ -439,7 +437,7 @@ def estimate(model, goal, nt=None):
         guide within a factor of about 3 on the machine it was measured
         on, not a promise. ``at_least``: the game has more than
         :data:`PLAN_STATES` turn states and its table alone passes
-        :data:`MEMORY_LIMIT`; ``positions`` and
+        :func:`designer.memory.memory_limit`; ``positions`` and
         ``memory`` are then lower bounds (:func:`table_at_least`) and
         ``seconds`` is None.
 
@@ -450,7 +448,7 @@ def estimate(model, goal, nt=None):
     """
     _check_stuck(model)
     cells, least = table_at_least(model, goal)
-    if least > MEMORY_LIMIT and model.states > PLAN_STATES:
+    if least > mem.memory_limit() and model.states > PLAN_STATES:
         return dict(positions=cells, start_states=len(model.start_states()), memory=least,
                     seconds=None, at_least=True)
     p = plan(model, int(goal))
@@ -513,7 +511,7 @@ def _warm():
         solve_model(tiny, 2, _timed=False)
 
 
-def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
+def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
     """Solve a two-seat race over ``model`` exactly.
 
     Parameters
@@ -524,9 +522,9 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
         Points that win, ``>= 1``.
     komi : int
         Points the second player starts with, ``0 <= komi < goal``.
-    memory_limit : int
+    memory_limit : int, optional
         Bytes the solve may allocate; a larger game is refused before
-        anything is allocated.
+        anything is allocated (default :func:`designer.memory.memory_limit`).
 
     Returns
     -------
@@ -542,6 +540,7 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
     ConvergenceError
         Scores that fall and a table that does not settle.
     """
+    memory_limit = mem.resolve(memory_limit)
     goal = int(goal)
     if goal < 1:
         raise DesignError(f"invalid goal={goal}: allowed goal >= 1")
@@ -602,6 +601,7 @@ def solve_model(model, goal, komi=0, *, memory_limit=MEMORY_LIMIT, _timed=True):
                         residual, seconds, passes, sweeps, len(p["fh"]), win, p["starts"], lo)
 
 
-def solve_rules(rules, *, memory_limit=MEMORY_LIMIT):
+def solve_rules(rules, *, memory_limit=None):
     """Solve a :class:`~designer.engine.rulesfile.Rules` game at its goal and komi."""
+    memory_limit = mem.resolve(memory_limit)
     return solve_model(rules.model, rules.goal, rules.komi, memory_limit=memory_limit)

@@ -134,9 +134,10 @@ class _Seats:
         two = super().work(unit, args)
         goal = max(args["goals"])
         if unit["ending"] == "rounds":
-            from designer.solve.rounds import MAX_BYTES, rounds_bytes
+            from designer.memory import memory_limit
+            from designer.solve.rounds import rounds_bytes
 
-            if rounds_bytes(self.game(unit, goal)) > MAX_BYTES:
+            if rounds_bytes(self.game(unit, goal)) > memory_limit():
                 return 0.0  # refused before any work (too large for memory): no time
         more = goal if unit["ending"] == "race" else goal + 20
         return two * float(more) ** (unit["players"] - 2) * (3.0 if unit["ending"] == "rounds" else 1.0)

@@ -35,14 +35,15 @@ def profile_memory(game):
 
 def check_profile_memory(game):
     """Refuse, before anything is allocated or solved, a game whose profile
-    tables (:func:`profile_memory`) would not fit in half the memory."""
-    from designer.solve.race import memory_limit
+    tables (:func:`profile_memory`) would not fit in
+    :func:`~designer.memory.memory_limit`."""
+    from designer.memory import limit_source, memory_limit
 
     need, limit = profile_memory(game), memory_limit()
     if need > limit:
         raise DesignError(f"{game.name} with {game.players} players to goal {game.goal} needs "
                           f"{need / 2**30:.1f} GiB to evaluate a policy profile; the limit is "
-                          f"{limit / 2**30:.1f} GiB (half the memory): lower the goal")
+                          f"{limit / 2**30:.1f} GiB ({limit_source()}): lower the goal")
 
 
 @dataclass(frozen=True, eq=False)

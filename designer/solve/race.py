@@ -6,7 +6,6 @@ three and four players use the rotation-class kernels
 Both answer every goal up to the solved one and every komi vector.
 """
 
-import os
 import time
 
 import numba
@@ -14,21 +13,11 @@ import numpy as np
 
 from designer._jit import MAX_ROUNDS, TIE, TOL, load_first
 from designer.errors import ConvergenceError, DesignError
+from designer.memory import limit_source, memory_limit
 from designer.solve._classes import CLASS_COLUMNS, class_report, rotation_classes
 from designer.solve._race_deck_kernel import solve_race_deck
 from designer.solve._race_dice_kernel import solve_race_dice
 
-#: Share of the machine's physical memory one solve may take.
-MEMORY_SHARE = 0.5
-
-
-def memory_limit():
-    """Bytes one solve may allocate: :data:`MEMORY_SHARE` of physical memory."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # not POSIX: assume 8 GiB
-        total = 8 * 2 ** 30
-    return int(MEMORY_SHARE * total)
 
 
 def race_memory(game, players=None):
@@ -63,7 +52,7 @@ def _check_memory(game):
         raise DesignError(
             f"{game.name} with {game.players} players to goal {game.goal} needs about "
             f"{need / 2 ** 30:.1f} GiB; the limit is {limit / 2 ** 30:.1f} GiB "
-            f"({MEMORY_SHARE:.0%} of this machine's memory): lower the goal or the players")
+            f"({limit_source()}): lower the goal or the players")
 
 
 def race_states(game):

@@ -25,6 +25,7 @@ from designer._jit import MAX_SWEEPS as PAIR_SWEEPS
 from designer._jit import TIE, TIE_ROUND_TOL, TOL, load_first
 from designer.errors import ConvergenceError, ParameterError
 from designer.games._validate import check_int
+from designer.memory import limit_source, memory_limit
 from designer.solve import _rounds_deck_kernel as dk
 from designer.solve import _rounds_two_dice_kernel as dtk
 from designer.solve import _rounds_two_kernel as tk
@@ -40,8 +41,6 @@ from designer.solve.by_sum import run_by_sum
 MAX_SWEEPS = 50
 #: Iterates of a tie round's start values before it counts as unsettled.
 MAX_TIE_ITER = 5000
-#: Largest set of tables (bytes) a rounds solve may allocate.
-MAX_BYTES = 6 * 2 ** 30
 #: Default margin of the dice cap above the goal (a test shows it is enough
 #: for the printed digits; ``cap`` may be raised).
 DICE_CAP_MARGIN = 60
@@ -55,11 +54,11 @@ def _check_common(players, goal, cap):
 
 
 def _guard(players, goal, cap, deck_states):
-    need = table_bytes(players, goal, cap, deck_states)
-    if need > MAX_BYTES:
+    need, limit = table_bytes(players, goal, cap, deck_states), memory_limit()
+    if need > limit:
         raise ParameterError(
-            "goal", goal, f"a rounds solve of at most {MAX_BYTES / 2**30:.0f} GiB "
-            f"(this one needs {need / 2**30:.1f} GiB)")
+            "goal", goal, f"a rounds solve of at most {limit / 2**30:.1f} GiB "
+            f"({limit_source()}; this one needs {need / 2**30:.1f} GiB)")
 
 
 def _stats_check(stats, what):
@@ -372,7 +371,7 @@ def solve_rounds_zombie(game):
     Raises
     ------
     ParameterError
-        Tables beyond :data:`MAX_BYTES`, or work beyond
+        Tables beyond :func:`~designer.memory.memory_limit`, or work beyond
         :data:`MAX_ZOMBIE_WORK`.
     """
     from designer.games.zombie import ZombieGame
@@ -649,7 +648,7 @@ class RoundsSolution:
 def rounds_bytes(game):
     """Bytes of the tables a rounds solve of a deck or dice ``game``
     allocates, with the default cap: what the solve checks against
-    :data:`MAX_BYTES` before allocating anything."""
+    :func:`~designer.memory.memory_limit` before allocating anything."""
     if game.family == "deck":
         return table_bytes(game.players, game.goal, deck_cap(game.goal, game.good),
                            game.bad * (game.good + 1))
