@@ -35,6 +35,10 @@ class Reach:
     def takes(self, players, ending):
         return players in self.players and ending in self.endings
 
+    def cells(self):
+        """Every ``(players, ending)`` taken."""
+        return [(p, e) for p in self.players for e in self.endings]
+
     def words(self):
         p = self.players
         seats = (f"{p[0]} players" if len(p) == 1
@@ -45,6 +49,31 @@ class Reach:
         return f"{seats}, {' or '.join(self.endings)} ending"
 
 
+@dataclass(frozen=True)
+class Reaches:
+    """Several :class:`Reach` at once (``2-4 players in the race, 2 in the
+    rounds``): takes what any of them takes."""
+
+    parts: tuple
+
+    @property
+    def players(self):
+        return tuple(sorted({p for r in self.parts for p in r.players}))
+
+    @property
+    def endings(self):
+        return tuple(e for e in ENDINGS if any(e in r.endings for r in self.parts))
+
+    def takes(self, players, ending):
+        return any(r.takes(players, ending) for r in self.parts)
+
+    def cells(self):
+        return [c for r in self.parts for c in r.cells()]
+
+    def words(self):
+        return ", or ".join(r.words() for r in self.parts)
+
+
 ALL_RACE_ROUNDS = Reach(PLAYERS, ENDINGS)
 ALL_RACE = Reach(PLAYERS, ("race",))
 TWO_RACE = Reach((2,), ("race",))
@@ -52,6 +81,9 @@ ALL_ROUNDS = Reach(PLAYERS, ("rounds",))
 TWO_ROUNDS = Reach((2,), ("rounds",))
 MORE_ROUNDS = Reach((3, 4), ("rounds",))
 TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
+MORE_RACE = Reach((3, 4), ("race",))
+ALL_RACE_TWO_ROUNDS = Reaches((ALL_RACE, TWO_ROUNDS))
+MORE_RACE_TWO_ROUNDS = Reaches((MORE_RACE, TWO_ROUNDS))
 WAGER = Reach((2,), (NO_ENDING,))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
@@ -63,8 +95,8 @@ SUPPORT = {
                 "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
              "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
-    "strategy": {"deck": TWO_RACE_ROUNDS, "dice": TWO_RACE_ROUNDS, "zombie": TWO_ROUNDS,
-                 "rules": TWO_RACE_ROUNDS},
+    "strategy": {"deck": ALL_RACE_TWO_ROUNDS, "dice": ALL_RACE_TWO_ROUNDS, "zombie": TWO_ROUNDS,
+                 "rules": ALL_RACE_TWO_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
@@ -79,7 +111,7 @@ AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_R
                         "zombie-dice": MORE_ROUNDS},
             "play": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_ROUNDS,
                      "zombie-dice": MORE_ROUNDS},
-            "strategy": {"deck": TWO_ROUNDS, "dice": TWO_ROUNDS}}
+            "strategy": {"deck": MORE_RACE_TWO_ROUNDS, "dice": MORE_RACE_TWO_ROUNDS}}
 
 #: What to use instead, for a kind a command does not take at all.
 INSTEAD = {"wager": "use `designer simulate` for a wagering game",
@@ -164,7 +196,8 @@ def refusal(command, kind, players, ending, what=None, flags=("--players ", "--e
         return (f"designer {command} does not take {_kinds_words([kind])} ({what}): it takes "
                 f"{sentence(command)}" + (f"; {hint}" if hint else ""))
     wanted = (f"{flags[0]}{players}" if players not in reach.players
-              else f"{flags[1]}{ending}")
+              else f"{flags[1]}{ending}" if ending not in reach.endings
+              else f"{flags[0]}{players} with {flags[1]}{ending}")
     return (f"designer {command} does not take {wanted} for {what}: it takes "
             f"{_kinds_words([kind])} with {reach.words()}")
 

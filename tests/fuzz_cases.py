@@ -286,8 +286,9 @@ def cli_cases(root):
     # strategy cards
     cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
     cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
-    cases += [["strategy", "pig", "--players", "3"],
+    cases += [["strategy", "pig", "--players", "5"],
               ["strategy", "pig", "--players", "3", "--ending", "rounds"],
+              ["strategy", "pig", "--players", "3", "--trials", "0"],  # played as rules
               ["strategy", "pig", "--ending", "rounds", "--trials", "0"],  # played as rules
               ["compare", "pig", "--ending", "rounds", "--policy", "two-player"],
               ["compare", "red-light", "--ending", "rounds", "--policy", "nn:x.npz"],

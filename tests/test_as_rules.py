@@ -154,10 +154,9 @@ def test_the_support_table_holds_what_is_played_as_rules():
     for rules games."""
     for command, kinds in AS_RULES.items():
         for kind, reach in kinds.items():
-            for players in reach.players:
-                for ending in reach.endings:
-                    assert SUPPORT[command][kind].takes(players, ending)
-                    assert SUPPORT[command]["rules"].takes(players, ending)
+            for players, ending in reach.cells():
+                assert SUPPORT[command][kind].takes(players, ending)
+                assert SUPPORT[command]["rules"].takes(players, ending)
 
 
 def test_compare_a_preset_in_rounds_equals_its_rules_example():
@@ -189,7 +188,7 @@ def test_compare_a_deck_with_three_seats_in_rounds():
      "invalid policy 'two-player' for Pig"),
     (["compare", "pig", "--ending", "rounds", "--policy", "hold-at:0"], "hold-at"),
     (["strategy", "pig", "--players", "3", "--ending", "rounds"],
-     "designer strategy does not take --players 3 for Pig"),
+     "designer strategy does not take --players 3 with --ending rounds for Pig"),
     # a seat of three in rounds: the forms it takes, not the two-seat list
     (["compare", "zombie-yellow", "--players", "3", "--policy", "neller"],
      "invalid policy 'neller' for Zombie Dice (all yellow) (a Zombie Dice game played as rules "

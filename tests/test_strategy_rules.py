@@ -162,8 +162,8 @@ def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["great-rolled-ones", "--players", "3"], "--players 3"),
-    (["piglet", "--players", "3"], "--players 3"),
+    (["great-rolled-ones", "--players", "3"], "--players 3 with --ending rounds"),
+    (["piglet", "--players", "4", "--ending", "rounds"], "--players 4 with --ending rounds"),
 ])
 def test_refused_in_one_line(args, words):
     r = cli("strategy", *args, "--max-size", "1")

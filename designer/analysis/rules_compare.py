@@ -148,7 +148,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
         solution, seconds, cap = prof.solution, prof.seconds, prof.cap * game.unit
         win = [float(prof.seat_win(s, start)[s]) for s in range(N)]
     else:
-        (solution, win, seconds), cap = _race_profile(game, a, solution), None
+        (solution, win, seconds), cap = race_seat_wins(game, a, solution), None
     base = solution.value(start)
     seats = []
     for s in range(N):
@@ -180,18 +180,18 @@ def compare_seconds(game, policy):
     return est["seconds"]
 
 
-def _race_profile(game, a, solution):
-    """``(solution, each seat's win playing a, seconds)`` of a 3-4 seat race."""
-    import time
-
-    from designer.engine.seat_match import check_memory, seat_profile
+def seats_race_solution(game, a, solution=None):
+    """The N-player race solve of the 3-4 seat ``game`` (``solution`` where
+    it is already the game's :class:`~designer.engine.seats.SeatsResult`),
+    after checking that its tables and those of policy ``a`` at one seat
+    fit in memory: a game too large is refused before anything is solved."""
+    from designer.engine.seat_match import check_memory
     from designer.engine.seats import SeatsResult, estimate, solve_seats_model
     from designer.engine.solve import TooLargeError, plan
     from designer.memory import memory_limit
 
     N, rules = game.players, game.rules
     model, goal = rules.model, rules.goal
-    # refused before anything is solved: the solve's tables, then the profile's
     est = estimate(model, goal, N)
     if est["memory"] > memory_limit():
         raise TooLargeError(f"{game.name} with {N} players needs {est['memory'] / 2**20:,.0f} "
@@ -199,11 +199,24 @@ def _race_profile(game, a, solution):
     check_memory(model, plan(model, goal), N, a, game.name)
     if not isinstance(solution, SeatsResult):
         solution = solve_seats_model(model, goal, N)
+    return solution
+
+
+def race_seat_wins(game, a, solution=None):
+    """``(solution, each seat's win playing a, seconds)`` of a 3-4 seat race:
+    the policy ``a`` at each seat in turn, the others playing the N-player
+    optimum (:func:`seats_race_solution`), from the game's start points."""
+    import time
+
+    from designer.engine.seat_match import seat_profile
+
+    solution = seats_race_solution(game, a, solution)
     t0 = time.perf_counter()
-    prof = seat_profile(model, solution, a, unit=game.unit, name=game.name)
+    prof = seat_profile(game.rules.model, solution, a, unit=game.unit, name=game.name)
     seconds = time.perf_counter() - t0
     start = tuple(game.start)
-    return solution, [float(prof.seat_win(s, start)[s]) for s in range(N)], seconds
+    return solution, [float(prof.seat_win(s, start)[s]) for s in range(game.players)], seconds
 
 
-__all__ = ["RulesComparison", "compare_rules", "compare_rules_seats", "compare_seconds"]
+__all__ = ["RulesComparison", "compare_rules", "compare_rules_seats", "compare_seconds",
+           "race_seat_wins", "seats_race_solution"]

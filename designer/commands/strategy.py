@@ -23,12 +23,16 @@ def register(sub):
                     "found: one English sentence, a formula, its exact win probability against the optimal player "
                     "moving first, second and on average, its agreement with the optimal "
                     "policy and the share of max-score's gap to optimal it closes (Zombie "
-                    "Dice: fixed_hold_at's). A rules game (2 players, race or rounds ending) is "
+                    "Dice: fixed_hold_at's). With 3 or 4 players (race ending) a rule is "
+                    "measured at each seat in turn against optimal play at the others, and "
+                    "reads j as the highest score of the other seats (no agreement is given "
+                    "there). A rules game (2-4 players in the race, 2 in the rounds) is "
                     "searched over thresholds on the turn total, the race and its own turn "
                     "state (dice_left, w_rem, ...), measured against max-score (under the "
                     "rounds ending a player also holds once holding wins the game, as in "
-                    "designer compare); so is a deck or dice game under the rounds ending, "
-                    "as the same game written as rules. Every candidate is scored "
+                    "designer compare); so is a deck or dice game under the rounds ending or "
+                    "with 3 or 4 players, as the same game written as rules. Every candidate "
+                    "is scored "
                     "exactly (no simulation).",
         epilog="examples: designer strategy pig --max-size 4 --json | designer strategy "
                "fowl-play --card | designer strategy zombie-yellow --out rules/ | "
@@ -100,6 +104,7 @@ def run(args):
         _save(card, out)
     if args.json:
         print_json([{"size": r.size, "rule": r.rule, "formula": r.formula,
+                     "seat_win": list(r.seat_win),
                      "win_as_first": r.win_as_first, "win_as_second": r.win_as_second,
                      "win_average": r.win_average, "agreement": r.agreement,
                      "gap_closed": r.gap_closed, "rule_size": r.rule_size, "ops": r.ops,
@@ -138,18 +143,21 @@ def _show(card):
     from designer.report.terminal import console, pct
 
     g = card.game
+    N = getattr(g, "players", 2)
+    seats = ("as first", "as second") if N == 2 else tuple(f"seat {k + 1}" for k in range(N))
     console.print(f"[bold]{g.name}[/bold]  {g.describe()}")
-    t = Table(title="best rule of each size (exact, against the optimal player)",
-              box=box.SIMPLE_HEAD)
-    for col in ("size", "rule size", "ops", "as first", "as second", "average", "agrees",
-                "closes"):
+    t = Table(title="best rule of each size (exact, against the optimal player)"
+              if N == 2 else f"best rule of each size (exact, at each seat against the "
+              f"{N}-player optimum)", box=box.SIMPLE_HEAD)
+    for col in ("size", "rule size", "ops", *seats, "average", "agrees", "closes"):
         t.add_column(col, justify="right")
     t.caption = (f"ops: operations per decision; agrees: share of decisions as optimal play's; "
-                 f"closes: share of {card.baseline}'s gap to optimal play closed")
+                 f"closes: share of {card.baseline}'s gap to optimal play closed"
+                 + ("" if N == 2 else f"; with {N} players the opponent's score (j) is the "
+                    "highest of the others'"))
     for r in card.rows:
         if r is not None:
-            t.add_row(str(r.size), str(r.rule_size), str(r.ops), pct(r.win_as_first),
-                      pct(r.win_as_second),
+            t.add_row(str(r.size), str(r.rule_size), str(r.ops), *map(pct, r.seat_win),
                       f"[bold]{pct(r.win_average, 4)}[/bold]",
                       pct(r.agreement, 2) if r.agreement is not None else "-",
                       pct(r.gap_closed, 1))
@@ -163,11 +171,11 @@ def _show(card):
                       f"({pct(r.win_average, 4)}): {r.rule}")
         console.print(f"    {r.formula}", highlight=False)
     t = Table(title="classic rules, measured the same way", box=box.SIMPLE_HEAD)
-    for col in ("rule", "size", "as first", "as second", "average", "gap"):
+    for col in ("rule", "size", *seats, "average", "gap"):
         t.add_column(col, justify="right")
     for name, r in card.references:
-        t.add_row(name, str(r.rule_size), pct(r.win_as_first), pct(r.win_as_second),
-                  pct(r.win_average, 4), f"{r.win_as_first + r.win_as_second - 1:+.4f}")
+        t.add_row(name, str(r.rule_size), *map(pct, r.seat_win),
+                  pct(r.win_average, 4), f"{sum(r.seat_win) - 1:+.4f}")
     console.print(t)
     s = card.stats
     console.print(f"  {s['templates']} rule templates, {s['induced']} rules induced from the "
@@ -181,7 +189,10 @@ def _show_card(card):
 
     g = card.game
     console.print(f"[bold]Strategy card: {g.name}[/bold]  ({g.describe()})", highlight=False)
-    console.print("Win rates are exact, against a perfect player, seats alternated.",
+    N = getattr(g, "players", 2)
+    console.print("Win rates are exact, against a perfect player, seats alternated." if N == 2
+                  else f"Win rates are exact, at each seat in turn against {N - 1} perfect "
+                  "players (their mean); the opponent is the one with the highest score.",
                   highlight=False)
     shown = set()
     for r in card.rows:

@@ -243,7 +243,7 @@ def search(game, score, max_size, *, beam=8, polish=3, rounds=6, max_ops=None,
     ----------
     game : DeckGame, DiceGame or ZombieGame
     score : callable
-        ``score(rules, phase) -> [(win_as_first, win_as_second), ...]``
+        ``score(rules, phase) -> [(win at seat 1, win at seat 2, ...), ...]``
         (the search's memoised exact scorer).
     max_size : int
     beam : int
@@ -257,7 +257,7 @@ def search(game, score, max_size, *, beam=8, polish=3, rounds=6, max_ops=None,
 
     Returns
     -------
-    list of (Rule, (win_as_first, win_as_second), Shape)
+    list of (Rule, (win at each seat), Shape)
     """
     phase = progress_phase or "arithmetic"
     found = {}  # rule text -> (rule, scores, shape)
@@ -282,7 +282,7 @@ def search(game, score, max_size, *, beam=8, polish=3, rounds=6, max_ops=None,
         return out
 
     def avg(item):
-        return (item[1][0] + item[1][1]) / 2
+        return sum(item[1]) / len(item[1])
 
     def tune(new, size):
         best = sorted(new, key=lambda x: (-avg(x), x[0].text()))[:polish]

@@ -3,15 +3,16 @@
 :func:`strategy_card` runs the search (:mod:`designer.strategy.search`),
 keeps for each size ``0..max_size`` the best rule of at most that size (the
 Pareto front of size against exact average win rate, read size by size),
-and measures each kept rule: exact win rate against the optimal player as
-first, as second and on average, agreement with the optimal policy, and the
-share of the baseline's gap to optimal play that it closes:
+and measures each kept rule: exact win rate against the optimal player at
+each seat (as first, as second, ...) and on average, agreement with the
+optimal policy (two players), and the share of the baseline's gap to
+optimal play that it closes:
 
 .. math::
 
-    \\text{closed} = \\frac{w_{rule} - w_{base}}{1/2 - w_{base}}
+    \\text{closed} = \\frac{w_{rule} - w_{base}}{1/N - w_{base}}
 
-(optimal play against itself averages 1/2). The baseline is max-score for
+(optimal play at every one of the ``N`` seats averages ``1/N``). The baseline is max-score for
 deck and dice games (for a rules game the engine's ``max-score``, which is
 not a rule of the grammar) and the slides' ``fixed_hold_at`` for Zombie Dice.
 """
@@ -43,9 +44,10 @@ class CardRow:
     win_average: float
     agreement: float
     gap_closed: float
+    seat_win: tuple = ()
 
     def to_dict(self):
-        return asdict(self)
+        return {**asdict(self), "seat_win": list(self.seat_win)}
 
 
 @dataclass(frozen=True)
@@ -77,12 +79,19 @@ def _extra(game):
     return rules.model.feature_names if rules is not None else ()
 
 
+def closed(win_average, base, players):
+    """The share of the baseline's gap to optimal play (an average of
+    ``1 / players``) that a rule averaging ``win_average`` closes."""
+    fair = 1.0 / players
+    return (win_average - base) / (fair - base) if base < fair else 0.0
+
+
 def _row(size, found, ev, base):
     sentence = found.rule.sentence(getattr(ev.game, "ending", "race"))
     return CardRow(size, found.size, found.rule.ops, sentence, found.rule.formula(),
                    found.rule.text(), found.win_as_first, found.win_as_second,
                    found.win_average, ev.agreement(found.rule),
-                   (found.win_average - base) / (0.5 - base) if base < 0.5 else 0.0)
+                   closed(found.win_average, base, len(found.seat_win)), found.seat_win)
 
 
 def check_game(game):
@@ -93,8 +102,7 @@ def check_game(game):
     DesignError
         A game the strategy search does not take (see
         :data:`designer.support.SUPPORT`): wagering games, full three-colour
-        Zombie Dice, more than two players, or deck and dice games under the
-        rounds ending.
+        Zombie Dice, or more than two players under the rounds ending.
     """
     from designer.support import check
 
@@ -137,7 +145,7 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     baseline = "fixed_hold_at" if game.family == "zombie" else "max-score"
     if game.family == "rules":  # max-score is the engine's policy, not a rule
         ms = ev.max_score()
-        base = ms["win_average"] if ms is not None else 0.5
+        base = ms["win_average"] if ms is not None else 1.0 / game.players
     else:
         base = references[baseline].win_average
     rows, memo = [], {}
@@ -153,7 +161,8 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     if game.family == "rules" and ms is not None:
         ref_rows = (("max-score", CardRow(0, 0, 0, "Bank the most points on average this turn.",
                                           "max-score", "max-score", ms["win_as_first"],
-                                          ms["win_as_second"], ms["win_average"], None, 0.0)),)
+                                          ms["win_as_second"], ms["win_average"], None, 0.0,
+                                          tuple(ms["seat_win"]))),)
     return Card(game, tuple(rows), ref_rows, baseline, stats)
 
 
@@ -172,9 +181,11 @@ def front_png(card):
             marker="o", label="best rule found (size <= x)")
     for name, r in card.references:
         ax.plot([r.rule_size], [100 * r.win_average], "s", label=name)
-    ax.axhline(50, color="grey", lw=0.8, ls="--")
+    players = getattr(card.game, "players", 2)
+    ax.axhline(100 / players, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("rule size (constants + conditions)")
-    ax.set_ylabel("exact win % against optimal (both seats)")
+    ax.set_ylabel("exact win % against optimal " + ("(both seats)" if players == 2
+                                                    else f"(mean of {players} seats)"))
     ax.set_title(f"{card.game.name}: human-playable rules")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()

@@ -7,10 +7,11 @@ of one game against its optimal policy, solving the game once and reusing the
 optimal table: per rule, one table build (the interpreter kernel) and the
 exact match evaluation of both seatings (no simulation).
 
-Scores: ``win_as_first`` / ``win_as_second`` (the rule's exact win
-probability moving first / second, the game's komi to the second mover),
-``win_average`` (their mean, the rule's quality) and ``gap``
-(``win_as_first + win_as_second - 1``).
+Scores: ``seat_win`` (the rule's exact win probability at each seat, the
+others played optimally, the game's komi as given), ``win_as_first`` /
+``win_as_second`` (its first two: moving first / second), ``win_average``
+(their mean over the ``N`` seats, the rule's quality) and ``gap`` (their sum
+less 1: optimal play at every seat sums to 1, so 0 is as good as optimal).
 """
 
 from designer.errors import ConvergenceError
@@ -19,21 +20,26 @@ from designer.policies.rule import RulePolicy
 from designer.policies.rules import Rule
 
 
-def scores(wf, ws):
-    """The scores of a rule winning ``wf`` moving first and ``ws`` second."""
-    return {"win_as_first": wf, "win_as_second": ws, "win_average": (wf + ws) / 2,
-            "gap": wf + ws - 1.0}
+def scores(*wins):
+    """The scores of a rule winning ``wins[k]`` at seat ``k + 1`` (two or
+    more seats: moving first, second, ...)."""
+    w = [float(x) for x in wins]
+    return {"seat_win": w, "win_as_first": w[0], "win_as_second": w[1],
+            "win_average": sum(w) / len(w), "gap": sum(w) - 1.0}
 
 
 class Scoring:
     """What every evaluator shares: :meth:`safe_score` over its ``score``."""
+
+    #: Seats of the game scored (a rule is measured at each).
+    players = 2
 
     def safe_score(self, rule):
         """``score(rule)``, with a rule that never finishes scored as losing."""
         try:
             return self.score(rule)
         except ConvergenceError:
-            return {"win_as_first": 0.0, "win_as_second": 0.0, "win_average": 0.0, "gap": -1.0}
+            return scores(*([0.0] * self.players))
 
 
 def zombie_rule_table(game, rule):

@@ -25,6 +25,7 @@ import json
 
 from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import RulesPolicy, match_model, max_score_horizon
+from designer.errors import DesignError
 from designer.strategy.evaluate import Scoring, scores
 from designer.strategy.templates import Template
 
@@ -113,6 +114,13 @@ class RulesEvaluator(Scoring):
     """Scores rules of one rules game exactly against its optimal player
     (the engine's solve, computed once).
 
+    With 3 or 4 players (race ending) a rule is scored at each seat in turn,
+    the other seats playing the N-player optimum
+    (:func:`designer.analysis.rules_compare.race_seat_wins`; the rule reads
+    ``j`` as the highest score of the other seats); its agreement with
+    optimal play is not defined there (optimal play reads every seat's
+    score) and is None.
+
     Under the rounds ending a rule is matched by both scores up to the score
     cap (:func:`designer.engine.rounds_match.match_rounds_model`, as
     ``designer compare`` matches it: a fixed seat 2 banks a total that
@@ -130,6 +138,18 @@ class RulesEvaluator(Scoring):
         r = game.rules
         self._opt = RulesPolicy(OPTIMAL, "optimal")
         self.rounds = game.ending == "rounds"
+        self.players = game.players
+        if self.players > 2:
+            from designer.analysis.rules_compare import seats_race_solution
+
+            if self.rounds:
+                raise DesignError(f"{game.name}: a rule is scored with {game.players} players "
+                                  "in the race only (under the rounds ending a rule reads "
+                                  "scores past the goal, which is not evaluated there yet)")
+            # refused in one line if the solve, or a rule's table at every
+            # seat, would not fit in memory
+            self.solution = seats_race_solution(game, RulesPolicy(TABLE, "a rule"), solution)
+            return
         if self.rounds:
             from designer.engine.rounds import solve_rounds_model
             from designer.engine.rounds_match import table_cap
@@ -144,13 +164,17 @@ class RulesEvaluator(Scoring):
         self.solution = solution
 
     def score(self, rule):
-        """``win_as_first``, ``win_as_second``, ``win_average``, ``gap`` of
-        ``rule`` against optimal play (:class:`ConvergenceError` for a rule
-        under which a turn never ends)."""
+        """The scores of ``rule`` against optimal play
+        (:func:`~designer.strategy.evaluate.scores`; :class:`ConvergenceError`
+        for a rule under which a turn never ends)."""
         return self._against_optimal(RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule))
 
     def _against_optimal(self, pol):
         r, g = self.game.rules, self.game
+        if self.players > 2:
+            from designer.analysis.rules_compare import race_seat_wins
+
+            return scores(*race_seat_wins(g, pol, self.solution)[1])
         if self.rounds:
             from designer.engine.rounds_match import match_rounds_model
 
@@ -165,9 +189,12 @@ class RulesEvaluator(Scoring):
     def agreement(self, rule):
         """The share of decision positions where ``rule`` acts as optimal
         play (:mod:`designer.engine.agreement`; under the rounds ending from
-        one more match, which records optimal play's decisions)."""
+        one more match, which records optimal play's decisions); None with
+        3 or 4 players."""
         from designer.engine.agreement import agreement, rounds_agreement
 
+        if self.players > 2:
+            return None
         r, g = self.game.rules, self.game
         pol = RulesPolicy(TABLE, f"rule:{rule.text()}", source=rule)
         if self.rounds:

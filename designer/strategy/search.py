@@ -59,13 +59,20 @@ from designer.strategy.templates import template_of, templates
 
 @dataclass(frozen=True)
 class Found:
-    """A scored rule."""
+    """A scored rule: its win at each seat against optimal play, and their mean."""
 
     rule: object
-    win_as_first: float
-    win_as_second: float
+    seat_win: tuple
     win_average: float
     template: str = ""
+
+    @property
+    def win_as_first(self):
+        return self.seat_win[0]
+
+    @property
+    def win_as_second(self):
+        return self.seat_win[1]
 
     @property
     def size(self):
@@ -163,6 +170,7 @@ class _Scorer:
         self.ev = evaluator
         self.jobs = jobs
         self.key = game_key(evaluator.game)
+        self.players = evaluator.players
         self.memo = {}
         self.path = Path(cache) if cache else None
         self.tally = tally
@@ -175,7 +183,11 @@ class _Scorer:
                     if not isinstance(row, dict):
                         raise ValueError(f"line {n} is not a JSON object")
                     if row.get("game") == self.key:
-                        scores = (float(row["win_as_first"]), float(row["win_as_second"]))
+                        scores = (tuple(float(v) for v in row["seat_win"]) if "seat_win" in row
+                                  else (float(row["win_as_first"]), float(row["win_as_second"])))
+                        if len(scores) != self.players:
+                            raise ValueError(f"line {n}: {len(scores)} seats' wins, not "
+                                             f"{self.players}")
                         if not all(0.0 <= v <= 1.0 for v in scores):
                             raise ValueError(f"line {n}: a win probability outside 0..1")
                         self.memo[str(row["rule"])] = scores
@@ -187,11 +199,21 @@ class _Scorer:
         s = self.ev.safe_score(rule)
         # an exact match sums many products: a rule that never wins comes
         # out as -2.2e-16, which the cache would refuse to read back
-        return tuple(min(max(float(s[k]), 0.0), 1.0) for k in ("win_as_first", "win_as_second"))
+        return tuple(min(max(float(v), 0.0), 1.0) for v in s["seat_win"])
+
+    def _line(self, text, v):
+        """A cache line: two seats as ``win_as_first`` and ``win_as_second``
+        (the file's first form, still read), more as ``seat_win``."""
+        row = {"game": self.key, "rule": text}
+        if len(v) == 2:
+            row.update(win_as_first=v[0], win_as_second=v[1])
+        else:
+            row["seat_win"] = list(v)
+        return json.dumps(row)
 
     def score(self, rules, phase):
-        """Scores ``(first, second)`` of each rule, in order (candidates of
-        ``phase``, for the progress)."""
+        """Each rule's win at each seat (seat 1 first), in order (candidates
+        of ``phase``, for the progress)."""
         from joblib import Parallel, delayed
 
         self.tally.take(phase, len(rules))
@@ -210,8 +232,7 @@ class _Scorer:
             lines = []
             for (t, _), v in zip(items, res):
                 self.memo[t] = v
-                lines.append(json.dumps({"game": self.key, "rule": t, "win_as_first": v[0],
-                                         "win_as_second": v[1]}))
+                lines.append(self._line(t, v))
             self.evaluated += len(items)
             if self.path is not None:
                 with self.path.open("a") as fh:
@@ -221,7 +242,7 @@ class _Scorer:
 
 
 def _found(rule, v, template):
-    return Found(rule, v[0], v[1], (v[0] + v[1]) / 2, template)
+    return Found(rule, tuple(v), sum(v) / len(v), template)
 
 
 def _exhaustive(tpl, scorer, batch, phase):

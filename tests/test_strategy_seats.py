@@ -1,0 +1,146 @@
+"""Strategy cards with three or four players (race ending).
+
+A rule is scored at each seat in turn against the N-player optimum at the
+others: checked against the slow reference written from the rules
+(tests/engine_seats_reference.py, a threshold rule being hold-at); every row
+of a card is its rule compared again by ``designer compare``'s seat path;
+the front never falls and stays at or below the optimum's 1/N; the gap
+closed is measured from 1/N; a resumed search reads every seat's score back
+and a cache line of another seat count is refused in one line; the command
+shows a column per seat, and a deck or dice game with 3 or 4 players is
+searched as the same game written as rules."""
+
+import json
+
+import pytest
+from cli_runner import cli, one_line_refusal
+from engine_reference import Die
+from engine_seats_reference import reference_profile
+
+from designer.analysis.rules_compare import race_seat_wins
+from designer.engine.game import load_rules_game
+from designer.engine.match import parse_rules_policy
+from designer.errors import DesignError
+from designer.policies.rules import Rule
+from designer.strategy.card import closed, strategy_card
+from designer.strategy.rules_game import RulesEvaluator
+from designer.strategy.search import search_rules
+
+D3 = "goal = {goal}\nplayers = {players}\n[dice]\nsides = 3\nface.1 = {{ bust = true }}\n"
+
+
+def _d3(tmp_path, players, goal=5):
+    path = tmp_path / f"d3-{players}-{goal}.toml"
+    path.write_text(D3.format(goal=goal, players=players))
+    return load_rules_game(str(path))
+
+
+@pytest.mark.parametrize("players, goal, holds", [(3, 5, (1, 2, 4)), (4, 3, (2,))])
+def test_a_threshold_at_each_seat_matches_the_reference(tmp_path, players, goal, holds):
+    """``below N`` (roll while the turn total is under N) is hold-at:N: at
+    each seat, its win against optimal play at the others is the
+    reference's, to 1e-9; the average and the gap follow."""
+    game = _d3(tmp_path, players, goal)
+    ev = RulesEvaluator(game)
+    for hold in holds:
+        s = ev.score(Rule.parse("rules", f"below {hold}", game.rules.model.feature_names))
+        assert len(s["seat_win"]) == players
+        for seat in range(players):
+            want = reference_profile(Die(["bust", 2, 3]), goal, players, seat, hold)
+            assert abs(s["seat_win"][seat] - want[((0,) * players, "roll")][seat]) < 1e-9
+        assert s["win_average"] == pytest.approx(sum(s["seat_win"]) / players, abs=1e-15)
+        assert s["gap"] == pytest.approx(sum(s["seat_win"]) - 1, abs=1e-15)
+        assert s["win_as_first"] == s["seat_win"][0]
+    assert ev.agreement(Rule.parse("rules", "below 2")) is None
+
+
+@pytest.fixture(scope="module")
+def card3():
+    game = load_rules_game("piglet", goal=6, players=3)
+    return game, strategy_card(game, max_size=3, trials=4, jobs=1)
+
+
+def test_every_row_is_its_rule_compared_at_every_seat(card3):
+    game, card = card3
+    rows = [r for r in card.rows if r is not None]
+    assert rows
+    for r in rows:
+        _, wins, _ = race_seat_wins(game, parse_rules_policy(f"rule:{r.text}", game))
+        assert len(r.seat_win) == 3
+        assert max(abs(a - b) for a, b in zip(r.seat_win, wins)) < 1e-12
+        assert r.win_average == pytest.approx(sum(wins) / 3, abs=1e-15)
+        assert (r.win_as_first, r.win_as_second) == r.seat_win[:2]
+        assert r.agreement is None
+    aves = [r.win_average for r in rows]
+    # no rule at one seat beats the optimum there, which sums to 1 over the seats
+    assert aves == sorted(aves) and aves[-1] <= 1 / 3 + 1e-12
+
+
+def test_the_baseline_is_max_score_at_every_seat(card3):
+    game, card = card3
+    (name, ms), = card.references
+    _, wins, _ = race_seat_wins(game, parse_rules_policy("max-score", game))
+    assert name == "max-score" and max(abs(a - b) for a, b in zip(ms.seat_win, wins)) < 1e-12
+    for r in card.rows:
+        if r is not None:
+            assert r.gap_closed == pytest.approx((r.win_average - ms.win_average)
+                                                 / (1 / 3 - ms.win_average), abs=1e-12)
+    assert closed(0.3, 0.2, 3) == pytest.approx(0.1 / (1 / 3 - 0.2))
+    assert closed(0.4, 0.3, 2) == pytest.approx(0.5)
+
+
+def test_a_resumed_search_reads_every_seat_back(tmp_path):
+    game = load_rules_game("piglet", goal=5, players=3)
+    cache = tmp_path / "scores.jsonl"
+    a, sa = search_rules(game, max_size=2, trials=3, jobs=1, cache=cache)
+    b, sb = search_rules(game, max_size=2, trials=3, jobs=1, cache=cache)
+    assert sa["evaluated"] > 0 and sb["evaluated"] == 0 and sb["resumed"] == sa["evaluated"]
+    assert [(f.rule.text(), f.seat_win) for f in a] == [(f.rule.text(), f.seat_win) for f in b]
+    rows = [json.loads(line) for line in cache.read_text().splitlines()]
+    assert all(len(r["seat_win"]) == 3 and "win_as_first" not in r for r in rows)
+    # a line of this game with two seats' wins is not this game's
+    bad = {**rows[0], "seat_win": rows[0]["seat_win"][:2]}
+    cache.write_text(json.dumps(bad) + "\n")
+    with pytest.raises(DesignError, match=r"^invalid strategy cache '.*': line 1: 2 seats' "
+                                          r"wins, not 3$"):
+        search_rules(game, max_size=2, trials=3, jobs=1, cache=cache)
+
+
+def test_the_command_shows_a_column_per_seat(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "piglet", "--goal", "5", "--players", "4", "--max-size", "1",
+            "--trials", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert rows and all(len(x["seat_win"]) == 4 and x["agreement"] is None for x in rows)
+    text = cli("strategy", "piglet", "--goal", "5", "--players", "3", "--max-size", "1",
+               "--trials", "2", "--quiet")
+    assert text.returncode == 0 and "seat 3" in text.stdout and "as second" not in text.stdout
+    card = cli("strategy", "piglet", "--goal", "5", "--players", "3", "--max-size", "1",
+               "--trials", "2", "--card")
+    assert "against 2 perfect players" in card.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_dice_game_with_three_players_is_searched_as_rules(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "dice", "--faces", "3", "--goal", "5", "--players", "3",
+            "--max-size", "1", "--trials", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    game = _d3(tmp_path, 3)
+    assert rows
+    for x in rows:
+        _, wins, _ = race_seat_wins(game, parse_rules_policy(f"rule:{x['text']}", game))
+        assert max(abs(a - b) for a, b in zip(x["seat_win"], wins)) < 1e-12
+
+
+@pytest.mark.parametrize("args, words", [
+    (["piglet", "--players", "3", "--ending", "rounds"],
+     "does not take --players 3 with --ending rounds for Piglet: it takes rules-file games "
+     "with 2-4 players, race ending, or 2 players, rounds ending"),
+    (["zombie-yellow", "--players", "3"], "--players 3"),
+])
+def test_refused_in_one_line(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one_line_refusal(cli("strategy", *args, "--max-size", "1"), words)
