@@ -144,3 +144,19 @@ def test_a_dice_game_with_three_players_is_searched_as_rules(tmp_path, monkeypat
 def test_refused_in_one_line(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     one_line_refusal(cli("strategy", *args, "--max-size", "1"), words)
+
+
+@pytest.mark.parametrize("text, two, many", [
+    ("max_ij >= 1 -> roll; below 20", "If either score is 1 or more",
+     "If any score is 1 or more"),
+    ("diff >= 10 -> roll; pace 21 8", "plus the opponent's lead divided by 8",
+     "plus the leading opponent's lead divided by 8"),
+    ("opp_need <= 5 -> roll; below 20", "If the opponent needs 5 points or fewer",
+     "If the leading opponent needs 5 points or fewer"),
+    ("j > i -> below 30; below 20", "If the opponent leads, hold", "If an opponent leads, hold"),
+])
+def test_with_more_seats_the_opponent_is_the_leader_in_words(text, two, many):
+    rule = Rule.parse("rules", text)
+    assert rule.sentence().startswith(two) or two in rule.sentence()
+    assert many in rule.sentence(players=3) and "the opponent" not in rule.sentence(players=4)
+    assert many in rule.dumps(players=3).splitlines()[0]

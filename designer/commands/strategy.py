@@ -124,13 +124,14 @@ def _save(card, out):
 
     rules = card.rules()
     ending = getattr(card.game, "ending", "race")  # what `roll` means in the comment
+    players = getattr(card.game, "players", 2)  # who "the opponent" is there
     if out.suffix == ".toml":
         out.parent.mkdir(parents=True, exist_ok=True)
-        rules[-1].save(out, ending)
+        rules[-1].save(out, ending, players)
         return
     out.mkdir(parents=True, exist_ok=True)
     for r in rules:
-        r.save(out / f"size-{r.size}.toml", ending)
+        r.save(out / f"size-{r.size}.toml", ending, players)
     pd.DataFrame([r.to_dict() for r in card.rows if r is not None]).to_csv(
         out / "front.csv", index=False)
     front_figure(card, out / "front.png")

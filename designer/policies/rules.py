@@ -141,6 +141,18 @@ _SPECIAL = {("max_ij", ">="): "either score is {} or more", ("p", "=="): "you ar
             ("c_rem", "<="): "{} good items or fewer are left"}
 
 
+#: With 3 or 4 players the opponent a rule reads is the one with the highest
+#: score (``j``): the two-player words, as they read then (in this order).
+_MANY_SEATS = (("either score", "any score"), ("the higher score", "the highest score"),
+               ("the two scores add up to", "your score and the highest other add up to"),
+               ("the sum of the two scores", "your score plus the highest other"),
+               ("the opponent's lead", "the leading opponent's lead"),
+               ("the opponent's score", "the highest other score"),
+               ("the opponent leads", "an opponent leads"),
+               ("the opponent needs", "the leading opponent needs"),
+               ("the points the opponent needs", "the points the leading opponent needs"))
+
+
 #: Comparisons of two features that read better in words of their own.
 _SPECIAL_PAIR = {("opp_need", "<=", "w_rem"): "the opponent needs no more points than there "
                                                "are bad items left",
@@ -562,9 +574,10 @@ class Rule:
                 parts.append(f"{'if' if n == 0 else 'elif'} {cond}: {act}")
         return "; ".join(parts)
 
-    def sentence(self, ending="race"):
+    def sentence(self, ending="race", players=2):
         """One plain English sentence (``ending``: the game's, which changes
-        what ``roll`` means in a rules game)."""
+        what ``roll`` means in a rules game; ``players``: with more than two
+        the opponent is the one with the highest score)."""
         f = self.family
         if len(self.clauses) == 1:
             s = self.clauses[0].action.phrase(f, ending)
@@ -576,13 +589,16 @@ class Rule:
                              f"{cl.action.phrase(f, ending)}")
             parts.append(f"otherwise {self.clauses[-1].action.phrase(f, ending)}")
             s = "; ".join(parts)
+        if players > 2:
+            for two, many in _MANY_SEATS:
+                s = s.replace(two, many)
         return s[0].upper() + s[1:] + "."
 
     # -- files ---------------------------------------------------------------
-    def dumps(self, ending="race"):
+    def dumps(self, ending="race", players=2):
         """The TOML text of the rule (a comment with its sentence first,
-        worded for the game's ``ending``)."""
-        lines = [f"# {self.sentence(ending)}", f"# size {self.size}: {self.formula()}",
+        worded for the game's ``ending`` and ``players``)."""
+        lines = [f"# {self.sentence(ending, players)}", f"# size {self.size}: {self.formula()}",
                  f'family = "{self.family}"', "clauses = ["]
         for cl in self.clauses:
             items = [c.formula("deck") for c in cl.conditions] + [cl.action.text()]
@@ -590,8 +606,8 @@ class Rule:
         lines.append("]")
         return "\n".join(lines) + "\n"
 
-    def save(self, path, ending="race"):
-        Path(path).write_text(self.dumps(ending))
+    def save(self, path, ending="race", players=2):
+        Path(path).write_text(self.dumps(ending, players))
 
     @classmethod
     def loads(cls, text, where="rule", extra=()):

@@ -87,7 +87,7 @@ def closed(win_average, base, players):
 
 
 def _row(size, found, ev, base):
-    sentence = found.rule.sentence(getattr(ev.game, "ending", "race"))
+    sentence = found.rule.sentence(getattr(ev.game, "ending", "race"), len(found.seat_win))
     return CardRow(size, found.size, found.rule.ops, sentence, found.rule.formula(),
                    found.rule.text(), found.win_as_first, found.win_as_second,
                    found.win_average, ev.agreement(found.rule),
