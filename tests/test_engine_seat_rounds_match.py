@@ -173,3 +173,87 @@ def test_cli_compare_three_seats_in_rounds():
 def test_cli_refuses_a_table_policy_in_one_line(policy, words):
     one_line_refusal(cli("compare", "rules:pig", "--players", "3", "--ending", "rounds",
                          "--goal", "15", "--policy", policy), *words)
+
+
+# -- rule: and py: policies where a tie goes to the earlier seat -------------
+
+def _threshold(low, high, bar):
+    """The rule ``j >= bar -> below high; below low`` from the rules: hold
+    at ``high`` once the highest other score is at least ``bar``, else at
+    ``low`` (the reference's hold-at at that threshold)."""
+    def policy(ref, key):
+        members, idx, vals, tie, s, t, first = key
+        j = max(v for q, v in enumerate(vals) if q != idx)
+        return hold_at(high if j >= bar else low)(ref, key)
+    return policy
+
+
+def _rule(text, model):
+    from designer.engine.match import RulesPolicy
+    from designer.engine._match_kernels import TABLE
+    from designer.policies.rules import Rule
+
+    return RulesPolicy(TABLE, f"rule:{text}",
+                       source=Rule.parse("rules", text, model.feature_names))
+
+
+@pytest.mark.parametrize("text, goal, players, starts", [
+    (PIGLET, 3, 3, [(0, 0, 0), (1, 0, 2)]),
+    (FORCED, 3, 3, [(2, 1, 0)]),
+    (DECK, 3, 3, [(0, 0, 0)]),
+    (PIGLET, 2, 4, [(0, 1, 0, 1)]),
+])
+def test_a_rule_reading_the_scores_matches_the_reference(text, goal, players, starts):
+    """A rule that reads the highest other score, at each seat, a tie to
+    the earlier seat: every seat's win to 1e-9 of the reference (its
+    decisions from the absolute scores, past the goal in a final round)."""
+    model = _model(text, goal)
+    for low, high, bar in [(1, 3, 2), (2, 1, 1)]:
+        pol = _rule(f"j >= {bar} -> below {high}; below {low}", model)
+        prof = seat_rounds_profile(model, goal, players, pol, ties="earlier-seat",
+                                   cap=goal + 3)
+        for start in starts:
+            ref = Reference(model, goal, players, ties="earlier-seat", cap=prof.cap)
+            ref.solve(start)
+            for seat in range(players):
+                want = ref.evaluate(start, seat, _threshold(low, high, bar))
+                assert np.abs(prof.seat_win(seat, start) - want).max() < 1e-9, (bar, seat)
+
+
+@pytest.mark.parametrize("name, goal, text", [
+    ("great-rolled-ones", 15, "opp_need <= 0 -> roll; aside <= 1 -> below 26; below 4"),
+    ("pig", 25, "j >= 20 -> below 25; below 12"),
+])
+def test_a_rule_with_two_seats_equals_the_rounds_match(name, goal, text):
+    """With two seats the profile of a rule is the two-seat rounds match of
+    the rule against optimal play (by scores, to the same cap), the rule
+    first and second: 1e-12."""
+    model = load_rules(example_path(name)).model
+    pol = _rule(text, model)
+    prof = seat_rounds_profile(model, goal, 2, pol, ties="earlier-seat")
+    first = match_rounds_model(model, goal, pol, OPT, ties="earlier-seat", cap=prof.cap,
+                               bank_wins=True)
+    second = match_rounds_model(model, goal, OPT, pol, ties="earlier-seat", cap=prof.cap,
+                                bank_wins=True)
+    for start in [(0, 0), (3, 1)]:
+        assert abs(prof.seat_win(0, start)[0] - first.win_as_first(start)) < 1e-12
+        assert abs(prof.seat_win(1, start)[1] - (1 - second.win_as_first(start))) < 1e-12
+
+
+def test_cli_compares_a_rule_at_three_seats_of_the_great_rolled_ones(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rule = "opp_need <= 0 -> roll; below 11"
+    res = cli("compare", "great-rolled-ones", "--players", "3", "--goal", "12", "--policy",
+              f"rule:{rule}", "--json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    model = load_rules(example_path("great-rolled-ones")).model
+    prof = seat_rounds_profile(model, 12, 3, _rule(rule, model), ties="earlier-seat")
+    for s, row in enumerate(data["seats"]):
+        assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12
+        assert row["win"] <= row["optimal_win"] + 1e-12
+    # where ties are replayed: refused in one line, saying where rules are taken
+    one_line_refusal(cli("compare", "rules:pig", "--players", "3", "--ending", "rounds",
+                         "--goal", "15", "--policy", f"rule:{rule}"),
+                     "where a tie goes to the earlier seat", "hold-at:N or max-score")
+    assert list(tmp_path.iterdir()) == []

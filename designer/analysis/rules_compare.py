@@ -113,7 +113,8 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
         every seat's.
     policy : str
         ``max-score``, ``hold-at:N`` (N in points), or ``optimal`` (every
-        seat optimal); under the race ending also ``rule:...`` or
+        seat optimal); under the race ending, and under the rounds ending
+        where a tie goes to the earlier seat, also ``rule:...`` or
         ``py:FILE.py:FUNCTION`` (reading ``j`` as the highest score of the
         other seats).
     against : str
@@ -144,7 +145,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
         from designer.engine.seat_rounds_match import seat_rounds_profile
 
         prof = seat_rounds_profile(model, goal, N, a, ties=rules.ties, cap=game.cap,
-                                   name=game.name)
+                                   name=game.name, unit=game.unit)
         solution, seconds, cap = prof.solution, prof.seconds, prof.cap * game.unit
         win = [float(prof.seat_win(s, start)[s]) for s in range(N)]
     else:

@@ -18,9 +18,9 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._match_kernels import HOLD_AT, _option
+from designer.engine._match_kernels import HOLD_AT, TABLE, _option
 from designer.engine._sync import fetch_add
-from designer.engine._seat_rounds_kernels import (G_C, G_G, G_N, G_OPEN, _BUST, _END,
+from designer.engine._seat_rounds_kernels import (G_C, G_FL, G_G, G_N, G_OPEN, _BUST, _END,
                                                   _fixed_point, _lines, job_turn, rot,
                                                   srow_open, write_starts)
 
@@ -32,21 +32,50 @@ PC_LEN = 3
 
 
 @kernel
-def _policy(kind, hold, Tc, s, t, c0, c1, allowed, mstop, mcont):
+def _policy(kind, hold, Tc, s, t, c0, c1, allowed, mstop, mcont, dec, tnb, tnl):
     """``(stop, continuation)`` of the fixed policy at state ``s``, total
     ``t``: ``hold-at`` stops once ``t >= hold`` where it may and goes on
     with the first continuation; ``max-score`` follows its one-turn table
-    below ``Tc`` and stops from ``Tc`` on. A state with no continuation
-    stops."""
+    below ``Tc`` and stops from ``Tc`` on; a table policy reads its
+    decision ``dec[tnb[s] + t]`` at the mover's scores (0: stop, ``c``:
+    the ``c``-th way to go on; past the totals tabled, ``tnl[s]``, a
+    stop). A state with no continuation stops."""
     has = c1 > c0
     if kind == HOLD_AT:
         return (not has) or (allowed and t >= hold), (c0 if has else -1)
+    if kind == TABLE:
+        v = dec[tnb[s] + t] if t < tnl[s] else 0
+        return (not has) or (allowed and v == 0), ((c0 + v - 1 if v > 0 else c0) if has else -1)
     if t < Tc:
         cc = mcont[s, t]
         if cc < 0 and has:
             cc = c0
         return (not has) or mstop[s, t], cc
     return (not has) or allowed, (c0 if has else -1)
+
+
+@kernel
+def last_seat_row(ext, geo, Tm, B, s):
+    """Row of the last seat's final-round turn from score ``s`` against the
+    bar ``B`` held by ``Tm``, by both scores: a table policy at the last
+    seat reads them (the solve's rows go by the lead ``B - s`` alone)."""
+    G, C = geo[G_G], geo[G_C]
+    return ext + (Tm * (C - G + 1) + B - G) * G + s
+
+
+@kernel
+def _by_scores(srow, T, geo, s_last, ext):
+    """Point the entries of ``srow`` (a turn of the seat before the last)
+    that start the last seat's final round at its rows by both scores
+    (:func:`last_seat_row`), the last seat at ``s_last``."""
+    N, C = geo[G_N], geo[G_C]
+    fl = geo[G_FL]
+    top = fl + (1 << (N - 1)) * (C + 1)
+    for u in range(T + 1):
+        r = srow[u]
+        if fl <= r < top:
+            Tm = (r - fl) // (C + 1)
+            srow[u] = last_seat_row(ext, geo, Tm, (r - fl) % (C + 1) + s_last, s_last)
 
 
 @kernel
@@ -89,11 +118,11 @@ def _cont_win(c, t, T, mv, srow, A, Wv, tie, out_start, out_prob, out_kind, out_
 
 
 @kernel
-def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, acc, pk, tie,
+def _block(b, mv, pol, pc, T, srow, zrow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, acc, pk, tie,
            blk_ptr,
            blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob, out_kind, out_points,
            out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E,
-           mstop, mcont):
+           mstop, mcont, dec, tnb, tnl):
     """Block ``b`` of the mover ``mv``'s turn (``T``: the total at which it
     ends at once; ``srow``: the rows it ends at, ``srow[0]`` a pass or a
     bust). Fills the mover's own win ``Wv`` (an optimal mover) and every
@@ -104,7 +133,12 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
     row ``Z[srow[0]]``; a turn start's value goes to ``Zs[mv, h]``, or to
     ``Rows[uk_m[h]]`` where it is an unknown. ``pk``: the options the
     optimal mover keeps (each outcome's, written as its continuations are
-    weighed, so that they are not sought again for the one taken)."""
+    weighed, so that they are not sought again for the one taken). ``dec``:
+    a table policy's decisions at the mover's scores (:func:`_policy`).
+    ``zrow``: the rows of ``Z`` the turn ends at (``srow``, or where the
+    last seat's final rounds go by both scores, those rows: the optimal
+    movers decide on ``A``'s rows, ``srow``, and their values follow
+    ``Z``'s)."""
     N = Z.shape[2]
     mn = (mv + 1) % N
     kind, hold, Tc = pc[PC_KIND], pc[PC_HOLD], pc[PC_TC]
@@ -119,7 +153,8 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
             hh = hand_h[s]
             start = t == 0 and hidx[s] >= 0
             if pol:
-                stop, cc = _policy(kind, hold, Tc, s, t, c0, c1, can, mstop, mcont)
+                stop, cc = _policy(kind, hold, Tc, s, t, c0, c1, can, mstop, mcont, dec, tnb,
+                                   tnl)
                 stop = stop and (can or cc < 0)
             else:
                 cc = -1
@@ -151,9 +186,9 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
                                 acc[d] += p * Zs[mn, h2, d]
                         else:
                             for r in range(N):
-                                acc[r] += p * Z[srow[0], h2, r]
+                                acc[r] += p * Z[zrow[0], h2, r]
                     elif k == _END:
-                        rw = srow[min(t + out_points[o], T)]
+                        rw = zrow[min(t + out_points[o], T)]
                         h2 = out_h[o]
                         for r in range(N):
                             acc[r] += p * Z[rw, h2, r]
@@ -165,7 +200,7 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
                         u = t + opt_gain[j]
                         s2 = opt_next[j]
                         if u >= T:  # the turn ends there: a stop
-                            rw = srow[T]
+                            rw = zrow[T]
                             h2 = hand_h[s2]
                             for r in range(N):
                                 acc[r] += p * Z[rw, h2, r]
@@ -181,7 +216,7 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
                 for d in range(D):
                     Wz[s, t, d] = Zs[mn, hh, d]
             else:
-                rw = srow[t]
+                rw = zrow[t]
                 for r in range(N):
                     Wz[s, t, r] = Z[rw, hh, r]
                 for d in range(N, D):
@@ -201,11 +236,17 @@ def _block(b, mv, pol, pc, T, srow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, bz, ac
 def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, blk_tmax, lo,
               hi, cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start,
               opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont,
-              Tn):
+              tab, tnb, tnl, ext, Tn):
     """The rows of the final (``kind`` 1) or tie (``kind`` 0) rounds of
     ``jobs`` (as :func:`~designer.engine._seat_rounds_kernels.solve_rows`),
     the mover ``a`` (a seat, or a tie round's position; -1: none) playing
-    the policy: every seat's win under that play into ``Z``."""
+    the policy: every seat's win under that play into ``Z``. A table
+    policy ``tab[i, j]`` reads a final round's mover score ``i`` and the
+    bar ``j`` (the highest score; a tie round's are not its scores: table
+    policies are evaluated without tie rounds); at the last seat its jobs
+    are by both scores (``jobs[j, 6]`` the mover's score, ``jobs[j, 3]``
+    the lead), and with ``ext >= 0`` the seat before the last reads them
+    (:func:`_by_scores`)."""
     S, H, N = lo.shape[0], A.shape[1], Z.shape[2]
     claim = np.zeros(1, dtype=np.int64)
     none = np.full(H, -1, dtype=np.int64)
@@ -218,16 +259,30 @@ def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, 
         Rows = np.zeros((1, N))
         pk = np.zeros(out_start[-1] + 16, dtype=np.int64)
         srow = np.zeros(Tn + 2, dtype=np.int64)
+        zrow = np.zeros(Tn + 2, dtype=np.int64)
         while True:
             j = fetch_add(claim, 0, 1)
             if j >= jobs.shape[0]:
                 break
             rw, mv, T = job_turn(kind, jobs, j, geo, toff, srow)
+            ti, tj = 0, 0
+            if kind == 1 and tab.shape[0] > 1:
+                if mv == N - 1:
+                    ti, tj = jobs[j, 6], jobs[j, 3] + jobs[j, 6]
+                else:
+                    ti, tj = jobs[j, 5], jobs[j, 3]
+            zr = srow
+            if kind == 1 and ext >= 0 and mv == N - 2:
+                zrow[:] = srow
+                _by_scores(zrow, T, geo, jobs[j, 6], ext)
+                zr = zrow
+            dec = tab[ti, tj]
             for b in range(blk_ptr.shape[0] - 1):
-                _block(b, mv, mv == a, pc, T, srow, False, N, A, Z, Zs, none, Rows, Wv, Wz, bz,
+                _block(b, mv, mv == a, pc, T, srow, zr, False, N, A, Z, Zs, none, Rows, Wv, Wz, bz,
                        acc, pk, tie, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start,
                        out_prob, out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
-                       hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont)
+                       hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, dec, tnb,
+                       tnl)
             for h in range(H):
                 for r in range(N):
                     Z[rw, h, r] = Zs[mv, h, r]
@@ -236,8 +291,8 @@ def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, 
 @kernel
 def _open_tuple(geo, S, fl, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states, blk_tmax, lo, hi,
                 cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start, opt_gain,
-                opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, Tm,
-                srow, Wv, Wz, bz, acc, pk, Zs, Rows, M, R, y):
+                opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, tab, tnb,
+                tnl, ext, Tm, srow, zrow, Wv, Wz, bz, acc, pk, Zs, Rows, M, R, y):
     """Every seat's turn at the open scores ``S`` under the fixed play:
     one sweep with the unknown turn starts as weights, then their exact
     values; writes every seat's turn starts to ``Z``. False if the play
@@ -256,17 +311,28 @@ def _open_tuple(geo, S, fl, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states, blk_
         srow_open(geo, S, fl, m, T, srow[m])
         mn = (m + 1) % N
         srow[m, 0] = geo[G_OPEN] + mn * GN + rot(S, mn, G)  # a pass: the next seat's start
+        zrow[m, :] = srow[m]
+        if ext >= 0 and m == N - 2:
+            _by_scores(zrow[m], T, geo, S[N - 1], ext)
         for h in range(H):
             if uk[m, h] >= 0:
                 for d in range(D):
                     Zs[m, h, d] = 0.0
                 Zs[m, h, N + uk[m, h]] = 1.0
+    # a table policy (at seat a) reads its own score and the highest other
+    ti, tj = 0, 0
+    if tab.shape[0] > 1 and a >= 0:
+        ti = S[a]
+        for q in range(N):
+            if q != a and S[q] > tj:
+                tj = S[q]
+    dec = tab[ti, tj]
     for b in range(blk_ptr.shape[0] - 1):
         for m in range(N - 1, -1, -1):
-            _block(b, m, m == a, pc, Tm[m], srow[m], True, D, A, Z, Zs, uk[m], Rows, Wv[m],
+            _block(b, m, m == a, pc, Tm[m], srow[m], zrow[m], True, D, A, Z, Zs, uk[m], Rows, Wv[m],
                    Wz[m], bz, acc, pk, tie, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start,
                    out_prob, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
-                   hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont)
+                   hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, dec, tnb, tnl)
     ok = True
     if K > 0:
         ok = _fixed_point(Rows, N, M, R, y)
@@ -278,7 +344,7 @@ def _open_tuple(geo, S, fl, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states, blk_
 def eval_open(geo, flat, tuples, groups, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states,
               blk_tmax, lo, hi, cont_start, out_start, out_prob, out_kind, out_points, out_h,
               opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E,
-              mstop, mcont, Tn, nt, status):
+              mstop, mcont, tab, tnb, tnl, ext, Tn, nt, status):
     """The open rounds under the fixed play, score tuples by decreasing sum
     (``groups``: runs of equal sum, each shared by ``nt`` workers);
     ``status[w]`` becomes ``1 + i`` where the play's rounds at tuple ``i``
@@ -291,6 +357,7 @@ def eval_open(geo, flat, tuples, groups, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk
     Dp = (D + 7) // 8 * 8  # rows of whole cache lines from a cache line on
     Tm = np.zeros((nt, N + PAD), dtype=np.int64)
     srow = np.zeros((nt, N, Tn + 2), dtype=np.int64)
+    zrow = np.zeros((nt, N, Tn + 2), dtype=np.int64)
     Wv = np.zeros((nt, N, S_, max(Tn, 1)))
     Wz = _lines(nt * N * S_ * max(Tn, 1) * Dp).reshape((nt, N, S_, max(Tn, 1), Dp))
     bz = _lines(nt * S_ * Dp).reshape((nt, S_, Dp))
@@ -312,7 +379,10 @@ def eval_open(geo, flat, tuples, groups, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk
                                  blk_states, blk_tmax, lo, hi, cont_start, out_start, out_prob,
                                  out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
                                  hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont,
-                                 Tm[w], srow[w], Wv[w], Wz[w], bz[w], acc[w], pk[w], Zs[w],
+                                 tab, tnb, tnl, ext, Tm[w], srow[w], zrow[w], Wv[w], Wz[w], bz[w],
+                                 acc[w],
+                                 pk[w],
+                                 Zs[w],
                                  Rows[w], M[w], R[w], y[w])
                 if not ok:
                     status[w] = 1 + i

@@ -195,7 +195,8 @@ def parse_rules_policy(spec, game):
                               f"integer turn total in points, {unit} <= N <= 1000000000"
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
-    forms = SEAT_ROUNDS_FORMS if game.seat_rounds else FORMS
+    # with 3-4 seats in rounds, table policies where ties go to the earlier seat
+    forms = SEAT_ROUNDS_FORMS if game.seat_rounds and game.rules.ties != "earlier-seat" else FORMS
     raise DesignError(f"invalid policy {spec!r} for {game.name} ({game.kind}): allowed "
                       f"{forms} (N in points{multiple})")
 

@@ -52,10 +52,11 @@ from designer._jit import TIE, compiled, threads
 from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
-from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
+from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import SEAT_ROUNDS_FORMS, hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
-from designer.engine.rounds_match import MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end
+from designer.engine.rounds_match import (MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end,
+                                          table_plan)
 from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, final_jobs,
                                          iterate_tie, solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
@@ -68,21 +69,28 @@ from designer.errors import ConvergenceError, DesignError
 MAX_SECONDS = 6 * 3600
 
 
-def policy_cap(model, goal, policy, cap=None, name="this game"):
+def policy_cap(model, goal, policy, cap=None, name="this game", ties="replay"):
     """``(cap, Tc)``: the score cap at which ``policy``'s turns are never
-    cut short (at least ``cap``, default the solve's) and max-score's
-    horizon (1 for other policies).
+    cut short (at least ``cap``, default the solve's; a table policy's
+    turns stop at the cap, as every seat's) and max-score's horizon (1 for
+    other policies).
 
     Raises
     ------
     DesignError
-        A policy this evaluation does not take, max-score where it is not
-        defined, or a turn that reaches too far past the goal.
+        A policy this evaluation does not take (a table policy where ties
+        are replayed), max-score where it is not defined, or a turn that
+        reaches too far past the goal.
     """
-    if policy.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE):
+    if policy.kind == TABLE and ties != "earlier-seat":
+        raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a rule: "
+                          f"or py: policy is evaluated where a tie goes to the earlier seat "
+                          f"(ties = \"earlier-seat\"); where ties are replayed (this game) a "
+                          f"replayed round's scores past the goal are not tabled yet: a seat "
+                          f"plays {SEAT_ROUNDS_FORMS} there")
+    if policy.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
         raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a seat "
-                          f"plays {SEAT_ROUNDS_FORMS} (a rule: or py: policy reads "
-                          f"scores past the goal there, which it does not take yet)")
+                          f"plays {SEAT_ROUNDS_FORMS}, a rule: or a py: policy")
     G = int(goal)
     Tc = max_score_end(model, name) if policy.kind == MAX_SCORE else 1
     need = G + _fixed_end(policy, model, Tc) + _gmax(model)
@@ -104,7 +112,7 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     ``seconds`` (the solve's estimate times one plus the evaluations; None
     with a lower bound)."""
     N, G = players, int(goal)
-    C, Tc = policy_cap(model, G, policy, cap, name)
+    C, Tc = policy_cap(model, G, policy, cap, name, ties)
     nt = threads() if nt is None else nt
     est = estimate(model, G, N, ties=ties, cap=C, nt=nt)
     if est["at_least"]:
@@ -116,8 +124,12 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     Dp = -(-(N + K) // 8) * 8
     scratch = nt * (N * S * Tn * (Dp + 1) + S * Dp + N * H * Dp)
     mscore = model.states * Tc * 17 if policy.kind == MAX_SCORE else 0
+    # a table policy: its decisions by both scores, and the last seat's final
+    # rounds by both scores (the evaluation with the policy there)
+    table = ((C + 1) ** 2 * table_plan(model, C)["nodes"] + (1 << (N - 1)) * (C - G + 1) * G * H * N * 8
+             if policy.kind == TABLE else 0)
     answer = G ** N * H * N * N
-    memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore)
+    memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore + table)
     evaluations = N if policy.kind != OPTIMAL else 0
     return dict(cap=C, Tc=Tc, memory=memory, seconds=est["seconds"] * (1 + evaluations))
 
@@ -135,7 +147,7 @@ class _Evaluation:
     """The solve's table and layout, and the model's arrays as the kernels
     take them, for evaluations with the policy at each seat."""
 
-    def __init__(self, model, table, policy, Tc, nt):
+    def __init__(self, model, table, policy, Tc, nt, unit=1):
         A, geo, toff, lay = table
         self.model, self.A, self.geo, self.toff, self.lay, self.nt = model, A, geo, toff, lay, nt
         N = int(geo[sk.G_N])
@@ -150,16 +162,35 @@ class _Evaluation:
         else:
             E, mstop, mcont = (np.zeros((S, 1)), np.zeros((S, 1), dtype=np.bool_),
                                np.zeros((S, 1), dtype=np.int64))
+        if policy.kind == TABLE:  # every score to the cap, as the two-seat rounds match
+            tp = table_plan(model, self.C)
+            tab = np.ascontiguousarray(policy.table(model, self.G, unit, tp))
+            tnb, tnl = tp["node_base"], tp["node_len"]
+        else:
+            tab = np.zeros((1, 1, 1), dtype=np.int8)
+            tnb, tnl = np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64)
         m = model
         self.args = (TIE, lay.blk_ptr, lay.blk_states, lay.blk_tmax, lay.lo, lay.hi,
                      m.cont_start, m.out_start, m.out_prob, m.out_kind, m.out_points, lay.out_h,
                      m.opt_start, m.opt_gain, m.opt_next, lay.hand_h, lay.hidx, lay.pass_ok,
-                     m.min_bank, m.forced_first, hold_pick(m), E, mstop, mcont)
+                     m.min_bank, m.forced_first, hold_pick(m), E, mstop, mcont, tab, tnb, tnl)
 
-    def _rows(self, kind, jobs, a, Z):
+    def _rows(self, kind, jobs, a, Z, ext=-1):
         if len(jobs):
             EK.eval_rows(kind, jobs, self.geo, self.toff, min(self.nt, len(jobs)), a, self.pc,
-                         self.A, Z, *self.args, self.lay.Tn)
+                         self.A, Z, *self.args, ext, self.lay.Tn)
+
+    def _last_seat_jobs(self, ext):
+        """The last seat's final-round turns by both scores (the bar ``B``
+        held by one earlier seat, its own score ``s``), for a table policy
+        there: ``(row, mover, T, lead, Tm, 0, s)``
+        (:func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`)."""
+        N, G, C, mb = self.N, self.G, self.C, self.model.min_bank
+        rows = [(ext + (Tm * (C - G + 1) + B - G) * G + s, N - 1, max(B - s + 1, mb), B - s, Tm,
+                 0, s)
+                for Tm in (1 << q for q in range(N - 1)) for B in range(G, C + 1)
+                for s in range(G)]
+        return np.array(rows, dtype=np.int64)
 
     def _place(self, Z, M, Y):
         """Row ``M`` (a set of tied seats) from ``Y[h, rank]``."""
@@ -212,6 +243,13 @@ class _Evaluation:
         # every row starts as the solve's: where the policy seat has moved
         # and only optimal seats are left to move, that is the answer
         Z = A[:, :, :N].copy()
+        # a table policy at the last seat reads both scores in its final
+        # round, whose rows go by the lead: rows by both scores after the
+        # solve's, read by the seat before it (earlier-seat ties only)
+        ext = A.shape[0] if self.pc[EK.PC_KIND] == TABLE and a == N - 1 else -1
+        if ext >= 0:
+            more = (1 << (N - 1)) * (self.C - G + 1) * G  # by mask, as the solve's rows
+            Z = np.concatenate([Z, np.zeros((more,) + Z.shape[1:])])
         iters, residual = 0, 0.0
         if self.replay:
             Yv, Yz, iters, residual = self._ties(Z)
@@ -226,14 +264,16 @@ class _Evaluation:
             keep = jobs[:, 1] <= a
             if self.replay:
                 keep |= (jobs[:, 4] >> a) & 1 == 1
-            self._rows(1, jobs[keep], a, Z)
+            if ext >= 0 and jobs[0, 1] == N - 1:
+                jobs, keep = self._last_seat_jobs(ext), slice(None)
+            self._rows(1, jobs[keep], a, Z, ext)
         from designer.solve._rounds_common import open_order
 
         flat, tuples, groups = open_order(N, G)
         status = np.zeros(self.nt, dtype=np.int64)
         lay = self.lay
         EK.eval_open(self.geo, flat, tuples, groups, lay.uk, lay.ukm, a, self.pc, TIE, self.A, Z,
-                     *self.args[1:], lay.Tn, self.nt, status)
+                     *self.args[1:], ext, lay.Tn, self.nt, status)
         if np.any(status):
             i = int(status[np.flatnonzero(status)[0]]) - 1
             raise ConvergenceError(f"with the policy at seat {a + 1} the rounds at scores "
@@ -243,7 +283,7 @@ class _Evaluation:
 
 
 def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None,
-                        name="this game", memory_limit=None, _timed=True):
+                        name="this game", unit=1, memory_limit=None, _timed=True):
     """Every seat's win with ``policy`` at each seat in turn, the others
     optimal, under the rounds ending.
 
@@ -255,13 +295,17 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     players : int
         Seats, 2 to 4.
     policy : RulesPolicy
-        ``optimal``, ``hold-at:N`` or ``max-score``.
+        ``optimal``, ``hold-at:N``, ``max-score``, or (ties to the earlier
+        seat) a table policy (``rule:``, ``py:``): it reads its own score
+        and the highest other, both up to the cap, in the game's units.
     ties : str
         ``"replay"`` or ``"earlier-seat"``.
     cap : int, optional
         Score cap (raised where the policy's turns would pass it).
     name : str
         The game, for error messages.
+    unit : int
+        Points per unit, for a table policy's features.
 
     Returns
     -------
@@ -306,7 +350,7 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
         for a in range(N):
             win[..., a, :] = solution.win
     else:
-        ev = _Evaluation(model, table, policy, Tc, nt)
+        ev = _Evaluation(model, table, policy, Tc, nt, unit)
         opn = int(table[1][sk.G_OPEN])
         for a in range(N):
             Z, it, res = ev.evaluate(a)
