@@ -67,6 +67,17 @@ def limit_source():
     return "half the memory"
 
 
+def limit_text(limit=None):
+    """A limit in words for a refusal: ``"12,053 MB (half the memory;
+    DESIGNER_MEMORY_LIMIT sets another)"``; a ``limit`` other than the one
+    in force (given by a caller) is its size alone."""
+    if limit is not None and limit != memory_limit():
+        return f"{limit / 2**20:,.0f} MB"
+    how = (f"set by {ENV}" if os.environ.get(ENV, "").strip()
+           else f"half the memory; {ENV} sets another")
+    return f"{memory_limit() / 2**20:,.0f} MB ({how})"
+
+
 def resolve(limit):
     """``limit`` itself, or :func:`memory_limit` where it is None."""
     return memory_limit() if limit is None else limit

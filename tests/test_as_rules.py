@@ -219,7 +219,8 @@ def test_compare_full_zombie_dice_too_large_is_refused_in_one_line():
     r = cli("compare", "zombie-dice", "--players", "3", "--policy", "max-score")
     assert r.returncode == 2 and r.stdout == ""
     assert re.fullmatch(r"designer: error: max-score at one seat of 3 on Zombie Dice under the "
-                        r"rounds ending needs [\d,]+ MB, over the limit of [\d,]+ MB: lower "
+                        r"rounds ending needs [\d,]+ MB, over the limit of [\d,]+ MB \(set by "
+                        r"DESIGNER_MEMORY_LIMIT\): lower "
                         r"the goal\n", r.stderr)
 
 

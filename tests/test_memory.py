@@ -107,3 +107,20 @@ def test_a_bad_variable_is_one_line_and_status_2(monkeypatch, tmp_path):
                  ("study", "run", "nowhere.toml")):
         one_line_refusal(cli(*args), f"{ENV}='two gigabytes' is not allowed", "e.g. 4G")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_refusal_says_where_the_limit_comes_from(monkeypatch, tmp_path):
+    """Over the limit in force: its size, and how to set another; a limit a
+    caller gave is its size alone."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "huge.toml").write_text("goal = 100000\n[deck]\nbad = 60\ngood = 400\n")
+    monkeypatch.delenv(ENV)
+    half = f"{physical_memory() // 2 / 2**20:,.0f} MB"
+    one_line_refusal(cli("solve", "huge.toml"), f"over the limit of {half} (half the memory; "
+                                                f"{ENV} sets another)")
+    monkeypatch.setenv(ENV, "3G")
+    one_line_refusal(cli("solve", "huge.toml"), f"over the limit of 3,072 MB (set by {ENV})")
+    rules = load_rules(example_path("pig"))
+    with pytest.raises(TooLargeError, match=r"over the limit of 0 MB$"):
+        solve_rules(rules, memory_limit=1000)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.toml"]

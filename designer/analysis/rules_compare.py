@@ -189,14 +189,14 @@ def seats_race_solution(game, a, solution=None):
     from designer.engine.seat_match import check_memory
     from designer.engine.seats import SeatsResult, estimate, solve_seats_model
     from designer.engine.solve import TooLargeError, plan
-    from designer.memory import memory_limit
+    from designer.memory import limit_text, memory_limit
 
     N, rules = game.players, game.rules
     model, goal = rules.model, rules.goal
     est = estimate(model, goal, N)
     if est["memory"] > memory_limit():
         raise TooLargeError(f"{game.name} with {N} players needs {est['memory'] / 2**20:,.0f} "
-                            f"MB to solve, over the limit of {memory_limit() / 2**20:,.0f} MB")
+                            f"MB to solve, over the limit of {limit_text()}")
     check_memory(model, plan(model, goal), N, a, game.name)
     if not isinstance(solution, SeatsResult):
         solution = solve_seats_model(model, goal, N)

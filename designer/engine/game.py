@@ -497,7 +497,7 @@ def _seat_rounds_plan(game, length):
     if est["memory"] <= mem.memory_limit():
         return est, True, None
     why = (f"the game length of {N} players needs {est['memory'] / 2**20:,.0f} MB with the "
-           f"solve, over the limit of {mem.memory_limit() / 2**20:,.0f} MB")
+           f"solve, over the limit of {mem.limit_text()}")
     return estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap), False, why
 
 

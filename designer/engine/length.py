@@ -91,7 +91,7 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
     need = memory_needed(p, nt)
     if need > memory_limit:
         raise TooLargeError(f"the game length needs {need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     if len(p["fh"]) > 1:
         return _by_match(model, solution)
     if _timed:

@@ -413,7 +413,7 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="th
     need += (sum(pol.kind == K.TABLE for pol in (a, b)) + record) * table_bytes(p)
     if need > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need / 2**20:,.0f} MB, over "
-                            f"the limit of {memory_limit / 2**20:,.0f} MB")
+                            f"the limit of {mem.limit_text(memory_limit)}")
     horizon, E, mstop, mcont = max_score_arrays(model, p, goal, name, K.MAX_SCORE in kinds)
     V = start_table(solution) if need_opt else np.zeros((1, 1, 1))
     if need_opt and solution.floor != p["lo"]:

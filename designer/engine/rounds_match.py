@@ -374,7 +374,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         need_bytes += 2 * G * G * max(tp["nodes"], 1)
     if need_bytes > memory_limit:
         raise TooLargeError(f"comparing policies on {name} needs {need_bytes / 2**20:,.0f} MB, "
-                            f"over the limit of {memory_limit / 2**20:,.0f} MB")
+                            f"over the limit of {mem.limit_text(memory_limit)}")
     if need_opt and (solution is None or solution.cap != C or solution.ties != ties
                      or solution.goal != G):
         solution = R.solve_rounds_model(model, G, ties=ties, cap=C)

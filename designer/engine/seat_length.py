@@ -97,7 +97,7 @@ def seat_lengths(model, solution, *, memory_limit=None, _timed=True):
     need = memory_needed(p, N, nt)
     if need > memory_limit:
         raise TooLargeError(f"the game length of {N} players needs {need / 2**20:,.0f} MB, over "
-                            f"the limit of {memory_limit / 2**20:,.0f} MB")
+                            f"the limit of {mem.limit_text(memory_limit)}")
     if _timed:
         _warm()
     reps, groups, _ = rotation_classes(N, n)

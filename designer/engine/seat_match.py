@@ -80,7 +80,7 @@ def check_memory(model, p, players, policy, name, memory_limit=None):
     if need > memory_limit:
         raise TooLargeError(f"{policy.name} at one seat of {players} on {name} needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB: lower the goal")
+                            f"{mem.limit_text(memory_limit)}: lower the goal")
     return nt
 
 

@@ -537,7 +537,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     if least > memory_limit:
         raise TooLargeError(f"this game has at least {rows_least:,} turn starts with {N} players "
                             f"and needs at least {least / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     replay = ties == "replay"
     nt = max(1, min(numba.get_num_threads(), threads()))
     lay = _layout(model, N, C)
@@ -546,7 +546,7 @@ def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, le
     if need > memory_limit:
         raise TooLargeError(f"this game has {positions:,} positions with {N} players and needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     if _timed:
         _warm(bool(length))
     t0 = time.perf_counter()

@@ -331,7 +331,7 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     if need > memory_limit:
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"needs {need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB: lower the goal")
+                            f"{mem.limit_text(memory_limit)}: lower the goal")
     if work is not None and work > MAX_SECONDS:  # None: a table past the default memory limit
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"would take about {work / 3600:,.1f} h (the solve with the score "

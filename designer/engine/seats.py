@@ -398,7 +398,7 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
     if least > memory_limit and model.states > PLAN_STATES:
         raise TooLargeError(f"this game has at least {cells:,} positions and needs at least "
                             f"{least / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     p = plan(model, goal)
     need = memory_needed(p, N, threads())
     # numba's thread count as this thread set it (a study's workers each
@@ -408,7 +408,7 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
     if need > memory_limit:
         raise TooLargeError(f"this game has {count:,} positions with {N} players and needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     if _timed:
         _warm()
     n, H = p["n"], p["H"]

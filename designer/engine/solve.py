@@ -551,14 +551,14 @@ def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
     if least > memory_limit and model.states > PLAN_STATES:
         raise TooLargeError(f"this game has at least {cells:,} positions and needs at least "
                             f"{least / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     p = plan(model, goal)
     nt = threads()
     need = memory_needed(p, nt)
     if need > memory_limit:
         raise TooLargeError(f"this game has {p['positions']:,} positions and needs "
                             f"{need / 2**20:,.0f} MB, over the limit of "
-                            f"{memory_limit / 2**20:,.0f} MB")
+                            f"{mem.limit_text(memory_limit)}")
     if _timed:
         _warm()
     n = p["n"]
