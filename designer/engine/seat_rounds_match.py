@@ -6,7 +6,11 @@ equal turns? Seat ``a`` plays ``hold-at:N`` (stop once the turn total is at
 least ``N`` where a stop is allowed, going on with the first way to go on
 and keeping the option of the largest gain) or ``max-score`` (maximise the
 points banked this turn), as in the race's seat profile
-(:mod:`designer.engine.seat_match`); every other seat plays the optimum of
+(:mod:`designer.engine.seat_match`), or, where a tie goes to the earlier
+seat, a table policy (``rule:``, ``py:``) reading its own score and the
+highest other, both up to the score cap (where ties are replayed a replayed
+round's rows are generic, not by score, and a table policy is refused);
+every other seat plays the optimum of
 :func:`designer.engine.seat_rounds.solve_seat_rounds_model`, each decision
 the argmax of its own win over the solved table with the solver's ties
 (the optimal seats do not know that seat ``a`` deviates). Like the optimal
@@ -17,7 +21,10 @@ convention of the two-seat rounds compare.
 
 With every decision fixed the game is a Markov chain over the solve's own
 rows (:mod:`designer.engine._seat_rounds_kernels`), and its values ``Z``,
-every seat's win, are found in the solve's order:
+every seat's win, are found in the solve's order (with a table policy at
+the last seat, its final-round rows by both scores are added after the
+solve's, which go by the lead alone; the optimal seats still decide on the
+solve's rows):
 
 tie rounds (replay)
     For each size ``t`` and each place ``d`` of the policy seat among the
