@@ -20,7 +20,7 @@ ENV = "DESIGNER_MEMORY_LIMIT"
 MEMORY_SHARE = 0.5
 #: Binary multipliers of the size suffixes.
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE | re.ASCII)
 
 
 def physical_memory():

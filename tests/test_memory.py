@@ -29,7 +29,7 @@ def test_sizes_are_read_in_binary_units(text, size):
     assert parse_size(text) == size
 
 
-@pytest.mark.parametrize("text", ["", "0", "0.1", "-1G", "4X", "G", "1.5.2G", "4 G B", "lots",
+@pytest.mark.parametrize("text", ["", "0", "0.1", "-1G", "4X", "G", "1.5.2G", "4 G B", "lots", "１G",
                                   "1e9", "nan", "inf"])
 def test_a_size_that_is_not_one_is_refused(text):
     with pytest.raises(DesignError, match=rf"^{ENV}='.*' is not allowed: a size of at least 1 "
