@@ -63,6 +63,17 @@ def _rules_matches():
     compare_rules(load_rules_game("great-rolled-ones", goal=4), "max-score", "hold-at:2")
 
 
+def _seat_rounds_compare():
+    """A policy at one seat of three in rounds: the solve at the policy's
+    cap (without the game length: a second compilation of the seat-rounds
+    kernels) and the evaluation's kernels, every kind of policy."""
+    from designer.analysis.rules_compare import compare_rules_seats
+    from designer.engine.game import load_rules_game
+
+    compare_rules_seats(load_rules_game("piglet", goal=3, players=3, ending="rounds"),
+                        "hold-at:2")
+
+
 def _strategy():
     # the rule interpreter's tables, the exact matches and the induction's
     # visits and losses (a strategy card or `play --stats` would compile them
@@ -87,7 +98,10 @@ HALVES = (
      ("deck-profile", lambda: _seats_compare("deck")),  # 13
      ("zombie", _zombie),  # 8
      ("engine-rounds", lambda: _rules("great-rolled-ones", goal=4)),  # 49
-     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds"))],  # 9
+     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 9
+     # a policy at one seat of three in rounds: compiled inside the tests
+     # otherwise, by both processes when they meet it at once
+     ("engine-seat-rounds-compare", _seat_rounds_compare)],  # 50
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 7
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 13
