@@ -250,6 +250,7 @@ def check_game(game):
 
         # a rule reads the scores: its compare is tabled by both of them
         extra["rule_compare_memory_bytes"] = rule_match_bytes(rules.model, rules.goal)
+    limit = mem.memory_limit()
     return {"name": game.name, "source": game.source, "part": game.part,
             "goal": game.goal, "komi": game.komi, "unit": game.unit,
             "players": game.players, "ending": game.ending,
@@ -260,8 +261,8 @@ def check_game(game):
             "turn_states": rules.model.states, "start_states": est["start_states"],
             "features": _feature_ranges(rules.model),
             "states": est["positions"], "states_at_least": est["at_least"],
-            "memory_bytes": est["memory"], "memory_limit_bytes": mem.memory_limit(),
-            "fits": est["memory"] <= mem.memory_limit(), "estimated_seconds": est["seconds"],
+            "memory_bytes": est["memory"], "memory_limit_bytes": limit,
+            "fits": est["memory"] <= limit, "estimated_seconds": est["seconds"],
             **extra}
 
 

@@ -100,6 +100,13 @@ FORMS = "optimal, max-score, hold-at:N, rule:RULE, rule:FILE.toml or py:FILE.py:
 SEAT_ROUNDS_FORMS = "optimal, hold-at:N or max-score"
 
 
+def seat_rounds_take_tables(ties):
+    """Whether a table policy (``rule:``, ``py:``) is evaluated at one seat
+    of 3-4 under the rounds ending with this tie rule: where a tie goes to
+    the earlier seat (a replayed round's rows are not by score)."""
+    return ties == "earlier-seat"
+
+
 @dataclass(frozen=True)
 class RulesPolicy:
     """A policy for a rules game: ``kind`` (optimal, hold-at, max-score, a
@@ -195,8 +202,8 @@ def parse_rules_policy(spec, game):
                               f"integer turn total in points, {unit} <= N <= 1000000000"
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
-    # with 3-4 seats in rounds, table policies where ties go to the earlier seat
-    forms = SEAT_ROUNDS_FORMS if game.seat_rounds and game.rules.ties != "earlier-seat" else FORMS
+    forms = (SEAT_ROUNDS_FORMS if game.seat_rounds and not seat_rounds_take_tables(game.rules.ties)
+             else FORMS)
     raise DesignError(f"invalid policy {spec!r} for {game.name} ({game.kind}): allowed "
                       f"{forms} (N in points{multiple})")
 

@@ -60,7 +60,8 @@ from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
-from designer.engine.match import SEAT_ROUNDS_FORMS, hold_pick, max_score_table
+from designer.engine.match import (SEAT_ROUNDS_FORMS, hold_pick, max_score_table,
+                                   seat_rounds_take_tables)
 from designer.engine.rounds import CAP_MARGIN
 from designer.engine.rounds_match import (MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end,
                                           table_plan)
@@ -89,7 +90,7 @@ def policy_cap(model, goal, policy, cap=None, name="this game", ties="replay"):
         are replayed), max-score where it is not defined, or a turn that
         reaches too far past the goal.
     """
-    if policy.kind == TABLE and ties != "earlier-seat":
+    if policy.kind == TABLE and not seat_rounds_take_tables(ties):
         raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a rule: "
                           f"or py: policy is evaluated where a tie goes to the earlier seat "
                           f"(ties = \"earlier-seat\"); where ties are replayed (this game) a "
@@ -107,6 +108,14 @@ def policy_cap(model, goal, policy, cap=None, name="this game", ties="replay"):
                           f"units past the goal; allowed at most {MAX_CAP_MARGIN} (use a "
                           f"smaller N)")
     return C, Tc
+
+
+def last_seat_rows(N, G, C):
+    """Rows of the last seat's final rounds by both scores (every mask of
+    the seats before it, bar ``G .. C``, score ``0 .. G - 1``), as
+    :func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`
+    numbers them."""
+    return (1 << (N - 1)) * (C - G + 1) * G
 
 
 def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, nt=None,
@@ -133,7 +142,7 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     mscore = model.states * Tc * 17 if policy.kind == MAX_SCORE else 0
     # a table policy: its decisions by both scores, and the last seat's final
     # rounds by both scores (the evaluation with the policy there)
-    table = ((C + 1) ** 2 * table_plan(model, C)["nodes"] + (1 << (N - 1)) * (C - G + 1) * G * H * N * 8
+    table = ((C + 1) ** 2 * table_plan(model, C)["nodes"] + last_seat_rows(N, G, C) * H * N * 8
              if policy.kind == TABLE else 0)
     answer = G ** N * H * N * N
     memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore + table)
@@ -192,9 +201,8 @@ class _Evaluation:
         held by one earlier seat, its own score ``s``), for a table policy
         there: ``(row, mover, T, lead, Tm, 0, s)``
         (:func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`)."""
-        N, G, C, mb = self.N, self.G, self.C, self.model.min_bank
-        rows = [(ext + (Tm * (C - G + 1) + B - G) * G + s, N - 1, max(B - s + 1, mb), B - s, Tm,
-                 0, s)
+        N, G, C, mb, geo = self.N, self.G, self.C, self.model.min_bank, self.geo
+        rows = [(EK.last_seat_row(ext, geo, Tm, B, s), N - 1, max(B - s + 1, mb), B - s, Tm, 0, s)
                 for Tm in (1 << q for q in range(N - 1)) for B in range(G, C + 1)
                 for s in range(G)]
         return np.array(rows, dtype=np.int64)
@@ -255,7 +263,7 @@ class _Evaluation:
         # solve's, read by the seat before it (earlier-seat ties only)
         ext = A.shape[0] if self.pc[EK.PC_KIND] == TABLE and a == N - 1 else -1
         if ext >= 0:
-            more = (1 << (N - 1)) * (self.C - G + 1) * G  # by mask, as the solve's rows
+            more = last_seat_rows(N, G, self.C)
             Z = np.concatenate([Z, np.zeros((more,) + Z.shape[1:])])
         iters, residual = 0, 0.0
         if self.replay:

@@ -39,15 +39,27 @@ class CardRow:
     rule: str
     formula: str
     text: str
-    win_as_first: float
-    win_as_second: float
-    win_average: float
+    seat_win: tuple
     agreement: float
     gap_closed: float
-    seat_win: tuple = ()
+
+    @property
+    def win_as_first(self):
+        return self.seat_win[0]
+
+    @property
+    def win_as_second(self):
+        return self.seat_win[1]
+
+    @property
+    def win_average(self):
+        """The mean of the seats' wins (the rule's quality)."""
+        return sum(self.seat_win) / len(self.seat_win)
 
     def to_dict(self):
-        return {**asdict(self), "seat_win": list(self.seat_win)}
+        return {**asdict(self), "seat_win": list(self.seat_win),
+                "win_as_first": self.win_as_first, "win_as_second": self.win_as_second,
+                "win_average": self.win_average}
 
 
 @dataclass(frozen=True)
@@ -89,9 +101,8 @@ def closed(win_average, base, players):
 def _row(size, found, ev, base):
     sentence = found.rule.sentence(getattr(ev.game, "ending", "race"), len(found.seat_win))
     return CardRow(size, found.size, found.rule.ops, sentence, found.rule.formula(),
-                   found.rule.text(), found.win_as_first, found.win_as_second,
-                   found.win_average, ev.agreement(found.rule),
-                   closed(found.win_average, base, len(found.seat_win)), found.seat_win)
+                   found.rule.text(), found.seat_win, ev.agreement(found.rule),
+                   closed(found.win_average, base, len(found.seat_win)))
 
 
 def check_game(game):
@@ -160,9 +171,8 @@ def strategy_card(game, *, max_size=8, trials=60, jobs=2, seed=0, cache=None, pr
     ref_rows = tuple((name, _row(f.size, f, ev, base)) for name, f in references.items())
     if game.family == "rules" and ms is not None:
         ref_rows = (("max-score", CardRow(0, 0, 0, "Bank the most points on average this turn.",
-                                          "max-score", "max-score", ms["win_as_first"],
-                                          ms["win_as_second"], ms["win_average"], None, 0.0,
-                                          tuple(ms["seat_win"]))),)
+                                          "max-score", "max-score", tuple(ms["seat_win"]),
+                                          None, 0.0)),)
     return Card(game, tuple(rows), ref_rows, baseline, stats)
 
 
