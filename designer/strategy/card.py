@@ -20,7 +20,7 @@ not a rule of the grammar) and the slides' ``fixed_hold_at`` for Zombie Dice.
 from dataclasses import asdict, dataclass
 
 from designer.errors import ParameterError
-from designer.strategy.evaluate import known_rules, make_evaluator
+from designer.strategy.evaluate import SeatWins, known_rules, make_evaluator
 from designer.strategy.search import best_by_size, search_rules
 
 #: Largest size the command searches.
@@ -30,7 +30,7 @@ MAX_OPS = 1000
 
 
 @dataclass(frozen=True)
-class CardRow:
+class CardRow(SeatWins):
     """One size of the card (see the module docstring)."""
 
     size: int
@@ -42,19 +42,6 @@ class CardRow:
     seat_win: tuple
     agreement: float
     gap_closed: float
-
-    @property
-    def win_as_first(self):
-        return self.seat_win[0]
-
-    @property
-    def win_as_second(self):
-        return self.seat_win[1]
-
-    @property
-    def win_average(self):
-        """The mean of the seats' wins (the rule's quality)."""
-        return sum(self.seat_win) / len(self.seat_win)
 
     def to_dict(self):
         return {**asdict(self), "seat_win": list(self.seat_win),

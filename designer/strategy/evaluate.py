@@ -28,6 +28,23 @@ def scores(*wins):
             "win_average": sum(w) / len(w), "gap": sum(w) - 1.0}
 
 
+class SeatWins:
+    """What a scored rule (``seat_win``: its win at each seat) reads off it."""
+
+    @property
+    def win_as_first(self):
+        return self.seat_win[0]
+
+    @property
+    def win_as_second(self):
+        return self.seat_win[1]
+
+    @property
+    def win_average(self):
+        """The mean of the seats' wins (the rule's quality)."""
+        return sum(self.seat_win) / len(self.seat_win)
+
+
 class Scoring:
     """What every evaluator shares: :meth:`safe_score` over its ``score``."""
 

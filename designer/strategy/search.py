@@ -53,26 +53,17 @@ from pathlib import Path
 
 from designer.errors import DesignError
 from designer.strategy import arith as arith_search
-from designer.strategy.evaluate import make_evaluator
+from designer.strategy.evaluate import SeatWins, make_evaluator
 from designer.strategy.templates import template_of, templates
 
 
 @dataclass(frozen=True)
-class Found:
-    """A scored rule: its win at each seat against optimal play, and their mean."""
+class Found(SeatWins):
+    """A scored rule: its win at each seat against optimal play."""
 
     rule: object
     seat_win: tuple
-    win_average: float
     template: str = ""
-
-    @property
-    def win_as_first(self):
-        return self.seat_win[0]
-
-    @property
-    def win_as_second(self):
-        return self.seat_win[1]
 
     @property
     def size(self):
@@ -242,7 +233,7 @@ class _Scorer:
 
 
 def _found(rule, v, template):
-    return Found(rule, tuple(v), sum(v) / len(v), template)
+    return Found(rule, tuple(v), template)
 
 
 def _exhaustive(tpl, scorer, batch, phase):
