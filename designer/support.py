@@ -25,15 +25,26 @@ ENDINGS = ("race", "rounds")
 NO_ENDING = None
 
 
+#: How a tie for the win under the rounds ending is settled, in words.
+TIE_WORDS = {"replay": "a tied round replayed", "earlier-seat": "a tie to the earlier seat"}
+
+
 @dataclass(frozen=True)
 class Reach:
-    """The players and endings a command takes for one kind of game."""
+    """The players and endings a command takes for one kind of game
+    (``ties``: where only some tie rules of the rounds ending are taken,
+    those; None, any)."""
 
     players: tuple
     endings: tuple
+    ties: tuple = None
 
-    def takes(self, players, ending):
-        return players in self.players and ending in self.endings
+    def takes(self, players, ending, ties=None):
+        """Whether it takes ``players`` seats and ``ending`` (and, given,
+        the tie rule ``ties``: a cell of one tie rule is not taken for an
+        unknown one)."""
+        return (players in self.players and ending in self.endings
+                and (self.ties is None or ties in self.ties))
 
     def cells(self):
         """Every ``(players, ending)`` taken."""
@@ -46,7 +57,9 @@ class Reach:
                  else f"{', '.join(map(str, p))} players")
         if self.endings == (NO_ENDING,):
             return "two sides"
-        return f"{seats}, {' or '.join(self.endings)} ending"
+        tie = "" if self.ties is None else " with " + " or ".join(TIE_WORDS[t]
+                                                                  for t in self.ties)
+        return f"{seats}, {' or '.join(self.endings)} ending{tie}"
 
 
 @dataclass(frozen=True)
@@ -64,8 +77,8 @@ class Reaches:
     def endings(self):
         return tuple(e for e in ENDINGS if any(e in r.endings for r in self.parts))
 
-    def takes(self, players, ending):
-        return any(r.takes(players, ending) for r in self.parts)
+    def takes(self, players, ending, ties=None):
+        return any(r.takes(players, ending, ties) for r in self.parts)
 
     def cells(self):
         return [c for r in self.parts for c in r.cells()]
@@ -84,6 +97,10 @@ TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 MORE_RACE = Reach((3, 4), ("race",))
 ALL_RACE_TWO_ROUNDS = Reaches((ALL_RACE, TWO_ROUNDS))
 MORE_RACE_TWO_ROUNDS = Reaches((MORE_RACE, TWO_ROUNDS))
+#: A table policy at one seat of 3-4 under the rounds ending reads scores
+#: past the goal, tabled where a tie goes to the earlier seat only.
+MORE_ROUNDS_EARLIER = Reach((3, 4), ("rounds",), ("earlier-seat",))
+ALL_RACE_ALL_ROUNDS_EARLIER = Reaches((ALL_RACE, TWO_ROUNDS, MORE_ROUNDS_EARLIER))
 WAGER = Reach((2,), (NO_ENDING,))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
@@ -96,7 +113,7 @@ SUPPORT = {
     "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
              "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "strategy": {"deck": ALL_RACE_TWO_ROUNDS, "dice": ALL_RACE_TWO_ROUNDS, "zombie": TWO_ROUNDS,
-                 "rules": ALL_RACE_TWO_ROUNDS},
+                 "rules": ALL_RACE_ALL_ROUNDS_EARLIER},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
@@ -132,6 +149,15 @@ def seats_of(game):
     if kind_of(game) == "wager":
         return 2, NO_ENDING
     return game.players, getattr(game, "ending", "rounds")
+
+
+def ties_of(game):
+    """The tie rule of ``game`` under the rounds ending (a rules game's
+    own; the families replay a tied round), None in the race."""
+    if seats_of(game)[1] != "rounds":
+        return None
+    rules = getattr(game, "rules", None)
+    return getattr(rules, "ties", "replay")
 
 
 def _kinds_words(kinds):
@@ -175,20 +201,22 @@ def check(command, game):
         what the command takes.
     """
     players, ending = seats_of(game)
-    problem = refusal(command, kind_of(game), players, ending, game.name)
+    problem = refusal(command, kind_of(game), players, ending, game.name, ties=ties_of(game))
     if problem:
         raise DesignError(problem)
 
 
-def refusal(command, kind, players, ending, what=None, flags=("--players ", "--ending ")):
+def refusal(command, kind, players, ending, what=None, flags=("--players ", "--ending "),
+            ties=None):
     """Why ``command`` does not take a ``kind`` game of ``players`` seats
     and this ``ending`` (one line), or None if it does.
 
     ``what`` names the game in the message (default: the kind); ``flags``
     spell the two settings as the user wrote them (command-line flags, or
-    a study file's keys)."""
+    a study file's keys); ``ties``: the game's tie rule (:func:`ties_of`),
+    where the command takes some tie rules only."""
     reach = SUPPORT[command].get(kind)
-    if reach is not None and reach.takes(players, ending):
+    if reach is not None and reach.takes(players, ending, ties):
         return None
     what = what or _kinds_words([kind])
     if reach is None:
@@ -198,6 +226,10 @@ def refusal(command, kind, players, ending, what=None, flags=("--players ", "--e
     wanted = (f"{flags[0]}{players}" if players not in reach.players
               else f"{flags[1]}{ending}" if ending not in reach.endings
               else f"{flags[0]}{players} with {flags[1]}{ending}")
+    if ties is not None and any(r.takes(players, ending, t) for r in getattr(reach, "parts",
+                                                                            (reach,))
+                                for t in TIE_WORDS):
+        wanted += f" and {TIE_WORDS[ties]}"
     return (f"designer {command} does not take {wanted} for {what}: it takes "
             f"{_kinds_words([kind])} with {reach.words()}")
 

@@ -162,7 +162,8 @@ def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["great-rolled-ones", "--players", "3"], "--players 3 with --ending rounds"),
+    (["rules:pig", "--players", "3", "--ending", "rounds"],
+     "--players 3 with --ending rounds and a tied round replayed"),
     (["piglet", "--players", "4", "--ending", "rounds"], "--players 4 with --ending rounds"),
 ])
 def test_refused_in_one_line(args, words):

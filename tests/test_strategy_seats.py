@@ -1,8 +1,10 @@
-"""Strategy cards with three or four players (race ending).
+"""Strategy cards with three or four players (the race ending, and the
+rounds ending where a tie goes to the earlier seat).
 
 A rule is scored at each seat in turn against the N-player optimum at the
-others: checked against the slow reference written from the rules
-(tests/engine_seats_reference.py, a threshold rule being hold-at); every row
+others: checked against the slow references written from the rules
+(tests/engine_seats_reference.py, a threshold rule being hold-at, and
+tests/engine_seat_rounds_reference.py in rounds); every row
 of a card is its rule compared again by ``designer compare``'s seat path;
 the front never falls and stays at or below the optimum's 1/N; the gap
 closed is measured from 1/N; a resumed search reads every seat's score back
@@ -10,14 +12,16 @@ and a cache line of another seat count is refused in one line; the command
 shows a column per seat, and a deck or dice game with 3 or 4 players is
 searched as the same game written as rules."""
 
+import dataclasses
 import json
 
 import pytest
 from cli_runner import cli, one_line_refusal
 from engine_reference import Die
+from engine_seat_rounds_reference import Reference, hold_at
 from engine_seats_reference import reference_profile
 
-from designer.analysis.rules_compare import race_seat_wins
+from designer.analysis.rules_compare import compare_rules_seats, race_seat_wins
 from designer.engine.game import load_rules_game
 from designer.engine.match import parse_rules_policy
 from designer.errors import DesignError
@@ -135,10 +139,89 @@ def test_a_dice_game_with_three_players_is_searched_as_rules(tmp_path, monkeypat
         assert max(abs(a - b) for a, b in zip(x["seat_win"], wins)) < 1e-12
 
 
+# -- the rounds ending, where a tie goes to the earlier seat ---------------------
+
+COINS = ("goal = {goal}\nplayers = {players}\nending = \"rounds\"\nties = \"earlier-seat\"\n"
+         "[dice]\nsides = 2\nface.1 = {{ bust = true }}\nface.2 = {{ points = 1 }}\n")
+
+
+def _coins(tmp_path, players, goal=3):
+    path = tmp_path / f"coins-{players}-{goal}.toml"
+    path.write_text(COINS.format(goal=goal, players=players))
+    return dataclasses.replace(load_rules_game(str(path)), cap=goal + 2)
+
+
+def _threshold(low, high, bar):
+    """The reference's decisions of ``j >= bar -> below high; below low``,
+    written from the rules: hold at ``high`` once the highest other score
+    is at least ``bar``, else at ``low``."""
+    def policy(ref, key):
+        members, idx, vals, tie, s, t, first = key
+        j = max(v for q, v in enumerate(vals) if q != idx)
+        return hold_at(high if j >= bar else low)(ref, key)
+    return policy
+
+
+@pytest.mark.parametrize("players, goal, start", [(3, 3, (0, 0, 0)), (4, 2, (0, 0, 0, 0))])
+def test_a_rule_at_each_seat_in_rounds_matches_the_reference(tmp_path, players, goal, start,
+                                                              monkeypatch):
+    """Under the rounds ending (a tie to the earlier seat) a rule at each
+    seat against the N-player optimum at the others is the reference's, to
+    1e-9; the optimal seats' solve is made once for every rule scored."""
+    import designer.engine.seat_rounds_match as srm
+
+    game = _coins(tmp_path, players, goal)
+    solves = []
+    real = srm.solve_seat_rounds_model
+    monkeypatch.setattr(srm, "solve_seat_rounds_model",  # counted for this game, not a warm-up
+                        lambda m, *a, **k: solves.append(m is game.rules.model) or real(m, *a, **k))
+    ev = RulesEvaluator(game)
+    ref = Reference(game.rules.model, goal, players, ties="earlier-seat", cap=goal + 2)
+    ref.solve(start)
+    for text, decide in [("below 2", hold_at(2)), ("j >= 1 -> below 3; below 1",
+                                                     _threshold(1, 3, 1))]:
+        s = ev.score(Rule.parse("rules", text, game.rules.model.feature_names))
+        for seat in range(players):
+            want = ref.evaluate(start, seat, decide)[seat]
+            assert abs(s["seat_win"][seat] - want) < 1e-9, (text, seat)
+        assert s["win_average"] == pytest.approx(sum(s["seat_win"]) / players, abs=1e-15)
+    assert sum(solves) == 1
+    assert ev.agreement(Rule.parse("rules", "below 2")) is None
+
+
+def test_a_card_of_three_seats_in_rounds_is_its_rules_compared(tmp_path, monkeypatch):
+    """Every row of the card of The Great Rolled Ones with three players is
+    its rule compared by ``designer compare`` at every seat (1e-12), and so
+    is the max-score row; the front never falls below 1/3."""
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "great-rolled-ones", "--goal", "10", "--players", "3", "--max-size",
+            "2", "--trials", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert rows and all(len(x["seat_win"]) == 3 and x["agreement"] is None for x in rows)
+    game = load_rules_game("great-rolled-ones", goal=10, players=3)
+    for x in rows:
+        got = compare_rules_seats(game, f"rule:{x['text']}")
+        assert max(abs(a["win"] - b) for a, b in zip(got.seats, x["seat_win"])) < 1e-12
+        assert all(a["win"] <= a["optimal_win"] + 1e-12 for a in got.seats)
+    aves = [x["win_average"] for x in rows]
+    assert aves == sorted(aves) and aves[-1] <= 1 / 3 + 1e-12
+    text = cli("strategy", "great-rolled-ones", "--goal", "10", "--players", "3",
+               "--max-size", "0", "--quiet")
+    assert text.returncode == 0, text.stderr
+    ms = compare_rules_seats(game, "max-score").seats
+    line = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith("max-score"))
+    assert f"{ms[0]['win']:.3%}" in line and f"{ms[2]['win']:.3%}" in line
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("args, words", [
     (["piglet", "--players", "3", "--ending", "rounds"],
-     "does not take --players 3 with --ending rounds for Piglet: it takes rules-file games "
-     "with 2-4 players, race ending, or 2 players, rounds ending"),
+     "does not take --players 3 with --ending rounds and a tied round replayed for Piglet: "
+     "it takes rules-file games with 2-4 players, race ending, or 2 players, rounds ending, "
+     "or 3-4 players, rounds ending with a tie to the earlier seat"),
+    (["pig", "--players", "3", "--ending", "rounds"],
+     "does not take --players 3 with --ending rounds for Pig"),
     (["zombie-yellow", "--players", "3"], "--players 3"),
 ])
 def test_refused_in_one_line(args, words, tmp_path, monkeypatch):

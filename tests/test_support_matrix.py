@@ -22,7 +22,8 @@ from cli_runner import cli
 from designer.engine.game import load_rules_game, solve_game
 from designer.games import load_game
 from designer.solve import solve
-from designer.support import ENDINGS, KINDS, PLAYERS, SUPPORT, as_rules, markdown_table, refusal
+from designer.support import (ENDINGS, KINDS, PLAYERS, SUPPORT, as_rules, markdown_table, refusal,
+                              ties_of)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,7 +58,7 @@ def _taken(command, kind, n, e):
         return False
     if kind == "wager":
         return (n, e) == (2, "race")
-    return reach.takes(n, e)
+    return reach.takes(n, e, ties_of(_game(kind, n, e)) if e == "rounds" else None)
 
 
 def _seat_flags(kind, n, e):
@@ -142,7 +143,8 @@ def _expected_refusal(command, kind, n, e):
                 "its parameters are --goal, --komi, --players, --ending")
     if kind.startswith("zombie") and e == "race":
         return "invalid ending='race': allowed rounds"  # Zombie Dice's only ending
-    return refusal(command, kind, n, e, _game(kind, n, e).name)
+    game = _game(kind, n, e)
+    return refusal(command, kind, n, e, game.name, ties=ties_of(game))
 
 
 @pytest.mark.parametrize("command, kind, n, e", list(_cells()))

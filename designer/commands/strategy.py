@@ -23,10 +23,12 @@ def register(sub):
                     "found: one English sentence, a formula, its exact win probability against the optimal player "
                     "moving first, second and on average, its agreement with the optimal "
                     "policy and the share of max-score's gap to optimal it closes (Zombie "
-                    "Dice: fixed_hold_at's). With 3 or 4 players (race ending) a rule is "
+                    "Dice: fixed_hold_at's). With 3 or 4 players (race ending, or rounds "
+                    "ending where a tie goes to the earlier seat) a rule is "
                     "measured at each seat in turn against optimal play at the others, and "
                     "reads j as the highest score of the other seats (no agreement is given "
-                    "there). A rules game (2-4 players in the race, 2 in the rounds) is "
+                    "there). A rules game (2-4 players in the race; 2 in the rounds, or 3-4 "
+                    "where a tie goes to the earlier seat) is "
                     "searched over thresholds on the turn total, the race and its own turn "
                     "state (dice_left, w_rem, ...), measured against max-score (under the "
                     "rounds ending a player also holds once holding wins the game, as in "
@@ -141,26 +143,33 @@ def _show(card):
     from rich import box
     from rich.table import Table
 
-    from designer.report.terminal import console, pct
+    from designer.report.terminal import console, game_words, pct
 
     g = card.game
     N = getattr(g, "players", 2)
     seats = ("as first", "as second") if N == 2 else tuple(f"seat {k + 1}" for k in range(N))
-    console.print(f"[bold]{g.name}[/bold]  {g.describe()}")
+    console.print(f"[bold]{game_words(g)}[/bold]", highlight=False)
     t = Table(title="best rule of each size (exact, against the optimal player)"
               if N == 2 else f"best rule of each size (exact, at each seat against the "
               f"{N}-player optimum)", box=box.SIMPLE_HEAD)
-    for col in ("size", "rule size", "ops", *seats, "average", "agrees", "closes"):
+    # with 3-4 seats no agreement is defined: its column would only hold "-",
+    # and the seats' columns need the width
+    agrees = ("agrees",) if N == 2 else ()
+    digits = 2 if N == 4 else 3  # four seats' columns fit 80 characters with two decimals
+    for col in ("size", "rule size", "ops", *seats, "average", *agrees, "closes"):
         t.add_column(col, justify="right")
-    t.caption = (f"ops: operations per decision; agrees: share of decisions as optimal play's; "
-                 f"closes: share of {card.baseline}'s gap to optimal play closed"
+    t.caption = ("ops: operations per decision; "
+                 + ("agrees: share of decisions as optimal play's; " if N == 2 else "")
+                 + f"closes: share of {card.baseline}'s gap to optimal play closed"
                  + ("" if N == 2 else f"; with {N} players the opponent's score (j) is the "
                     "highest of the others'"))
     for r in card.rows:
         if r is not None:
-            t.add_row(str(r.size), str(r.rule_size), str(r.ops), *map(pct, r.seat_win),
-                      f"[bold]{pct(r.win_average, 4)}[/bold]",
-                      pct(r.agreement, 2) if r.agreement is not None else "-",
+            agree = ((pct(r.agreement, 2) if r.agreement is not None else "-",) if N == 2
+                     else ())
+            t.add_row(str(r.size), str(r.rule_size), str(r.ops),
+                      *(pct(w, digits) for w in r.seat_win),
+                      f"[bold]{pct(r.win_average, digits + 1)}[/bold]", *agree,
                       pct(r.gap_closed, 1))
     console.print(t)
     shown = set()
@@ -186,10 +195,10 @@ def _show(card):
 
 
 def _show_card(card):
-    from designer.report.terminal import console, pct
+    from designer.report.terminal import console, game_words, pct
 
     g = card.game
-    console.print(f"[bold]Strategy card: {g.name}[/bold]  ({g.describe()})", highlight=False)
+    console.print(f"[bold]Strategy card: {game_words(g)}[/bold]", highlight=False)
     N = getattr(g, "players", 2)
     console.print("Win rates are exact, against a perfect player, seats alternated." if N == 2
                   else f"Win rates are exact, at each seat in turn against {N - 1} perfect "

@@ -336,13 +336,30 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     ConvergenceError
         Rounds that never end under this play.
     """
+    return seat_rounds_solve(model, goal, players, policy, ties=ties, cap=cap, name=name,
+                             memory_limit=memory_limit, _timed=_timed).profile(policy, unit)
+
+
+def seat_rounds_solve(model, goal, players, policy, *, ties="replay", cap=None,
+                      name="this game", memory_limit=None, _timed=True):
+    """The optimal seats' solve at the cap of ``policy``
+    (:func:`policy_cap`), kept to evaluate that policy, or any other of the
+    same cap, at each seat (:meth:`SeatRoundsSolve.profile`): every table
+    policy (``rule:``, ``py:``) shares one, so a search over rules solves
+    once. Parameters and refusals as :func:`seat_rounds_profile`, whose
+    first half this is (the memory and time checked for ``policy``).
+
+    Returns
+    -------
+    SeatRoundsSolve
+    """
     memory_limit = mem.resolve(memory_limit)
     N = _check_players(players)
     _refuse_falls(model)
     G = int(goal)
     nt = max(1, min(numba.get_num_threads(), threads()))
     est = profile_estimate(model, G, N, policy, ties=ties, cap=cap, nt=nt, name=name)
-    C, Tc, need, work = est["cap"], est["Tc"], est["memory"], est["seconds"]
+    C, need, work = est["cap"], est["memory"], est["seconds"]
     if need > memory_limit:
         raise TooLargeError(f"{policy.name} at one seat of {N} on {name} under the rounds ending "
                             f"needs {need / 2**20:,.0f} MB, over the limit of "
@@ -357,22 +374,55 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
         _warm()
     solution, table = solve_seat_rounds_model(model, G, N, ties=ties, cap=C, _table=True,
                                               _timed=_timed)
-    t0 = time.perf_counter()
-    H = len(solution.start_states)
-    win = np.empty((G,) * N + (H, N, N))
-    iters, residual = 0, 0.0
-    if policy.kind == OPTIMAL:
-        for a in range(N):
-            win[..., a, :] = solution.win
-    else:
-        ev = _Evaluation(model, table, policy, Tc, nt, unit)
-        opn = int(table[1][sk.G_OPEN])
-        for a in range(N):
-            Z, it, res = ev.evaluate(a)
-            win[..., a, :] = Z[opn:opn + G ** N].reshape((G,) * N + (H, N))
-            iters, residual = iters + it, max(residual, res)
-    seconds = time.perf_counter() - t0
-    return SeatRoundsProfile(win, solution, C, iters, residual, seconds)
+    return SeatRoundsSolve(model, solution, table, ties, C, nt, name)
+
+
+class SeatRoundsSolve:
+    """The optimal seats' solve at one score cap, with its table, for
+    evaluating policies at one seat (:func:`seat_rounds_solve`).
+
+    Attributes
+    ----------
+    solution : SeatRoundsResult
+    cap : int
+    """
+
+    def __init__(self, model, solution, table, ties, cap, nt, name):
+        self.model, self.solution, self.table = model, solution, table
+        self.ties, self.cap, self.nt, self.name = ties, cap, nt, name
+
+    def profile(self, policy, unit=1):
+        """Every seat's win with ``policy`` at each seat in turn, the
+        others optimal (:class:`SeatRoundsProfile`).
+
+        Raises
+        ------
+        ValueError
+            A policy whose turns need another cap than this solve's.
+        ConvergenceError
+            Rounds that never end under this play.
+        """
+        solution, model = self.solution, self.model
+        G, N = solution.goal, solution.players
+        C, Tc = policy_cap(model, G, policy, self.cap, self.name, self.ties)
+        if C != self.cap:
+            raise ValueError(f"{policy.name} needs the cap {C}, this solve has {self.cap}")
+        t0 = time.perf_counter()
+        H = len(solution.start_states)
+        win = np.empty((G,) * N + (H, N, N))
+        iters, residual = 0, 0.0
+        if policy.kind == OPTIMAL:
+            for a in range(N):
+                win[..., a, :] = solution.win
+        else:
+            ev = _Evaluation(model, self.table, policy, Tc, self.nt, unit)
+            opn = int(self.table[1][sk.G_OPEN])
+            for a in range(N):
+                Z, it, res = ev.evaluate(a)
+                win[..., a, :] = Z[opn:opn + G ** N].reshape((G,) * N + (H, N))
+                iters, residual = iters + it, max(residual, res)
+        seconds = time.perf_counter() - t0
+        return SeatRoundsProfile(win, solution, C, iters, residual, seconds)
 
 
 class SeatRoundsProfile:
@@ -416,4 +466,5 @@ class SeatRoundsProfile:
         return np.array(self.win[idx], dtype=float)
 
 
-__all__ = ["SeatRoundsProfile", "policy_cap", "profile_estimate", "seat_rounds_profile"]
+__all__ = ["SeatRoundsProfile", "SeatRoundsSolve", "policy_cap", "profile_estimate",
+           "seat_rounds_profile", "seat_rounds_solve"]

@@ -13,6 +13,7 @@ import hashlib
 import pandas as pd
 
 from designer.report.content import Figure, Section, Table, Text, row_game
+from designer.report.terminal import game_words
 
 #: Families whose designs have a strategy search (deck, dice and all-yellow
 #: zombie games; :func:`designer.strategy.card.check_game` says why not).
@@ -82,7 +83,7 @@ def card_section(spec, fam, best, max_size=DEFAULT_SIZE, progress=None):
     base = dict(card.references)[card.baseline]
     best_rule = rows[-1]
     blocks = [
-        Text(f"Rules a player can remember for the recommended design ({game.describe()}), "
+        Text(f"Rules a player can remember for the recommended design ({game_words(game)}), "
              f"each the best found of its size (constants plus conditions, up to "
              f"{max_size}; the operations a player does to decide are counted apart), "
              f"with its exact chance of beating a perfect player, seats "

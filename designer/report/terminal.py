@@ -18,6 +18,14 @@ def pct(x, digits=3):
     return f"{100 * x:.{digits}f}%"
 
 
+def game_words(game):
+    """The game in words for a title line: a family game's description, a
+    rules game's :meth:`~designer.engine.game.RulesGame.words` (its
+    ``describe()`` is the JSON's mapping)."""
+    words = getattr(game, "words", None)
+    return words() if words is not None else game.describe()
+
+
 def print_json(obj):
     """Print one JSON object (plain, machine-readable)."""
     print(json.dumps(obj, indent=2))

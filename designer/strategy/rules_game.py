@@ -110,16 +110,37 @@ def game_key(game):
                        "model": h.hexdigest()}, sort_keys=True, default=list)
 
 
+def _seat_rounds_solve(game):
+    """The optimal seats' solve of a 3-4 seat rules game under the rounds
+    ending at the cap every rule shares, kept between rules
+    (:func:`designer.engine.seat_rounds_match.seat_rounds_solve`); refused
+    in one line where ties are replayed, or where a rule at every seat
+    would not fit in memory or time."""
+    from designer.engine.match import seat_rounds_take_tables
+    from designer.engine.seat_rounds_match import seat_rounds_solve
+
+    r = game.rules
+    if not seat_rounds_take_tables(r.ties):
+        raise DesignError(f"{game.name}: with {game.players} players under the rounds ending "
+                          f"rules are scored where a tie goes to the earlier seat (ties = "
+                          f"\"earlier-seat\"); this game replays a tied round, whose scores "
+                          f"past the goal a rule cannot be evaluated at yet")
+    return seat_rounds_solve(r.model, r.goal, game.players, RulesPolicy(TABLE, "a rule"),
+                             ties=r.ties, cap=game.cap, name=game.name)
+
+
 class RulesEvaluator(Scoring):
     """Scores rules of one rules game exactly against its optimal player
     (the engine's solve, computed once).
 
-    With 3 or 4 players (race ending) a rule is scored at each seat in turn,
-    the other seats playing the N-player optimum
-    (:func:`designer.analysis.rules_compare.race_seat_wins`; the rule reads
-    ``j`` as the highest score of the other seats); its agreement with
-    optimal play is not defined there (optimal play reads every seat's
-    score) and is None.
+    With 3 or 4 players a rule is scored at each seat in turn, the other
+    seats playing the N-player optimum (the rule reads ``j`` as the highest
+    score of the other seats): in the race by
+    :func:`designer.analysis.rules_compare.race_seat_wins`, under the
+    rounds ending (where a tie goes to the earlier seat) by
+    :meth:`designer.engine.seat_rounds_match.SeatRoundsSolve.profile` over
+    one solve kept between rules; its agreement with optimal play is not
+    defined there (optimal play reads every seat's score) and is None.
 
     Under the rounds ending a rule is matched by both scores up to the score
     cap (:func:`designer.engine.rounds_match.match_rounds_model`, as
@@ -143,9 +164,8 @@ class RulesEvaluator(Scoring):
             from designer.analysis.rules_compare import seats_race_solution
 
             if self.rounds:
-                raise DesignError(f"{game.name}: a rule is scored with {game.players} players "
-                                  "in the race only (under the rounds ending a rule reads "
-                                  "scores past the goal, which is not evaluated there yet)")
+                self.solution = _seat_rounds_solve(game)
+                return
             # refused in one line if the solve, or a rule's table at every
             # seat, would not fit in memory
             self.solution = seats_race_solution(game, RulesPolicy(TABLE, "a rule"), solution)
@@ -171,6 +191,16 @@ class RulesEvaluator(Scoring):
 
     def _against_optimal(self, pol):
         r, g = self.game.rules, self.game
+        if self.players > 2 and self.rounds:
+            if pol.kind == MAX_SCORE:  # its turns need a higher cap: a solve of its own
+                from designer.engine.seat_rounds_match import seat_rounds_solve
+
+                solve = seat_rounds_solve(r.model, r.goal, g.players, pol, ties=r.ties,
+                                          cap=g.cap, name=g.name)
+            else:
+                solve = self.solution
+            prof = solve.profile(pol, g.unit)
+            return scores(*(float(prof.seat_win(s, g.start)[s]) for s in range(g.players)))
         if self.players > 2:
             from designer.analysis.rules_compare import race_seat_wins
 
