@@ -243,3 +243,20 @@ def test_with_more_seats_the_opponent_is_the_leader_in_words(text, two, many):
     assert rule.sentence().startswith(two) or two in rule.sentence()
     assert many in rule.sentence(players=3) and "the opponent" not in rule.sentence(players=4)
     assert many in rule.dumps(players=3).splitlines()[0]
+
+
+def test_the_seconds_of_a_rule_are_estimated_where_they_are_long():
+    """3-4 seats in equal turns: a rule's evaluations at every seat (the
+    comparison's estimate without its solve); elsewhere nothing to say."""
+    from designer.analysis.rules_compare import compare_seconds
+    from designer.strategy.rules_game import rule_seconds
+
+    game = load_rules_game("great-rolled-ones", goal=30, players=3)
+    total = compare_seconds(game, "rule:below 1")
+    assert rule_seconds(game) == pytest.approx(total * 3 / 4)
+    # more seats and a higher goal cost more
+    assert rule_seconds(load_rules_game("great-rolled-ones", goal=30, players=4)) > total
+    assert rule_seconds(load_rules_game("great-rolled-ones", goal=40, players=3)) > total
+    for other in (load_rules_game("great-rolled-ones", goal=30),
+                  load_rules_game("pig", goal=30, players=3)):
+        assert rule_seconds(other) is None

@@ -97,7 +97,15 @@ def run(args):
         (output_file if out.suffix == ".toml" else output_dir)(args.out)
     if args.cache:
         output_file(args.cache, "--cache")
-    with CountingBar("strategy search", disable=args.quiet or args.json) as bar:
+    label = "strategy search"
+    # a rule at every seat of 3-4 in equal turns takes seconds: say how many
+    from designer.report.terminal import duration
+    from designer.strategy.rules_game import rule_seconds
+
+    each = rule_seconds(game)
+    if each is not None and each >= 1:
+        label += f" ({duration(each)} a rule, by its estimate)"
+    with CountingBar(label, disable=args.quiet or args.json) as bar:
         card = strategy_card(game, max_size=args.max_size, trials=args.trials, jobs=args.jobs,
                              seed=args.seed, cache=args.cache, progress=bar.update,
                              induce=not args.no_induce, arith=not args.no_arithmetic,

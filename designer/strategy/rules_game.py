@@ -129,6 +129,19 @@ def _seat_rounds_solve(game):
                              ties=r.ties, cap=game.cap, name=game.name)
 
 
+def rule_seconds(game):
+    """The estimated seconds of scoring one rule of ``game`` where it is
+    long (3-4 seats under the rounds ending: one evaluation per seat over
+    the kept solve, :func:`designer.analysis.rules_compare.compare_seconds`
+    without the solve), else None."""
+    if getattr(game, "family", None) != "rules" or not game.seat_rounds:
+        return None
+    from designer.analysis.rules_compare import compare_seconds
+
+    total = compare_seconds(game, "rule:below 1")  # the solve and one evaluation per seat
+    return None if total is None else total * game.players / (game.players + 1)
+
+
 class RulesEvaluator(Scoring):
     """Scores rules of one rules game exactly against its optimal player
     (the engine's solve, computed once).
@@ -244,4 +257,4 @@ class RulesEvaluator(Scoring):
         return self._against_optimal(RulesPolicy(MAX_SCORE, "max-score"))
 
 
-__all__ = ["RulesEvaluator", "game_key", "rules_templates"]
+__all__ = ["RulesEvaluator", "game_key", "rule_seconds", "rules_templates"]
