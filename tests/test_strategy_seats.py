@@ -120,9 +120,14 @@ def test_the_command_shows_a_column_per_seat(tmp_path, monkeypatch):
     text = cli("strategy", "piglet", "--goal", "5", "--players", "3", "--max-size", "1",
                "--trials", "2", "--quiet")
     assert text.returncode == 0 and "seat 3" in text.stdout and "as second" not in text.stdout
+    # the game in words, not the JSON's mapping; no agreement column with 3 seats
+    assert text.stdout.startswith("Piglet (piglet): goal 5, 3 players, race ending\n")
+    assert "agrees" not in text.stdout and "{" not in text.stdout
     card = cli("strategy", "piglet", "--goal", "5", "--players", "3", "--max-size", "1",
                "--trials", "2", "--card")
     assert "against 2 perfect players" in card.stdout
+    assert card.stdout.startswith("Strategy card: Piglet (piglet): goal 5, 3 players, race "
+                                  "ending\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
@@ -209,6 +214,8 @@ def test_a_card_of_three_seats_in_rounds_is_its_rules_compared(tmp_path, monkeyp
     text = cli("strategy", "great-rolled-ones", "--goal", "10", "--players", "3",
                "--max-size", "0", "--quiet")
     assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("The Great Rolled Ones (great-rolled-ones): goal 10, 3 "
+                                  "players, rounds ending (a tie to the earlier seat)\n")
     ms = compare_rules_seats(game, "max-score").seats
     line = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith("max-score"))
     assert f"{ms[0]['win']:.3%}" in line and f"{ms[2]['win']:.3%}" in line
