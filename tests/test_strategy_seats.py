@@ -199,23 +199,23 @@ def test_a_card_of_three_seats_in_rounds_is_its_rules_compared(tmp_path, monkeyp
     its rule compared by ``designer compare`` at every seat (1e-12), and so
     is the max-score row; the front never falls below 1/3."""
     monkeypatch.chdir(tmp_path)
-    r = cli("strategy", "great-rolled-ones", "--goal", "10", "--players", "3", "--max-size",
+    r = cli("strategy", "great-rolled-ones", "--goal", "8", "--players", "3", "--max-size",
             "2", "--trials", "2", "--json")
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert rows and all(len(x["seat_win"]) == 3 and x["agreement"] is None for x in rows)
-    game = load_rules_game("great-rolled-ones", goal=10, players=3)
+    game = load_rules_game("great-rolled-ones", goal=8, players=3)
     for x in rows:
         got = compare_rules_seats(game, f"rule:{x['text']}")
         assert max(abs(a["win"] - b) for a, b in zip(got.seats, x["seat_win"])) < 1e-12
         assert all(a["win"] <= a["optimal_win"] + 1e-12 for a in got.seats)
     aves = [x["win_average"] for x in rows]
     assert aves == sorted(aves) and aves[-1] <= 1 / 3 + 1e-12
-    text = cli("strategy", "great-rolled-ones", "--goal", "10", "--players", "3",
+    text = cli("strategy", "great-rolled-ones", "--goal", "8", "--players", "3",
                "--max-size", "0", "--quiet")
     assert text.returncode == 0, text.stderr
     assert " ".join(text.stdout.split()).startswith(  # wrapped at 80 columns
-        "The Great Rolled Ones (great-rolled-ones): goal 10, 3 players, rounds ending (a tie to "
+        "The Great Rolled Ones (great-rolled-ones): goal 8, 3 players, rounds ending (a tie to "
         "the earlier seat) best rule")
     ms = compare_rules_seats(game, "max-score").seats
     line = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith("max-score"))
