@@ -276,13 +276,14 @@ def test_other_commands_refuse_rules_games_from_the_table():
     line = _one_line_refusal(cli("simulate", "piglet"), "designer simulate does not take "
                                                         "rules-file games")
     assert " ".join(sentence("simulate").split()) in line
-    # strategy cards: 2-4 seats in the race, two in the rounds
+    # strategy cards: 2-4 seats in the race, two in the rounds, 3-4 there where a
+    # tie goes to the earlier seat (Farkle replays a tied round)
     _one_line_refusal(cli("strategy", "farkle", "--players", "3", "--ending", "rounds",
                           "--max-size", "1"),
-                      "designer strategy does not take --players 3 with --ending rounds for "
-                      "Farkle: it takes",
+                      "designer strategy does not take --players 3 with --ending rounds and a "
+                      "tied round replayed for Farkle: it takes",
                       "rules-file games with 2-4 players, race ending, or 2 players, rounds "
-                      "ending")
+                      "ending, or 3-4 players, rounds ending with a tie to the earlier seat")
     # play takes 2-4 seats in either ending: refused only where stdin is no terminal
     _one_line_refusal(cli("play", "great-rolled-ones", "--players", "3"),
                       "designer play is interactive: stdin is not a terminal")

@@ -104,20 +104,6 @@ class RulesGame:
                 "Cup": "a cup of dice"}.get(
             type(self.rules.part).__name__, type(self.rules.part).__name__)
 
-    def words(self):
-        """The game in words, for a title line: ``The Great Rolled Ones
-        (great-rolled-ones): goal 50, 3 players, rounds ending (a tie to the
-        earlier seat)``, and the start points where there are."""
-        from designer.support import TIE_WORDS
-
-        text = (f"{self.name} ({self.source}): goal {self.goal:,}, {self.players} players, "
-                f"{self.ending} ending")
-        if self.ending == "rounds":
-            text += f" ({TIE_WORDS[self.rules.ties]})"
-        if any(self.start):
-            text += ", start points " + ", ".join(f"{s * self.unit:,}" for s in self.start)
-        return text
-
     def describe(self):
         """The game as the JSON output names it."""
         return {"name": self.name, "family": self.family, "source": self.source,

@@ -19,11 +19,22 @@ def pct(x, digits=3):
 
 
 def game_words(game):
-    """The game in words for a title line: a family game's description, a
-    rules game's :meth:`~designer.engine.game.RulesGame.words` (its
-    ``describe()`` is the JSON's mapping)."""
-    words = getattr(game, "words", None)
-    return words() if words is not None else game.describe()
+    """The game in words for a title line: a family game's description; for
+    a rules game (whose ``describe()`` is the JSON's mapping) ``The Great
+    Rolled Ones (great-rolled-ones): goal 50, 3 players, rounds ending (a
+    tie to the earlier seat)``, and the start points where there are."""
+    text = game.describe()
+    if isinstance(text, str):
+        return text
+    from designer.support import TIE_WORDS
+
+    text = (f"{game.name} ({game.source}): goal {game.goal:,}, {game.players} players, "
+            f"{game.ending} ending")
+    if game.ending == "rounds":
+        text += f" ({TIE_WORDS[game.rules.ties]})"
+    if any(game.start):
+        text += ", start points " + ", ".join(f"{s * game.unit:,}" for s in game.start)
+    return text
 
 
 def print_json(obj):
