@@ -74,6 +74,15 @@ def _seat_rounds_compare():
                         "hold-at:2")
 
 
+def _seat_race_compare():
+    """A policy at one seat of three in the race: the seat profile's kernels
+    over the N-player race solve."""
+    from designer.analysis.rules_compare import compare_rules_seats
+    from designer.engine.game import load_rules_game
+
+    compare_rules_seats(load_rules_game("piglet", goal=3, players=3), "hold-at:2")
+
+
 def _strategy():
     # the rule interpreter's tables, the exact matches and the induction's
     # visits and losses (a strategy card or `play --stats` would compile them
@@ -107,6 +116,9 @@ HALVES = (
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 13
      ("strategy", _strategy),  # 16: rule tables, matches, visits, induction
      ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 25
+     # a policy at one seat of three in the race (strategy cards with 3-4
+     # players, compare): compiled inside the tests otherwise
+     ("engine-seat-profile", _seat_race_compare),  # 17
      # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
      ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 35
      ("engine-matches", _rules_matches)],  # 21

@@ -200,7 +200,7 @@ def test_a_card_of_three_seats_in_rounds_is_its_rules_compared(tmp_path, monkeyp
     is the max-score row; the front never falls below 1/3."""
     monkeypatch.chdir(tmp_path)
     r = cli("strategy", "great-rolled-ones", "--goal", "8", "--players", "3", "--max-size",
-            "2", "--trials", "2", "--json")
+            "1", "--trials", "2", "--json")
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
     assert rows and all(len(x["seat_win"]) == 3 and x["agreement"] is None for x in rows)
