@@ -25,7 +25,6 @@ import json
 
 from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import RulesPolicy, match_model, max_score_horizon
-from designer.errors import DesignError
 from designer.strategy.evaluate import Scoring, scores
 from designer.strategy.templates import Template
 
@@ -114,17 +113,11 @@ def _seat_rounds_solve(game):
     """The optimal seats' solve of a 3-4 seat rules game under the rounds
     ending at the cap every rule shares, kept between rules
     (:func:`designer.engine.seat_rounds_match.seat_rounds_solve`); refused
-    in one line where ties are replayed, or where a rule at every seat
-    would not fit in memory or time."""
-    from designer.engine.match import seat_rounds_take_tables
+    in one line (by the evaluation itself) where ties are replayed, or
+    where a rule at every seat would not fit in memory or time."""
     from designer.engine.seat_rounds_match import seat_rounds_solve
 
     r = game.rules
-    if not seat_rounds_take_tables(r.ties):
-        raise DesignError(f"{game.name}: with {game.players} players under the rounds ending "
-                          f"rules are scored where a tie goes to the earlier seat (ties = "
-                          f"\"earlier-seat\"); this game replays a tied round, whose scores "
-                          f"past the goal a rule cannot be evaluated at yet")
     return seat_rounds_solve(r.model, r.goal, game.players, RulesPolicy(TABLE, "a rule"),
                              ties=r.ties, cap=game.cap, name=game.name)
 
@@ -206,13 +199,12 @@ class RulesEvaluator(Scoring):
         r, g = self.game.rules, self.game
         if self.players > 2 and self.rounds:
             if pol.kind == MAX_SCORE:  # its turns need a higher cap: a solve of its own
-                from designer.engine.seat_rounds_match import seat_rounds_solve
+                from designer.engine.seat_rounds_match import seat_rounds_profile
 
-                solve = seat_rounds_solve(r.model, r.goal, g.players, pol, ties=r.ties,
-                                          cap=g.cap, name=g.name)
+                prof = seat_rounds_profile(r.model, r.goal, g.players, pol, ties=r.ties,
+                                           cap=g.cap, name=g.name, unit=g.unit)
             else:
-                solve = self.solution
-            prof = solve.profile(pol, g.unit)
+                prof = self.solution.profile(pol, g.unit)
             return scores(*(float(prof.seat_win(s, g.start)[s]) for s in range(g.players)))
         if self.players > 2:
             from designer.analysis.rules_compare import race_seat_wins
