@@ -55,6 +55,7 @@ class Reference:
         self.replay = ties == "replay"
         self.nodes = {}
         self.order = []
+        self._choices = None
 
     # -- the rules ---------------------------------------------------------
 
@@ -163,6 +164,7 @@ class Reference:
         root = self._root(start, state)
         self._build(root)
         V = self.V = {k: np.full(self.N, 1.0 / self.N) for k in self.order}
+        self._choices = None  # the solved decisions, read once they are asked for
         # sweep the largest totals first: most values then settle in one pass
         order = sorted(self.order, key=lambda k: -k[5])
         for _ in range(max_iter):
@@ -180,6 +182,13 @@ class Reference:
 
     def _val(self, x):
         return x if not isinstance(x, tuple) else self.V[x]
+
+    def choices(self):
+        """Every state's solved decision (:meth:`_decide`'s choice), computed
+        once after :meth:`solve`."""
+        if self._choices is None:
+            self._choices = {k: self._decide(k)[1] for k in self.order}
+        return self._choices
 
     def _decide(self, key):
         """``(value, choice)`` at ``key`` from the current values: choice
@@ -235,7 +244,7 @@ class Reference:
     def length(self, start, state=0, tol=1e-13, max_iter=100_000):
         """Expected actions left at a round's start (after :meth:`solve`
         from the same start), under the solved decisions."""
-        choice = {k: self._decide(k)[1] for k in self.order}
+        choice = self.choices()
 
         def ln(v):  # a decided game has nothing left
             return v if not isinstance(v, np.ndarray) else 0.0
@@ -258,8 +267,8 @@ class Reference:
         same start) when ``seat`` plays ``policy`` (a function of the
         reference and a key, giving a choice as :meth:`_decide` does) and
         every other seat keeps the solved decisions."""
-        choice = {k: policy(self, k) if k[0][k[1]] == seat else self._decide(k)[1]
-                  for k in self.order}
+        solved = self.choices()
+        choice = {k: policy(self, k) if k[0][k[1]] == seat else solved[k] for k in self.order}
 
         def step(key, ch, conts, val):
             c, opts = ch

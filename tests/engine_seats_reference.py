@@ -160,8 +160,30 @@ def reference_seats(proc, goal, players, *, forced_first=False, min_bank=0, floo
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
 
 
+def reference_sweep_deltas(proc, goal, players, sweeps, *, forced_first=False, min_bank=0,
+                           floor=0):
+    """The largest change of each of ``sweeps`` sweeps of
+    :func:`reference_seats`' value iteration (a list): where max-n best
+    replies chase each other, the changes stop falling."""
+    race = _Race(proc, goal, players, forced_first, min_bank, floor)
+    return [max(race.sweep_turns(), race.sweep_starts()) for _ in range(sweeps)]
+
+
+_SOLVED = {}
+
+
 def _solved(proc, goal, players, forced_first, min_bank, floor, max_iter):
-    """The race, its values iterated until no sweep moves them by 1e-15."""
+    """The race, its values iterated until no sweep moves them by 1e-15
+    (kept for the same process object: each seat's profile reads it)."""
+    key = (id(proc), goal, players, forced_first, min_bank, floor)
+    if key in _SOLVED and _SOLVED[key][0] is proc:
+        return _SOLVED[key][1]
+    _SOLVED[key] = (proc, _solve_race(proc, goal, players, forced_first, min_bank, floor,
+                                      max_iter))
+    return _SOLVED[key][1]
+
+
+def _solve_race(proc, goal, players, forced_first, min_bank, floor, max_iter):
     race = _Race(proc, goal, players, forced_first, min_bank, floor)
     for _ in range(max_iter):
         if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
@@ -280,8 +302,16 @@ def reference_profile(proc, goal, players, seat, hold, *, forced_first=False, mi
             return win(m)
         return PW[(sc, m, s, t)]
 
+    taken = {}  # every seat's decisions are fixed: computed once, then read
+
     def action(sc, m, s, t, first):
         """None for a stop, else (continuation, option per outcome)."""
+        key = (sc, m, s, t, first)
+        if key not in taken:
+            taken[key] = decision(sc, m, s, t, first)
+        return taken[key]
+
+    def decision(sc, m, s, t, first):
         may_stop = t >= min_bank and not (first and forced_first)
         if m == seat:
             if may_stop and t >= hold:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from engine_reference import PairOfDice, PenaltyDie
 from engine_seats_reference import reference_profile
+from test_engine_parts import SMALL_CUP
 from test_engine_seats import CASES, PENALTY, PIGLET, SNAKE_EYES, _text
 
 from designer.engine._match_kernels import HOLD_AT, OPTIMAL
@@ -71,11 +72,16 @@ def test_where_scores_fall(name, players, goal):
 @pytest.mark.parametrize("name, goal, policy", [
     ("pig", 30, "hold-at:5"), ("fowl-play", 15, "hold-at:3"), ("two-dice-pig", 25, "hold-at:8"),
     ("hog", 20, "hold-at:6"), ("farkle", 800, "rule:dice_left <= 2 -> below 300; below 500"),
-    ("great-rolled-ones", 20, "max-score"), ("rules:zombie-dice", 6, "hold-at:2")])
-def test_two_seats_equal_the_two_seat_match(name, goal, policy):
+    ("great-rolled-ones", 20, "max-score"), ("small-cup", 6, "hold-at:2")])
+def test_two_seats_equal_the_two_seat_match(name, goal, policy, tmp_path):
     """With two seats the profile is the two-seat match of the policy
-    against optimal play (another kernel), at every pair of scores."""
-    g = load_rules_game(name, goal=goal)
+    against optimal play (another kernel), at every pair of scores. The
+    cup is Zombie Dice's with five dice (the same parts as the full game:
+    dice set aside, footprints rerolled, brains returned to a short cup)."""
+    if name == "small-cup":
+        name = tmp_path / "cup.toml"
+        name.write_text(SMALL_CUP.format(goal=goal, ending="race"))
+    g = load_rules_game(str(name), goal=goal)
     m = g.rules.model
     pol = parse_rules_policy(policy, g)
     prof = seat_profile(m, solve_seats_model(m, g.rules.goal, 2), pol, unit=g.unit)

@@ -30,6 +30,20 @@ MAXS = RulesPolicy(MAX_SCORE, "max-score")
 OPT = RulesPolicy(OPTIMAL, "optimal")
 
 
+def _solved_references(model, goal, players, ties):
+    """``solved(start, cap)``: the reference solved from ``start`` at
+    ``cap``, made once for every policy evaluated there (the solve does not
+    depend on the policy)."""
+    refs = {}
+
+    def solved(start, cap):
+        if (start, cap) not in refs:
+            refs[start, cap] = Reference(model, goal, players, ties=ties, cap=cap)
+            refs[start, cap].solve(start)
+        return refs[start, cap]
+    return solved
+
+
 @pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
 @pytest.mark.parametrize("text, goal, players, starts, both", [
     (PIGLET, 3, 3, [(0, 0, 0), (1, 0, 2)], True),
@@ -45,12 +59,12 @@ def test_profile_matches_reference(text, goal, players, starts, both, ties):
     evaluation used, raised for the policy's turns)."""
     model = _model(text, goal)
     pols = [(HOLD2, hold_at(2)), (MAXS, max_score(model))]
+    solved = _solved_references(model, goal, players, ties)
     for pol, rule in pols if both else pols[:1]:
         prof = seat_rounds_profile(model, goal, players, pol, ties=ties, cap=goal + 3)
         assert prof.cap >= goal + 3
         for start in starts:
-            ref = Reference(model, goal, players, ties=ties, cap=prof.cap)
-            ref.solve(start)
+            ref = solved(start, prof.cap)
             for seat in range(players):
                 want = ref.evaluate(start, seat, rule)
                 got = prof.seat_win(seat, start)
@@ -208,13 +222,13 @@ def test_a_rule_reading_the_scores_matches_the_reference(text, goal, players, st
     the earlier seat: every seat's win to 1e-9 of the reference (its
     decisions from the absolute scores, past the goal in a final round)."""
     model = _model(text, goal)
+    solved = _solved_references(model, goal, players, "earlier-seat")
     for low, high, bar in [(1, 3, 2), (2, 1, 1)]:
         pol = _rule(f"j >= {bar} -> below {high}; below {low}", model)
         prof = seat_rounds_profile(model, goal, players, pol, ties="earlier-seat",
                                    cap=goal + 3)
         for start in starts:
-            ref = Reference(model, goal, players, ties="earlier-seat", cap=prof.cap)
-            ref.solve(start)
+            ref = solved(start, prof.cap)
             for seat in range(players):
                 want = ref.evaluate(start, seat, _threshold(low, high, bar))
                 assert np.abs(prof.seat_win(seat, start) - want).max() < 1e-9, (bar, seat)

@@ -16,7 +16,7 @@ import pytest
 from cli_runner import cli
 from engine_reference import (AsideDice, Deck, Die, FromModel, PairOfDice, PenaltyDie, same,
                               to_zero)
-from engine_seats_reference import bellman_residual, reference_seats
+from engine_seats_reference import bellman_residual, reference_seats, reference_sweep_deltas
 
 from designer.engine import build_model, solve_model
 from designer.engine.game import check_game, load_rules_game, solve_game
@@ -228,8 +228,10 @@ def test_falling_scores_with_two_start_states_solve_the_equations(players, goal)
     assert got.passes > 1 and got.unsettled_positions == 0 and got.residual <= 1e-12
     res = bellman_residual(WildZero(), goal, players, lambda sc, h: got.value(sc, h))
     assert res <= 1e-12
-    with pytest.raises(RuntimeError, match="did not converge"):
-        reference_seats(WildZero(), goal, players, max_iter=2_000)
+    # value iteration from an equal share falls into a cycle: from some sweep
+    # on every sweep moves a value by the same amount, far from zero
+    tail = reference_sweep_deltas(WildZero(), goal, players, 300)[-150:]
+    assert min(tail) > 1e-3 and max(tail) - min(tail) < 1e-9
 
 
 def test_two_seats_with_falling_scores_equal_the_two_seat_solver():
