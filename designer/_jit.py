@@ -25,6 +25,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from numba import njit  # noqa: E402
 
+from designer.first_run import first_call  # noqa: E402
+
 #: Decorator for every kernel in the package.
 kernel = njit(cache=True, nogil=True)
 
@@ -82,7 +84,8 @@ def load_first(kernels, tiny):
     solve's clock starts after numba's cache load (about half a second in a
     new process) and its ``seconds`` is solve time."""
     if not all(compiled(k) for k in kernels):
-        tiny()
+        with first_call():
+            tiny()
 
 
 def single_thread():

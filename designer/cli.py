@@ -21,6 +21,7 @@ import textwrap
 
 from designer.commands import COMMANDS
 from designer.errors import DesignError, SolverError
+from designer.first_run import on_first_compile
 from designer.memory import memory_limit
 
 
@@ -110,9 +111,16 @@ def _join_komi(argv):
     return out
 
 
+def _compiling():
+    print("designer: compiling the solver for this kind of game: once, on its first run "
+          "(up to a minute or two); later runs load it in a second", file=sys.stderr, flush=True)
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(_join_komi(sys.argv[1:] if argv is None else argv))
+    # a person at a terminal is told why a first run sits silent
+    on_first_compile(_compiling if sys.stderr.isatty() else None)
     try:
         memory_limit()  # a bad DESIGNER_MEMORY_LIMIT is refused before any work, by every command
         status = args.func(args)

@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _length_kernels as K
 from designer.engine.solve import TooLargeError, _pairs, plan
@@ -45,11 +45,12 @@ MAX_PASSES = 100_000
 
 def _warm():
     if not compiled(K.length_pairs):
-        from designer.engine.model import build_model
-        from designer.engine.solve import solve_model
+        with first_call():
+            from designer.engine.model import tiny_model
+            from designer.engine.solve import solve_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        game_lengths(tiny, solve_model(tiny, 2, _timed=False), _timed=False)
+            tiny = tiny_model()
+            game_lengths(tiny, solve_model(tiny, 2, _timed=False), _timed=False)
 
 
 def memory_needed(p, nt):

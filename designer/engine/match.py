@@ -82,7 +82,7 @@ from pathlib import Path
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _match_kernels as K
 from designer.engine.model import BUST, CHOOSE, END
@@ -359,11 +359,12 @@ def endless(text, forced_first, min_bank):
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
     if not (compiled(K.match_pairs) and compiled(K.max_score_table)):
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        match_model(tiny, 2, RulesPolicy(K.MAX_SCORE, "max-score"),
-                    RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False)
+            tiny = tiny_model()
+            match_model(tiny, 2, RulesPolicy(K.MAX_SCORE, "max-score"),
+                        RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False)
 
 
 def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="this game",

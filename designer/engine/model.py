@@ -461,3 +461,9 @@ def start_like(continuations, handover):
                 elif o[1] == "end":
                     starts.add(o[3])
     return starts
+
+
+def tiny_model():
+    """A coin for a turn (tails busts, heads adds a point and the turn goes
+    on): the game every warm-up solves to load or compile the kernels."""
+    return build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])

@@ -139,7 +139,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, kernel
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, kernel
 from designer.engine import _rounds_kernels as rk
 from designer.engine.model import BUST, CHOOSE, END
 from designer.errors import ConvergenceError, DesignError, SolverError
@@ -806,10 +806,11 @@ def _open_general(model, lay, G, C, F, X, Y):
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
     if not compiled(rk.solve_open):
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_rounds_model(tiny, 2, _timed=False)
+            tiny = tiny_model()
+            solve_rounds_model(tiny, 2, _timed=False)
 
 
 def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _timed=True):

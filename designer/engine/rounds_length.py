@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, compiled
+from designer._jit import TIE, compiled, first_call
 from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_length_kernels as K
 from designer.engine import rounds as R
@@ -47,10 +47,11 @@ TIE_TOL = 1e-14
 
 def _warm():
     if not compiled(K.open_lengths):
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        rounds_lengths(tiny, R.solve_rounds_model(tiny, 2, _timed=False), _timed=False)
+            tiny = tiny_model()
+            rounds_lengths(tiny, R.solve_rounds_model(tiny, 2, _timed=False), _timed=False)
 
 
 def _tie_lengths(model, lay, G, C, tv, scratch):

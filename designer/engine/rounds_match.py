@@ -87,7 +87,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, compiled, threads
+from designer._jit import TIE, compiled, first_call, threads
 from designer import memory as mem
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
@@ -150,16 +150,17 @@ class _Rolls:
 def _warm(tables=False):
     """Load (or compile) the kernels once, so ``seconds`` is evaluation time
     (with ``tables``, those of table policies too)."""
-    from designer.engine.model import build_model
+    from designer.engine.model import tiny_model
 
-    tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-    if not compiled(RK.open_rounds):
-        for ties in R.TIE_RULES:
-            match_rounds_model(tiny, 2, RulesPolicy(MAX_SCORE, "max-score"),
-                               RulesPolicy(OPTIMAL, "optimal"), ties=ties, _timed=False)
-    if tables and not compiled(RK.final_level):
-        match_rounds_model(tiny, 2, RulesPolicy(TABLE, "rule:roll", source=_Rolls()),
-                           RulesPolicy(OPTIMAL, "optimal"), _timed=False)
+    tiny = tiny_model()
+    with first_call():
+        if not compiled(RK.open_rounds):
+            for ties in R.TIE_RULES:
+                match_rounds_model(tiny, 2, RulesPolicy(MAX_SCORE, "max-score"),
+                                   RulesPolicy(OPTIMAL, "optimal"), ties=ties, _timed=False)
+        if tables and not compiled(RK.final_level):
+            match_rounds_model(tiny, 2, RulesPolicy(TABLE, "rule:roll", source=_Rolls()),
+                               RulesPolicy(OPTIMAL, "optimal"), _timed=False)
 
 
 def table_plan(model, C):

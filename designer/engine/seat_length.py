@@ -35,7 +35,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, compiled, run_in_order, threads
+from designer._jit import TIE, compiled, first_call, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
@@ -53,11 +53,12 @@ def memory_needed(p, players, nt):
 
 def _warm():
     if not compiled(K.length_classes):
-        from designer.engine.model import build_model
-        from designer.engine.seats import solve_seats_model
+        with first_call():
+            from designer.engine.model import tiny_model
+            from designer.engine.seats import solve_seats_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        seat_lengths(tiny, solve_seats_model(tiny, 2, 3, _timed=False), _timed=False)
+            tiny = tiny_model()
+            seat_lengths(tiny, solve_seats_model(tiny, 2, 3, _timed=False), _timed=False)
 
 
 def seat_lengths(model, solution, *, memory_limit=None, _timed=True):

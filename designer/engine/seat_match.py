@@ -37,7 +37,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, run_in_order, threads
+from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, TABLE
@@ -86,14 +86,15 @@ def check_memory(model, p, players, policy, name, memory_limit=None):
 
 def _warm():
     if not compiled(K.profile_classes):
-        from designer.engine._match_kernels import HOLD_AT
-        from designer.engine.match import RulesPolicy
-        from designer.engine.model import build_model
-        from designer.engine.seats import solve_seats_model
+        with first_call():
+            from designer.engine._match_kernels import HOLD_AT
+            from designer.engine.match import RulesPolicy
+            from designer.engine.model import tiny_model
+            from designer.engine.seats import solve_seats_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        seat_profile(tiny, solve_seats_model(tiny, 2, 3, _timed=False),
-                     RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+            tiny = tiny_model()
+            seat_profile(tiny, solve_seats_model(tiny, 2, 3, _timed=False),
+                         RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
 
 
 def seat_profile(model, solution, policy, *, unit=1, name="this game",

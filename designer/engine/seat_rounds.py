@@ -94,7 +94,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, first_call, threads
 from designer import memory as mem
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _moves, _order, _totals
@@ -469,11 +469,12 @@ def _warm(length):
     """Load (or compile) the kernels once per process, with or without the
     game length (two compilations), so that ``seconds`` is solve time."""
     if length not in _LOADED:
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_seat_rounds_model(tiny, 2, 3, cap=4, length=length, _timed=False)
-        _LOADED.add(length)
+            tiny = tiny_model()
+            solve_seat_rounds_model(tiny, 2, 3, cap=4, length=length, _timed=False)
+            _LOADED.add(length)
 
 
 def solve_seat_rounds_model(model, goal, players, *, ties="replay", cap=None, length=False,

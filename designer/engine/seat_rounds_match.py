@@ -55,7 +55,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, compiled, threads
+from designer._jit import TIE, compiled, first_call, threads
 from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
@@ -152,11 +152,12 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
 
 def _warm():
     if not compiled(EK.eval_open):
-        from designer.engine.match import RulesPolicy
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.match import RulesPolicy
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        seat_rounds_profile(tiny, 2, 3, RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+            tiny = tiny_model()
+            seat_rounds_profile(tiny, 2, 3, RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
 
 
 class _Evaluation:

@@ -112,7 +112,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, threads
 from designer import memory as mem
 from designer.engine import _seat_kernels
 from designer.engine.solve import (PASSES_IF_FALLS, PLAN_STATES, SECONDS_FIXED,
@@ -306,10 +306,11 @@ def estimate(model, goal, players, nt=None):
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
     if not compiled(_seat_kernels.worker):
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_seats_model(tiny, 2, 3, _timed=False)
+            tiny = tiny_model()
+            solve_seats_model(tiny, 2, 3, _timed=False)
 
 
 def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):

@@ -83,7 +83,7 @@ from graphlib import CycleError, TopologicalSorter
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, run_in_order, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, run_in_order, threads
 from designer.engine import _kernels
 from designer.engine.model import BUST, CHOOSE, NONE, ModelError
 from designer import memory as mem
@@ -505,10 +505,11 @@ def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
     if not compiled(_kernels.solve_pairs):
-        from designer.engine.model import build_model
+        with first_call():
+            from designer.engine.model import tiny_model
 
-        tiny = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 0)])]]], [0])
-        solve_model(tiny, 2, _timed=False)
+            tiny = tiny_model()
+            solve_model(tiny, 2, _timed=False)
 
 
 def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):

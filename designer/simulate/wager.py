@@ -97,7 +97,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from joblib import Parallel, delayed
 
-from designer._jit import kernel
+from designer._jit import first_call, kernel
 from designer.errors import DesignError
 from designer.games._validate import check_int
 from designer.games.wager import WagerGame
@@ -288,7 +288,8 @@ def _run_chunk(codes, game, hands, k, count, seed):
 def _warm():
     """Compile (or load from cache) the kernel once, before timing and threads."""
     out = np.empty(1, dtype=np.int64)
-    _play(0, 2, 2, 1, 5, 2, 4, _chunk_state(0, 0), out, out.copy(), out.copy())
+    with first_call():
+        _play(0, 2, 2, 1, 5, 2, 4, _chunk_state(0, 0), out, out.copy(), out.copy())
 
 
 def play_games(game, player, opponent, games, seed=0, n_jobs=1, progress=None, hands=None):

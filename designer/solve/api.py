@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, TIE, TOL, compiled
+from designer._jit import MAX_SWEEPS, TIE, TOL, load_first
 from designer.errors import DesignError
 from designer.games import DeckGame, DiceGame, ZombieDiceGame, ZombieGame
 from designer.solve._classes import check_pair_stats
@@ -21,14 +21,15 @@ from designer.solve.zombie_dice import solve_zombie_dice_game
 def _warm(families=("deck", "dice")):
     """Load (or compile) the kernels of ``families`` before timing, so
     ``seconds`` is solve time (a first solve compiles only its own family)."""
-    if "deck" in families and not compiled(solve_deck_threads):
+    if "deck" in families:
         args = (np.zeros((1, 1, 1, 1, 2)), np.zeros((1, 1, 1, 1, 2)),
                 np.zeros((1, 1, 1, 1, 2), dtype=np.int16))
-        solve_deck(1, 1, 1, *args, True, TOL, TIE, MAX_SWEEPS, np.zeros(4))
-    if "dice" in families and not compiled(solve_dice_threads):
-        solve_dice(2, np.array([2], dtype=np.int64), 1, np.zeros((1, 1, 1)),
-                   np.zeros((1, 1, 1)), np.zeros((1, 1, 1, 1), dtype=np.bool_), True, TOL, TIE,
-                   MAX_SWEEPS, np.zeros(4))
+        load_first((solve_deck_threads,),
+                   lambda: solve_deck(1, 1, 1, *args, True, TOL, TIE, MAX_SWEEPS, np.zeros(4)))
+    if "dice" in families:
+        load_first((solve_dice_threads,), lambda: solve_dice(
+            2, np.array([2], dtype=np.int64), 1, np.zeros((1, 1, 1)), np.zeros((1, 1, 1)),
+            np.zeros((1, 1, 1, 1), dtype=np.bool_), True, TOL, TIE, MAX_SWEEPS, np.zeros(4)))
 
 
 def _check_stats(stats, game):

@@ -14,7 +14,7 @@ from math import factorial
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, TIE, TOL, compiled
+from designer._jit import MAX_SWEEPS, TIE, TOL, load_first
 from designer.solve._classes import check_pair_stats, reduce_pair_stats
 from designer.solve._zombie_kernel import chase_turns, round_pairs, scratch, tie_round
 
@@ -204,11 +204,11 @@ def run_rounds(game, arrays, R, optimize, workers=1, progress=None):
 
 def _warm():
     """Load (or compile) the kernels before timing, so ``seconds`` is solve time."""
-    if not compiled(round_pairs):
-        from designer.games import ZombieGame
+    from designer.games import ZombieGame
 
-        tiny = ZombieGame(dice=1, goal=1, cap=2)
-        _run(tiny, np.zeros(policy_shape(tiny), dtype=np.bool_), True)
+    tiny = ZombieGame(dice=1, goal=1, cap=2)
+    load_first((round_pairs,),
+               lambda: _run(tiny, np.zeros(policy_shape(tiny), dtype=np.bool_), True))
 
 
 def _run(game, R, optimize, progress=None):
