@@ -20,7 +20,7 @@ import time
 from designer.games.zombie import ZombieDiceGame
 from designer.solve import rounds
 from designer.solve.api import solve
-from designer.solve.zombie_dice import turn_states
+from designer.solve.zombie_dice import _arrays, turn_states
 
 
 def main():
@@ -32,8 +32,6 @@ def main():
     args = ap.parse_args()
     game = ZombieDiceGame(players=args.players, goal=args.goal, cap=args.cap)
     ts = turn_states(game)
-    from designer.solve.zombie_dice import _arrays
-
     work = rounds.zombie_work(game, _arrays(ts)[0])
     print(f"{game.name}: {args.players} players, goal {args.goal}, cap {args.cap}")
     print(f"load average before: {os.getloadavg()}")

@@ -33,24 +33,25 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _length_kernels as K
 from designer.engine.solve import TooLargeError, _pairs, plan
 from designer.errors import ConvergenceError
+from designer.engine.model import tiny_model
 
 #: Passes over the table allowed when scores can fall.
 MAX_PASSES = 100_000
 
 
 def _warm():
-    if not compiled(K.length_pairs):
-        with first_call():
-            from designer.engine.model import tiny_model
-            from designer.engine.solve import solve_model
+    def tiny():
+        from designer.engine.solve import solve_model
 
-            tiny = tiny_model()
-            game_lengths(tiny, solve_model(tiny, 2, _timed=False), _timed=False)
+        m = tiny_model()
+        game_lengths(m, solve_model(m, 2, _timed=False), _timed=False)
+
+    load_first((K.length_pairs,), tiny)
 
 
 def memory_needed(p, nt):

@@ -82,10 +82,10 @@ from pathlib import Path
 
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _match_kernels as K
-from designer.engine.model import BUST, CHOOSE, END
+from designer.engine.model import BUST, CHOOSE, END, tiny_model
 from designer.engine.policy_tables import table_bytes
 from designer.engine.solve import TooLargeError, plan, solve_model
 from designer.errors import ConvergenceError, DesignError
@@ -358,13 +358,9 @@ def endless(text, forced_first, min_bank):
 
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is evaluation time."""
-    if not (compiled(K.match_pairs) and compiled(K.max_score_table)):
-        with first_call():
-            from designer.engine.model import tiny_model
-
-            tiny = tiny_model()
-            match_model(tiny, 2, RulesPolicy(K.MAX_SCORE, "max-score"),
-                        RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False)
+    load_first((K.match_pairs, K.max_score_table), lambda: match_model(
+        tiny_model(), 2, RulesPolicy(K.MAX_SCORE, "max-score"),
+        RulesPolicy(K.HOLD_AT, "hold-at:1", 1), _timed=False))
 
 
 def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="this game",

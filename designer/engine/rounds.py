@@ -139,9 +139,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, kernel
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, kernel, load_first
 from designer.engine import _rounds_kernels as rk
-from designer.engine.model import BUST, CHOOSE, END
+from designer.engine.model import BUST, CHOOSE, END, tiny_model
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Tie rules of the rounds ending.
@@ -805,12 +805,7 @@ def _open_general(model, lay, G, C, F, X, Y):
 
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
-    if not compiled(rk.solve_open):
-        with first_call():
-            from designer.engine.model import tiny_model
-
-            tiny = tiny_model()
-            solve_rounds_model(tiny, 2, _timed=False)
+    load_first((rk.solve_open,), lambda: solve_rounds_model(tiny_model(), 2, _timed=False))
 
 
 def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _timed=True):

@@ -33,10 +33,11 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, compiled, first_call
+from designer._jit import TIE, load_first
 from designer.engine import _rounds_kernels as rk
 from designer.engine import _rounds_length_kernels as K
 from designer.engine import rounds as R
+from designer.engine.model import tiny_model
 
 #: Plain backups of the tie round's lengths tried before solving for them.
 PLAIN_TIE_BACKUPS = 60
@@ -46,12 +47,11 @@ TIE_TOL = 1e-14
 
 
 def _warm():
-    if not compiled(K.open_lengths):
-        with first_call():
-            from designer.engine.model import tiny_model
+    def tiny():
+        m = tiny_model()
+        rounds_lengths(m, R.solve_rounds_model(m, 2, _timed=False), _timed=False)
 
-            tiny = tiny_model()
-            rounds_lengths(tiny, R.solve_rounds_model(tiny, 2, _timed=False), _timed=False)
+    load_first((K.open_lengths,), tiny)
 
 
 def _tie_lengths(model, lay, G, C, tv, scratch):

@@ -35,12 +35,13 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, compiled, first_call, run_in_order, threads
+from designer._jit import TIE, load_first, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
 from designer.engine.length import settle
 from designer.engine.solve import TooLargeError, plan
+from designer.engine.model import tiny_model
 
 def memory_needed(p, players, nt):
     """Bytes :func:`seat_lengths` allocates for plan ``p`` with ``players``
@@ -52,13 +53,13 @@ def memory_needed(p, players, nt):
 
 
 def _warm():
-    if not compiled(K.length_classes):
-        with first_call():
-            from designer.engine.model import tiny_model
-            from designer.engine.seats import solve_seats_model
+    def tiny():
+        from designer.engine.seats import solve_seats_model
 
-            tiny = tiny_model()
-            seat_lengths(tiny, solve_seats_model(tiny, 2, 3, _timed=False), _timed=False)
+        m = tiny_model()
+        seat_lengths(m, solve_seats_model(m, 2, 3, _timed=False), _timed=False)
+
+    load_first((K.length_classes,), tiny)
 
 
 def seat_lengths(model, solution, *, memory_limit=None, _timed=True):

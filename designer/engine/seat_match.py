@@ -37,7 +37,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, TOL, compiled, first_call, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, run_in_order, threads
 from designer import memory as mem
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, TABLE
@@ -45,6 +45,7 @@ from designer.engine._seat_kernels import rotation_classes
 from designer.engine.match import endless, hold_pick, max_score_arrays
 from designer.engine.solve import TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
+from designer.engine.model import tiny_model
 
 #: Passes over the table allowed where scores can fall.
 MAX_PASSES = 100_000
@@ -85,16 +86,16 @@ def check_memory(model, p, players, policy, name, memory_limit=None):
 
 
 def _warm():
-    if not compiled(K.profile_classes):
-        with first_call():
-            from designer.engine._match_kernels import HOLD_AT
-            from designer.engine.match import RulesPolicy
-            from designer.engine.model import tiny_model
-            from designer.engine.seats import solve_seats_model
+    def tiny():
+        from designer.engine._match_kernels import HOLD_AT
+        from designer.engine.match import RulesPolicy
+        from designer.engine.seats import solve_seats_model
 
-            tiny = tiny_model()
-            seat_profile(tiny, solve_seats_model(tiny, 2, 3, _timed=False),
-                         RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+        m = tiny_model()
+        seat_profile(m, solve_seats_model(m, 2, 3, _timed=False),
+                     RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+
+    load_first((K.profile_classes,), tiny)
 
 
 def seat_profile(model, solution, policy, *, unit=1, name="this game",

@@ -55,7 +55,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, compiled, first_call, threads
+from designer._jit import TIE, load_first, threads
 from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
@@ -70,6 +70,7 @@ from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, fin
 from designer.engine.seats import _check_players
 from designer.engine.solve import TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
+from designer.engine.model import tiny_model
 
 #: Longest estimated work (the solve at the raised cap and one evaluation
 #: per seat, in seconds) accepted: a threshold far past the goal raises the
@@ -151,13 +152,13 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
 
 
 def _warm():
-    if not compiled(EK.eval_open):
-        with first_call():
-            from designer.engine.match import RulesPolicy
-            from designer.engine.model import tiny_model
+    def tiny():
+        from designer.engine.match import RulesPolicy
 
-            tiny = tiny_model()
-            seat_rounds_profile(tiny, 2, 3, RulesPolicy(HOLD_AT, "hold-at:1", 1), _timed=False)
+        seat_rounds_profile(tiny_model(), 2, 3, RulesPolicy(HOLD_AT, "hold-at:1", 1),
+                            _timed=False)
+
+    load_first((EK.eval_open,), tiny)
 
 
 class _Evaluation:

@@ -112,12 +112,13 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, load_first, threads
 from designer import memory as mem
 from designer.engine import _seat_kernels
 from designer.engine.solve import (PASSES_IF_FALLS, PLAN_STATES, SECONDS_FIXED,
                                    TooLargeError, _check_stuck, plan)
 from designer.errors import ConvergenceError, DesignError, SolverError
+from designer.engine.model import tiny_model
 
 #: Seats the solver takes.
 MIN_SEATS, MAX_SEATS = 2, 4
@@ -305,12 +306,7 @@ def estimate(model, goal, players, nt=None):
 
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
-    if not compiled(_seat_kernels.worker):
-        with first_call():
-            from designer.engine.model import tiny_model
-
-            tiny = tiny_model()
-            solve_seats_model(tiny, 2, 3, _timed=False)
+    load_first((_seat_kernels.worker,), lambda: solve_seats_model(tiny_model(), 2, 3, _timed=False))
 
 
 def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):

@@ -83,9 +83,9 @@ from graphlib import CycleError, TopologicalSorter
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, compiled, first_call, run_in_order, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, load_first, run_in_order, threads
 from designer.engine import _kernels
-from designer.engine.model import BUST, CHOOSE, NONE, ModelError
+from designer.engine.model import BUST, CHOOSE, NONE, ModelError, tiny_model
 from designer import memory as mem
 from designer.errors import ConvergenceError, DesignError, SolverError
 
@@ -504,12 +504,7 @@ def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
 
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
-    if not compiled(_kernels.solve_pairs):
-        with first_call():
-            from designer.engine.model import tiny_model
-
-            tiny = tiny_model()
-            solve_model(tiny, 2, _timed=False)
+    load_first((_kernels.solve_pairs,), lambda: solve_model(tiny_model(), 2, _timed=False))
 
 
 def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
