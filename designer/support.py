@@ -95,12 +95,7 @@ TWO_ROUNDS = Reach((2,), ("rounds",))
 MORE_ROUNDS = Reach((3, 4), ("rounds",))
 TWO_RACE_ROUNDS = Reach((2,), ENDINGS)
 MORE_RACE = Reach((3, 4), ("race",))
-ALL_RACE_TWO_ROUNDS = Reaches((ALL_RACE, TWO_ROUNDS))
-MORE_RACE_TWO_ROUNDS = Reaches((MORE_RACE, TWO_ROUNDS))
-#: A table policy at one seat of 3-4 under the rounds ending reads scores
-#: past the goal, tabled where a tie goes to the earlier seat only.
-MORE_ROUNDS_EARLIER = Reach((3, 4), ("rounds",), ("earlier-seat",))
-ALL_RACE_ALL_ROUNDS_EARLIER = Reaches((ALL_RACE, TWO_ROUNDS, MORE_ROUNDS_EARLIER))
+MORE_RACE_ALL_ROUNDS = Reaches((MORE_RACE, ALL_ROUNDS))
 WAGER = Reach((2,), (NO_ENDING,))
 
 #: command -> kind -> what it takes. A kind that is missing is refused.
@@ -112,8 +107,8 @@ SUPPORT = {
                 "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
     "play": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
              "zombie-dice": ALL_ROUNDS, "rules": ALL_RACE_ROUNDS},
-    "strategy": {"deck": ALL_RACE_TWO_ROUNDS, "dice": ALL_RACE_TWO_ROUNDS, "zombie": TWO_ROUNDS,
-                 "rules": ALL_RACE_ALL_ROUNDS_EARLIER},
+    "strategy": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": TWO_ROUNDS,
+                 "rules": ALL_RACE_ROUNDS},
     "policy train-nn": {"deck": TWO_RACE},
     "simulate": {"wager": WAGER},
     "study run": {"deck": ALL_RACE_ROUNDS, "dice": ALL_RACE_ROUNDS, "zombie": ALL_ROUNDS,
@@ -128,7 +123,7 @@ AS_RULES = {"compare": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_R
                         "zombie-dice": MORE_ROUNDS},
             "play": {"deck": ALL_ROUNDS, "dice": ALL_ROUNDS, "zombie": MORE_ROUNDS,
                      "zombie-dice": MORE_ROUNDS},
-            "strategy": {"deck": MORE_RACE_TWO_ROUNDS, "dice": MORE_RACE_TWO_ROUNDS}}
+            "strategy": {"deck": MORE_RACE_ALL_ROUNDS, "dice": MORE_RACE_ALL_ROUNDS}}
 
 #: What to use instead, for a kind a command does not take at all.
 INSTEAD = {"wager": "use `designer simulate` for a wagering game",

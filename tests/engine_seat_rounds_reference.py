@@ -5,8 +5,11 @@ A game state at a decision is ``(members, idx, vals, tie, s, t, first)``:
 the seats playing the current round (every seat, or the tied leaders of a
 tie round) in seat order, the index of the mover among them, each member's
 score (in a tie round: the points it made in this round), whether the
-round is a tie round, the turn state ``s``, the turn total ``t`` and
-whether the turn is at its very first action. Values are vectors (one win
+round is a tie round (False, else True; with ``levels`` the tied score
+instead of True, the level, which a table policy reads: the tied leaders'
+score, or a tie round's level plus its best gain, held at the cap), the
+turn state ``s``, the turn total ``t`` and whether the turn is at its very
+first action. Values are vectors (one win
 probability per seat), found by value iteration with max-n decisions.
 
 The rules, as the engine's docs give them:
@@ -47,12 +50,13 @@ class Reference:
     """Value iteration over every reachable state of ``model`` with
     ``players`` seats to ``goal``, under the rounds ending."""
 
-    def __init__(self, model, goal, players, *, ties="replay", cap=None):
+    def __init__(self, model, goal, players, *, ties="replay", cap=None, levels=False):
         self.m = model
         self.G = goal
         self.N = players
         self.C = goal + 4 if cap is None else cap
         self.replay = ties == "replay"
+        self.levels = levels
         self.nodes = {}
         self.order = []
         self._choices = None
@@ -93,7 +97,28 @@ class Reference:
             out = np.zeros(self.N)
             out[leaders[0]] = 1.0
             return out
-        return (tuple(leaders), 0, (0,) * len(leaders), True, h, 0, True)
+        return (tuple(leaders), 0, (0,) * len(leaders), self._level(tie, best), h, 0, True)
+
+    def _level(self, tie, best):
+        """A new tie round's ``tie`` entry: True, or with ``levels`` the
+        leaders' common score (a tie round's level plus its best gain),
+        held at the cap."""
+        if not self.levels:
+            return True
+        return min((0 if tie is False else tie) + best, self.C)
+
+    def scores(self, key):
+        """What a table policy reads at ``key``: the mover's score and the
+        highest other at the start of its turn; in a tie round (with
+        ``levels``) the level plus the points of the round, held at the
+        cap."""
+        members, idx, vals, tie, s, t, first = key
+        if tie is True:
+            raise ValueError("a replayed round's level is read with levels=True")
+        base = 0 if tie is False else tie
+        own = base + vals[idx]
+        other = base + max(v for i, v in enumerate(vals) if i != idx)
+        return min(own, self.C), min(other, self.C)
 
     def alternatives(self, key):
         """``(stop, continuations)``: the stop's successor (or None) and, per

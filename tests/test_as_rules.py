@@ -139,7 +139,9 @@ def test_a_command_plays_as_rules_only_where_the_family_code_does_not_reach():
     assert as_rules("play", load_game("pig", goal=20, players=3,
                                       ending="rounds")).family == "rules"
     assert as_rules("strategy", load_game("pig", goal=20, players=3,
-                                          ending="rounds")).family == "dice"  # refused
+                                          ending="rounds")).family == "rules"
+    assert as_rules("strategy", load_game("pig", goal=20, ending="rounds")).family == "rules"
+    assert as_rules("strategy", load_game("pig", goal=20)).family == "dice"
     zombie = load_game("zombie-yellow")
     assert as_rules("compare", zombie) is zombie  # two seats: the Zombie Dice code
     assert as_rules("play", zombie) is zombie
@@ -187,12 +189,13 @@ def test_compare_a_deck_with_three_seats_in_rounds():
     (["compare", "pig", "--ending", "rounds", "--policy", "two-player"],
      "invalid policy 'two-player' for Pig"),
     (["compare", "pig", "--ending", "rounds", "--policy", "hold-at:0"], "hold-at"),
-    (["strategy", "pig", "--players", "3", "--ending", "rounds"],
-     "designer strategy does not take --players 3 with --ending rounds for Pig"),
-    # a seat of three in rounds: the forms it takes, not the two-seat list
+    (["strategy", "zombie-yellow", "--players", "3"],
+     "designer strategy does not take --players 3 for Zombie Dice (all yellow)"),
+    # a seat of three in rounds: the forms a rules game takes, not the family's
     (["compare", "zombie-yellow", "--players", "3", "--policy", "neller"],
      "invalid policy 'neller' for Zombie Dice (all yellow) (a Zombie Dice game played as rules "
-     "under the rounds ending): allowed optimal, hold-at:N or max-score (N in points)"),
+     "under the rounds ending): allowed optimal, max-score, hold-at:N, rule:RULE, "
+     "rule:FILE.toml or py:FILE.py:FUNCTION (N in points)"),
 ])
 def test_refusals_are_one_line(argv, words):
     r = cli(*argv)

@@ -174,9 +174,6 @@ def test_compare_reads_rules_and_start_points():
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--ending", "rounds", "--policy", "rule:below 300"],
-     "rule:below 300: with 3 or 4 players under the rounds ending a rule: or py: policy is "
-     "evaluated where a tie goes to the earlier seat"),
     (["--against", "max-score"], "with 3 players the other seats play the 3-player optimum: use "
                                  "--against optimal, not 'max-score'"),
     (["--policy", "hold-at:30"], "invalid policy 'hold-at:30' for Farkle: hold-at:N needs an "

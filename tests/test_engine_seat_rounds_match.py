@@ -17,7 +17,7 @@ from cli_runner import cli, one_line_refusal
 from engine_seat_rounds_reference import Reference, hold_at, max_score
 from test_engine_seat_rounds import DECK, FORCED, KEEP, PIGLET, _model
 
-from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL
+from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import RulesPolicy
 from designer.engine.rounds_match import match_rounds_model, open_unknowns
 from designer.engine.rulesfile import example_path, load_rules
@@ -30,15 +30,16 @@ MAXS = RulesPolicy(MAX_SCORE, "max-score")
 OPT = RulesPolicy(OPTIMAL, "optimal")
 
 
-def _solved_references(model, goal, players, ties):
+def _solved_references(model, goal, players, ties, levels=False):
     """``solved(start, cap)``: the reference solved from ``start`` at
     ``cap``, made once for every policy evaluated there (the solve does not
-    depend on the policy)."""
+    depend on the policy); with ``levels`` its tie rounds know their level,
+    which a table policy reads."""
     refs = {}
 
     def solved(start, cap):
         if (start, cap) not in refs:
-            refs[start, cap] = Reference(model, goal, players, ties=ties, cap=cap)
+            refs[start, cap] = Reference(model, goal, players, ties=ties, cap=cap, levels=levels)
             refs[start, cap].solve(start)
         return refs[start, cap]
     return solved
@@ -150,8 +151,6 @@ def test_invariants_three_seats_of_pig():
 
 def test_refusals():
     model = _model(PIGLET, 3)
-    with pytest.raises(DesignError, match="hold-at:N or max-score"):
-        seat_rounds_profile(model, 3, 3, RulesPolicy(3, "rule:below 2"))
     with pytest.raises(TooLargeError, match="over the limit"):
         seat_rounds_profile(model, 3, 3, HOLD2, memory_limit=1000)
     with pytest.raises(DesignError, match="allowed 3 scores"):
@@ -178,7 +177,6 @@ def test_cli_compare_three_seats_in_rounds():
 
 
 @pytest.mark.parametrize("policy, words", [
-    ("rule:below 10", ["rule:below 10", "hold-at:N or max-score"]),
     ("py:nowhere.py:f", ["nowhere.py"]),
     # the cap rises with the threshold and the work with its square: refused
     # before anything is solved
@@ -189,66 +187,92 @@ def test_cli_refuses_a_table_policy_in_one_line(policy, words):
                          "--goal", "15", "--policy", policy), *words)
 
 
-# -- rule: and py: policies where a tie goes to the earlier seat -------------
+# -- rule: and py: policies, both tie rules ----------------------------------
 
-def _threshold(low, high, bar):
-    """The rule ``j >= bar -> below high; below low`` from the rules: hold
-    at ``high`` once the highest other score is at least ``bar``, else at
-    ``low`` (the reference's hold-at at that threshold)."""
+def _threshold(low, high, bar, reads=1):
+    """The rule ``x >= bar -> below high; below low`` from the rules, ``x``
+    the highest other score (``reads`` 1, the rule's ``j``) or the mover's
+    own (``reads`` 0, ``i``), as the reference says a table policy reads
+    them (past the goal; in a replayed round its level plus the round's
+    points): hold at ``high`` once ``x`` is at least ``bar``, else at
+    ``low``."""
     def policy(ref, key):
-        members, idx, vals, tie, s, t, first = key
-        j = max(v for q, v in enumerate(vals) if q != idx)
-        return hold_at(high if j >= bar else low)(ref, key)
+        return hold_at(high if ref.scores(key)[reads] >= bar else low)(ref, key)
     return policy
 
 
-def _rule(text, model):
-    from designer.engine.match import RulesPolicy
-    from designer.engine._match_kernels import TABLE
+def _source(text, model):
     from designer.policies.rules import Rule
 
-    return RulesPolicy(TABLE, f"rule:{text}",
-                       source=Rule.parse("rules", text, model.feature_names))
+    return Rule.parse("rules", text, model.feature_names)
 
 
+def _rule(text, model):
+    return RulesPolicy(TABLE, f"rule:{text}", source=_source(text, model))
+
+
+@pytest.mark.parametrize("ties", ["replay", "earlier-seat"])
 @pytest.mark.parametrize("text, goal, players, starts", [
     (PIGLET, 3, 3, [(0, 0, 0), (1, 0, 2)]),
     (FORCED, 3, 3, [(2, 1, 0)]),
     (DECK, 3, 3, [(0, 0, 0)]),
     (PIGLET, 2, 4, [(0, 1, 0, 1)]),
 ])
-def test_a_rule_reading_the_scores_matches_the_reference(text, goal, players, starts):
-    """A rule that reads the highest other score, at each seat, a tie to
-    the earlier seat: every seat's win to 1e-9 of the reference (its
-    decisions from the absolute scores, past the goal in a final round)."""
+def test_a_rule_reading_the_scores_matches_the_reference(text, goal, players, starts, ties):
+    """A rule that reads the highest other score, or its own, at each seat,
+    under both tie rules: every seat's win to 1e-9 of the reference (its
+    decisions from the absolute scores, past the goal in a final round and,
+    where ties are replayed, in a replayed round at its level: ``i >= goal +
+    1`` holds only there, so the rule plays differently in a replayed round
+    at every level but the goal's)."""
     model = _model(text, goal)
-    solved = _solved_references(model, goal, players, "earlier-seat")
-    for low, high, bar in [(1, 3, 2), (2, 1, 1)]:
-        pol = _rule(f"j >= {bar} -> below {high}; below {low}", model)
-        prof = seat_rounds_profile(model, goal, players, pol, ties="earlier-seat",
-                                   cap=goal + 3)
+    solved = _solved_references(model, goal, players, ties, levels=ties == "replay")
+    for low, high, bar, reads in [(1, 3, 2, 1), (2, 1, 1, 1), (1, 3, goal + 1, 0)]:
+        x = "ij"[reads]
+        pol = _rule(f"{x} >= {bar} -> below {high}; below {low}", model)
+        prof = seat_rounds_profile(model, goal, players, pol, ties=ties, cap=goal + 3)
         for start in starts:
             ref = solved(start, prof.cap)
             for seat in range(players):
-                want = ref.evaluate(start, seat, _threshold(low, high, bar))
-                assert np.abs(prof.seat_win(seat, start) - want).max() < 1e-9, (bar, seat)
+                want = ref.evaluate(start, seat, _threshold(low, high, bar, reads))
+                assert np.abs(prof.seat_win(seat, start) - want).max() < 1e-9, (x, bar, seat)
+        assert prof.residual <= 1e-12
 
 
-@pytest.mark.parametrize("name, goal, text", [
-    ("great-rolled-ones", 15, "opp_need <= 0 -> roll; aside <= 1 -> below 26; below 4"),
-    ("pig", 25, "j >= 20 -> below 25; below 12"),
+def test_a_replayed_round_is_read_at_its_level():
+    """Where ties are replayed the rule ``i >= goal + 1 -> below 3; below
+    1`` plays differently in a replayed round above the goal: the reference
+    whose replayed rounds know no level (the rule never holding there)
+    differs from the evaluation by more than 1e-4, the one with levels
+    agrees to 1e-9, so the comparison above can fail."""
+    model = _model(PIGLET, 3)
+    pol = _rule("i >= 4 -> below 3; below 1", model)
+    prof = seat_rounds_profile(model, 3, 3, pol, cap=6)
+    ref = Reference(model, 3, 3, cap=6, levels=True)
+    ref.solve((0, 0, 0))
+    got = prof.seat_win(0, (0, 0, 0))
+    assert np.abs(got - ref.evaluate((0, 0, 0), 0, _threshold(1, 3, 4, 0))).max() < 1e-9
+    never = ref.evaluate((0, 0, 0), 0, hold_at(1))  # the rule if no round had a level
+    assert np.abs(got - never).max() > 1e-4
+
+
+@pytest.mark.parametrize("name, goal, text, ties", [
+    ("great-rolled-ones", 15, "opp_need <= 0 -> roll; aside <= 1 -> below 26; below 4",
+     "earlier-seat"),
+    ("pig", 25, "j >= 20 -> below 25; below 12", "earlier-seat"),
+    ("pig", 25, "j >= 20 -> below 25; below 12", "replay"),
+    ("pig", 20, "i >= 30 -> below 3; j >= 20 -> below 25; below 12", "replay"),
 ])
-def test_a_rule_with_two_seats_equals_the_rounds_match(name, goal, text):
+def test_a_rule_with_two_seats_equals_the_rounds_match(name, goal, text, ties):
     """With two seats the profile of a rule is the two-seat rounds match of
     the rule against optimal play (by scores, to the same cap), the rule
-    first and second: 1e-12."""
+    first and second: 1e-12; where ties are replayed the rule reads a
+    replayed round's level in both (``i >= 30``: only there)."""
     model = load_rules(example_path(name)).model
     pol = _rule(text, model)
-    prof = seat_rounds_profile(model, goal, 2, pol, ties="earlier-seat")
-    first = match_rounds_model(model, goal, pol, OPT, ties="earlier-seat", cap=prof.cap,
-                               bank_wins=True)
-    second = match_rounds_model(model, goal, OPT, pol, ties="earlier-seat", cap=prof.cap,
-                                bank_wins=True)
+    prof = seat_rounds_profile(model, goal, 2, pol, ties=ties)
+    first = match_rounds_model(model, goal, pol, OPT, ties=ties, cap=prof.cap, bank_wins=True)
+    second = match_rounds_model(model, goal, OPT, pol, ties=ties, cap=prof.cap, bank_wins=True)
     for start in [(0, 0), (3, 1)]:
         assert abs(prof.seat_win(0, start)[0] - first.win_as_first(start)) < 1e-12
         assert abs(prof.seat_win(1, start)[1] - (1 - second.win_as_first(start))) < 1e-12
@@ -266,8 +290,13 @@ def test_cli_compares_a_rule_at_three_seats_of_the_great_rolled_ones(tmp_path, m
     for s, row in enumerate(data["seats"]):
         assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12
         assert row["win"] <= row["optimal_win"] + 1e-12
-    # where ties are replayed: refused in one line, saying where rules are taken
-    one_line_refusal(cli("compare", "rules:pig", "--players", "3", "--ending", "rounds",
-                         "--goal", "15", "--policy", f"rule:{rule}"),
-                     "where a tie goes to the earlier seat", "hold-at:N or max-score")
+    # where ties are replayed (Pig): the same, its replayed rounds by level
+    res = cli("compare", "rules:pig", "--players", "3", "--ending", "rounds", "--goal", "15",
+              "--policy", "rule:j >= 15 -> below 20; below 6", "--json")
+    assert res.returncode == 0, res.stderr
+    model = load_rules(example_path("pig")).model
+    prof = seat_rounds_profile(model, 15, 3, _rule("j >= 15 -> below 20; below 6", model))
+    for s, row in enumerate(json.loads(res.stdout)["seats"]):
+        assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12
+        assert row["win"] <= row["optimal_win"] + 1e-12
     assert list(tmp_path.iterdir()) == []

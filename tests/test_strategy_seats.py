@@ -1,5 +1,5 @@
 """Strategy cards with three or four players (the race ending, and the
-rounds ending where a tie goes to the earlier seat).
+rounds ending under both tie rules).
 
 A rule is scored at each seat in turn against the N-player optimum at the
 others: checked against the slow references written from the rules
@@ -144,47 +144,72 @@ def test_a_dice_game_with_three_players_is_searched_as_rules(tmp_path, monkeypat
         assert max(abs(a - b) for a, b in zip(x["seat_win"], wins)) < 1e-12
 
 
-# -- the rounds ending, where a tie goes to the earlier seat ---------------------
+def test_a_dice_game_with_three_players_in_rounds_is_searched_as_rules(tmp_path, monkeypatch):
+    """Under the rounds ending (a tied round replayed, as in every dice
+    game) each row of the card is its rule compared at every seat of the
+    same game written as rules."""
+    monkeypatch.chdir(tmp_path)
+    r = cli("strategy", "dice", "--faces", "3", "--goal", "5", "--players", "3", "--ending",
+            "rounds", "--max-size", "1", "--trials", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    path = tmp_path / "d3-rounds.toml"
+    path.write_text(D3.format(goal=5, players=3).replace("[dice]", "ending = \"rounds\"\n[dice]"))
+    game = load_rules_game(str(path))
+    assert rows and game.rules.ties == "replay"
+    for x in rows:
+        got = compare_rules_seats(game, f"rule:{x['text']}").seats
+        assert max(abs(a["win"] - b) for a, b in zip(got, x["seat_win"])) < 1e-12
+    path.unlink()
+    assert list(tmp_path.iterdir()) == []
 
-COINS = ("goal = {goal}\nplayers = {players}\nending = \"rounds\"\nties = \"earlier-seat\"\n"
+
+# -- the rounds ending, both tie rules ------------------------------------------
+
+COINS = ("goal = {goal}\nplayers = {players}\nending = \"rounds\"\nties = \"{ties}\"\n"
          "[dice]\nsides = 2\nface.1 = {{ bust = true }}\nface.2 = {{ points = 1 }}\n")
 
 
-def _coins(tmp_path, players, goal=3):
-    path = tmp_path / f"coins-{players}-{goal}.toml"
-    path.write_text(COINS.format(goal=goal, players=players))
+def _coins(tmp_path, players, goal=3, ties="earlier-seat"):
+    path = tmp_path / f"coins-{players}-{goal}-{ties}.toml"
+    path.write_text(COINS.format(goal=goal, players=players, ties=ties))
     return dataclasses.replace(load_rules_game(str(path)), cap=goal + 2)
 
 
-def _threshold(low, high, bar):
-    """The reference's decisions of ``j >= bar -> below high; below low``,
-    written from the rules: hold at ``high`` once the highest other score
-    is at least ``bar``, else at ``low``."""
+def _threshold(low, high, bar, reads=1):
+    """The reference's decisions of ``x >= bar -> below high; below low``,
+    written from the rules, ``x`` the highest other score (``reads`` 1) or
+    the mover's own (0), as the reference reads them (in a replayed round:
+    its level plus the round's points): hold at ``high`` once ``x`` is at
+    least ``bar``, else at ``low``."""
     def policy(ref, key):
-        members, idx, vals, tie, s, t, first = key
-        j = max(v for q, v in enumerate(vals) if q != idx)
-        return hold_at(high if j >= bar else low)(ref, key)
+        return hold_at(high if ref.scores(key)[reads] >= bar else low)(ref, key)
     return policy
 
 
+@pytest.mark.parametrize("ties", ["earlier-seat", "replay"])
 @pytest.mark.parametrize("players, goal, start", [(3, 3, (0, 0, 0)), (4, 2, (0, 0, 0, 0))])
 def test_a_rule_at_each_seat_in_rounds_matches_the_reference(tmp_path, players, goal, start,
-                                                              monkeypatch):
-    """Under the rounds ending (a tie to the earlier seat) a rule at each
-    seat against the N-player optimum at the others is the reference's, to
-    1e-9; the optimal seats' solve is made once for every rule scored."""
+                                                              ties, monkeypatch):
+    """Under the rounds ending (either tie rule) a rule at each seat
+    against the N-player optimum at the others is the reference's, to
+    1e-9 (where ties are replayed, a rule reading its own score past the
+    goal plays by a replayed round's level); the optimal seats' solve is
+    made once for every rule scored."""
     import designer.engine.seat_rounds_match as srm
 
-    game = _coins(tmp_path, players, goal)
+    game = _coins(tmp_path, players, goal, ties)
     solves = []
     real = srm.solve_seat_rounds_model
     monkeypatch.setattr(srm, "solve_seat_rounds_model",  # counted for this game, not a warm-up
                         lambda m, *a, **k: solves.append(m is game.rules.model) or real(m, *a, **k))
     ev = RulesEvaluator(game)
-    ref = Reference(game.rules.model, goal, players, ties="earlier-seat", cap=goal + 2)
+    ref = Reference(game.rules.model, goal, players, ties=ties, cap=goal + 2,
+                    levels=ties == "replay")
     ref.solve(start)
     for text, decide in [("below 2", hold_at(2)), ("j >= 1 -> below 3; below 1",
-                                                     _threshold(1, 3, 1))]:
+                                                     _threshold(1, 3, 1)),
+                         (f"i > {goal} -> below 3; below 1", _threshold(1, 3, goal + 1, 0))]:
         s = ev.score(Rule.parse("rules", text, game.rules.model.feature_names))
         for seat in range(players):
             want = ref.evaluate(start, seat, decide)[seat]
@@ -224,12 +249,6 @@ def test_a_card_of_three_seats_in_rounds_is_its_rules_compared(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("args, words", [
-    (["piglet", "--players", "3", "--ending", "rounds"],
-     "does not take --players 3 with --ending rounds and a tied round replayed for Piglet: "
-     "it takes rules-file games with 2-4 players, race ending, or 2 players, rounds ending, "
-     "or 3-4 players, rounds ending with a tie to the earlier seat"),
-    (["pig", "--players", "3", "--ending", "rounds"],
-     "does not take --players 3 with --ending rounds for Pig"),
     (["zombie-yellow", "--players", "3"], "--players 3"),
 ])
 def test_refused_in_one_line(args, words, tmp_path, monkeypatch):

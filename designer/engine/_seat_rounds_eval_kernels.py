@@ -21,7 +21,7 @@ from designer._jit import kernel, parallel_kernel
 from designer.engine._match_kernels import HOLD_AT, TABLE, _option
 from designer.engine._sync import fetch_add
 from designer.engine._seat_rounds_kernels import (G_C, G_FL, G_G, G_N, G_OPEN, _BUST, _END,
-                                                  _fixed_point, _lines, job_turn, rot,
+                                                  _fixed_point, _lines, job_turn, new_bar, rot,
                                                   srow_open, write_starts)
 
 # entries of the packed policy settings ``pc``
@@ -76,6 +76,45 @@ def _by_scores(srow, T, geo, s_last, ext):
         if fl <= r < top:
             Tm = (r - fl) // (C + 1)
             srow[u] = last_seat_row(ext, geo, Tm, (r - fl) % (C + 1) + s_last, s_last)
+
+
+@kernel
+def level_row(lout, geo, L, M):
+    """Row of the tie round among the seats (or a round's positions) of
+    ``M`` at the level ``L`` (their common score, held at the cap), where
+    a table policy reads the scores: the rows by level start at ``lout``."""
+    N, G, C = geo[G_N], geo[G_G], geo[G_C]
+    return lout + (min(L, C) - G) * (1 << N) + M
+
+
+@kernel
+def _tied(M):
+    """Whether the set ``M`` holds two or more seats."""
+    return M & (M - 1) != 0
+
+
+@kernel
+def _by_level(zrow, srow, kind, job, geo, lout, level, T):
+    """Point the entries of ``srow`` that end in a tie round (a turn of the
+    last seat of a final round, or of the last position of a tie round at
+    ``level``) at the tie round's row by level (:func:`level_row`): a
+    table policy taking part in it reads its level. The rounds of a final
+    round go by the lead (``job[3]``, the last seat at ``job[6]``), a tie
+    round's by the gain over its level."""
+    for u in range(T + 1):
+        zrow[u] = srow[u]
+    if kind == 1:
+        lead, Tm, s = job[3], job[4], job[6]
+        for u in range(T + 1):
+            B2, T2 = new_bar(u, lead, Tm, geo[G_N] - 1, True)
+            if _tied(T2):
+                zrow[u] = level_row(lout, geo, B2 + s, T2)
+    elif job[4] == job[3] - 1:  # the last position of a tie round
+        p, Bg, Tm = job[4], job[5], job[6]
+        for u in range(T + 1):
+            B2, T2 = new_bar(u, Bg, Tm, p, True)
+            if _tied(T2):
+                zrow[u] = level_row(lout, geo, level + B2, T2)
 
 
 @kernel
@@ -236,17 +275,19 @@ def _block(b, mv, pol, pc, T, srow, zrow, opn, D, A, Z, Zs, uk_m, Rows, Wv, Wz, 
 def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, blk_tmax, lo,
               hi, cont_start, out_start, out_prob, out_kind, out_points, out_h, opt_start,
               opt_gain, opt_next, hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont,
-              tab, tnb, tnl, ext, Tn):
+              tab, tnb, tnl, ext, Tn, lout, level):
     """The rows of the final (``kind`` 1) or tie (``kind`` 0) rounds of
     ``jobs`` (as :func:`~designer.engine._seat_rounds_kernels.solve_rows`),
     the mover ``a`` (a seat, or a tie round's position; -1: none) playing
     the policy: every seat's win under that play into ``Z``. A table
     policy ``tab[i, j]`` reads a final round's mover score ``i`` and the
-    bar ``j`` (the highest score; a tie round's are not its scores: table
-    policies are evaluated without tie rounds); at the last seat its jobs
-    are by both scores (``jobs[j, 6]`` the mover's score, ``jobs[j, 3]``
-    the lead), and with ``ext >= 0`` the seat before the last reads them
-    (:func:`_by_scores`)."""
+    bar ``j`` (the highest score), in a tie round at ``level`` the level
+    and the level plus the largest gain so far (both held at the cap); at
+    the last seat its jobs are by both scores (``jobs[j, 6]`` the mover's
+    score, ``jobs[j, 3]`` the lead), and with ``ext >= 0`` the seat before
+    the last reads them (:func:`_by_scores`). With ``lout >= 0`` (a table
+    policy where ties are replayed) a turn ending in a tie reads the tie
+    round's row by level (:func:`_by_level`)."""
     S, H, N = lo.shape[0], A.shape[1], Z.shape[2]
     claim = np.zeros(1, dtype=np.int64)
     none = np.full(H, -1, dtype=np.int64)
@@ -271,8 +312,13 @@ def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, 
                     ti, tj = jobs[j, 6], jobs[j, 3] + jobs[j, 6]
                 else:
                     ti, tj = jobs[j, 5], jobs[j, 3]
+            elif kind == 0 and tab.shape[0] > 1 and level >= 0:
+                ti, tj = level, min(level + jobs[j, 5], geo[G_C])
             zr = srow
-            if kind == 1 and ext >= 0 and mv == N - 2:
+            if lout >= 0 and (kind == 0 or mv == N - 1):
+                _by_level(zrow, srow, kind, jobs[j], geo, lout, level, T)
+                zr = zrow
+            elif kind == 1 and ext >= 0 and mv == N - 2:
                 zrow[:] = srow
                 _by_scores(zrow, T, geo, jobs[j, 6], ext)
                 zr = zrow

@@ -96,15 +96,6 @@ MAX_PASSES = 100_000
 
 #: The policy forms a rules game takes (for help and refusals).
 FORMS = "optimal, max-score, hold-at:N, rule:RULE, rule:FILE.toml or py:FILE.py:FUNCTION"
-#: What a seat of three or four plays under the rounds ending.
-SEAT_ROUNDS_FORMS = "optimal, hold-at:N or max-score"
-
-
-def seat_rounds_take_tables(ties):
-    """Whether a table policy (``rule:``, ``py:``) is evaluated at one seat
-    of 3-4 under the rounds ending with this tie rule: where a tie goes to
-    the earlier seat (a replayed round's rows are not by score)."""
-    return ties == "earlier-seat"
 
 
 @dataclass(frozen=True)
@@ -202,10 +193,8 @@ def parse_rules_policy(spec, game):
                               f"integer turn total in points, {unit} <= N <= 1000000000"
                               f"{multiple}")
         return RulesPolicy(K.HOLD_AT, f"hold-at:{n}", n // unit)
-    forms = (SEAT_ROUNDS_FORMS if game.seat_rounds and not seat_rounds_take_tables(game.rules.ties)
-             else FORMS)
     raise DesignError(f"invalid policy {spec!r} for {game.name} ({game.kind}): allowed "
-                      f"{forms} (N in points{multiple})")
+                      f"{FORMS} (N in points{multiple})")
 
 
 @dataclass(frozen=True, eq=False)

@@ -60,12 +60,11 @@ from designer import memory as mem
 from designer.engine import _seat_rounds_eval_kernels as EK
 from designer.engine import _seat_rounds_kernels as sk
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
-from designer.engine.match import (SEAT_ROUNDS_FORMS, hold_pick, max_score_table,
-                                   seat_rounds_take_tables)
+from designer.engine.match import FORMS, hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
 from designer.engine.rounds_match import (MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end,
                                           table_plan)
-from designer.engine.seat_rounds import (_geometry, _refuse_falls, estimate, final_jobs,
+from designer.engine.seat_rounds import (_geometry, _masks, _refuse_falls, estimate, final_jobs,
                                          iterate_tie, solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
 from designer.engine.solve import TooLargeError, plan
@@ -87,19 +86,12 @@ def policy_cap(model, goal, policy, cap=None, name="this game", ties="replay"):
     Raises
     ------
     DesignError
-        A policy this evaluation does not take (a table policy where ties
-        are replayed), max-score where it is not defined, or a turn that
-        reaches too far past the goal.
+        A policy this evaluation does not take, max-score where it is not
+        defined, or a turn that reaches too far past the goal.
     """
-    if policy.kind == TABLE and not seat_rounds_take_tables(ties):
-        raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a rule: "
-                          f"or py: policy is evaluated where a tie goes to the earlier seat "
-                          f"(ties = \"earlier-seat\"); where ties are replayed (this game) a "
-                          f"replayed round's scores past the goal are not tabled yet: a seat "
-                          f"plays {SEAT_ROUNDS_FORMS} there")
     if policy.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
         raise DesignError(f"{policy.name}: with 3 or 4 players under the rounds ending a seat "
-                          f"plays {SEAT_ROUNDS_FORMS}, a rule: or a py: policy")
+                          f"plays {FORMS}")
     G = int(goal)
     Tc = max_score_end(model, name) if policy.kind == MAX_SCORE else 1
     need = G + _fixed_end(policy, model, Tc) + _gmax(model)
@@ -117,6 +109,14 @@ def last_seat_rows(N, G, C):
     :func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`
     numbers them."""
     return (1 << (N - 1)) * (C - G + 1) * G
+
+
+def level_rows(N, G, C):
+    """Rows of the tie rounds by level (every set of seats, or of a tie
+    round's positions, at every level ``G .. C``), as
+    :func:`~designer.engine._seat_rounds_eval_kernels.level_row` numbers
+    them."""
+    return (C - G + 1) * (1 << N)
 
 
 def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, nt=None,
@@ -193,28 +193,28 @@ class _Evaluation:
                      m.opt_start, m.opt_gain, m.opt_next, lay.hand_h, lay.hidx, lay.pass_ok,
                      m.min_bank, m.forced_first, hold_pick(m), E, mstop, mcont, tab, tnb, tnl)
 
-    def _rows(self, kind, jobs, a, Z, ext=-1):
+    def _rows(self, kind, jobs, a, Z, ext=-1, lout=-1, level=-1):
         if len(jobs):
             EK.eval_rows(kind, jobs, self.geo, self.toff, min(self.nt, len(jobs)), a, self.pc,
-                         self.A, Z, *self.args, ext, self.lay.Tn)
+                         self.A, Z, *self.args, ext, self.lay.Tn, lout, level)
 
     def _last_seat_jobs(self, ext):
         """The last seat's final-round turns by both scores (the bar ``B``
-        held by one earlier seat, its own score ``s``), for a table policy
-        there: ``(row, mover, T, lead, Tm, 0, s)``
+        held by a set ``Tm`` of earlier seats: one seat where a tie goes to
+        the earlier seat, any where ties are replayed; its own score
+        ``s``), for a table policy: ``(row, mover, T, lead, Tm, 0, s)``
         (:func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`)."""
         N, G, C, mb, geo = self.N, self.G, self.C, self.model.min_bank, self.geo
         rows = [(EK.last_seat_row(ext, geo, Tm, B, s), N - 1, max(B - s + 1, mb), B - s, Tm, 0, s)
-                for Tm in (1 << q for q in range(N - 1)) for B in range(G, C + 1)
+                for Tm in _masks(N - 1, self.replay) for B in range(G, C + 1)
                 for s in range(G)]
         return np.array(rows, dtype=np.int64)
 
-    def _place(self, Z, M, Y):
-        """Row ``M`` (a set of tied seats) from ``Y[h, rank]``."""
-        seats = [q for q in range(self.N) if M >> q & 1]
-        Z[M] = 0.0
+    def _place(self, Z, row, Y, seats):
+        """Row ``row`` of a tie round among ``seats`` from ``Y[h, rank]``."""
+        Z[row] = 0.0
         for rank, q in enumerate(seats):
-            Z[M, :, q] = Y[:, rank]
+            Z[row, :, q] = Y[:, rank]
 
     def _ties(self, Z):
         """Every tie round's start with the policy at each place: ``{(t, d):
@@ -233,7 +233,7 @@ class _Evaluation:
                     if len(members) >= 2:
                         Y = Yz[len(members), members.index(d)] if d in members else \
                             Yv[len(members)]
-                        self._place(Z, M, Y)
+                        self._place(Z, M, Y, members)
                 Z[full] = 0.0
                 Z[full, :, :t] = 1.0 / t
 
@@ -253,6 +253,59 @@ class _Evaluation:
                 Yz[t, d] = Z[full, :, :t].copy()
         return Yv, Yz, iters, residual
 
+    def _ties_by_level(self, Z, lout):
+        """Every tie round's start with a table policy at each place and at
+        each level ``L = goal .. cap`` (the tied score, which the policy
+        reads): ``{(t, d): Y[L - goal]}``, as :meth:`_ties`. A round at ``L``
+        whose best gain is ``g`` ties at ``L + g`` (held at the cap): levels
+        from the cap down, each reading the ones above; at the cap every
+        tie of the round returns to it, below it only a round in which
+        every position gains nothing, so after a first sweep only the rows
+        with no gain yet are swept again."""
+        N, A, G, C, geo = self.N, self.A, self.G, self.C, self.geo
+        Yv = {t: A[(1 << t) - 1, :, :t].copy() for t in range(2, N + 1)}
+        Yz, iters, residual = {}, 0, 0.0
+        scratch = A.shape[0] - 1
+        Cg, mb, H = C - G, self.model.min_bank, A.shape[1]
+        for t in range(2, N + 1):
+            full = (1 << t) - 1
+            jobs = tie_jobs(t, self.toff, Cg, mb, scratch)
+            again = [j[j[:, 5] == 0] for j in jobs]  # no gain yet (the start included)
+            for d in range(t):
+                for M in range(3, full):  # the sub-ties of this round, by position
+                    members = [q for q in range(t) if M >> q & 1]
+                    if len(members) >= 2:
+                        for L in range(G, C + 1):
+                            Y = Yz[len(members), members.index(d)][L - G] if d in members \
+                                else Yv[len(members)]
+                            self._place(Z, EK.level_row(lout, geo, L, M), Y, members)
+                Y = np.empty((C - G + 1, H, t))
+                guess = np.full((H, t), 1.0 / t)
+                for L in range(C, G - 1, -1):
+                    row = EK.level_row(lout, geo, L, full)
+                    Z[row] = 0.0
+                    Z[row, :, :t] = guess
+                    swept = []
+
+                    def sweep():
+                        for j in (again if swept and L < C else jobs):
+                            self._rows(0, j, d, Z, -1, lout, L)
+                        swept.append(1)
+                        change = float(np.abs(Z[scratch] - Z[row]).max())
+                        Z[row] = Z[scratch]
+                        return change
+
+                    it, change, settled = iterate_tie(sweep)
+                    if not settled:
+                        raise ConvergenceError(f"a tie round of {t} seats at the score {L} with "
+                                               f"the policy at place {d + 1} did not settle "
+                                               f"(last change {change:.1e})")
+                    iters += it
+                    residual = max(residual, change)
+                    Y[L - G] = guess = Z[row, :, :t]
+                Yz[t, d] = Y
+        return Yv, Yz, iters, residual
+
     def evaluate(self, a):
         """Every seat's win at every turn start with the policy at seat
         ``a``: the table ``Z`` and the tie rounds' iterates and change."""
@@ -262,19 +315,35 @@ class _Evaluation:
         Z = A[:, :, :N].copy()
         # a table policy at the last seat reads both scores in its final
         # round, whose rows go by the lead: rows by both scores after the
-        # solve's, read by the seat before it (earlier-seat ties only)
-        ext = A.shape[0] if self.pc[EK.PC_KIND] == TABLE and a == N - 1 else -1
+        # solve's, read by the seat before it; where ties are replayed a
+        # tie's round is by its level (the policy reads it), and so the last
+        # seat's final rounds are by both scores wherever the policy sits
+        table = self.pc[EK.PC_KIND] == TABLE
+        ext = A.shape[0] if table and (a == N - 1 or self.replay) else -1
+        lout = -1
         if ext >= 0:
             more = last_seat_rows(N, G, self.C)
+            if self.replay:
+                lout = ext + more
+                more += level_rows(N, G, self.C)
             Z = np.concatenate([Z, np.zeros((more,) + Z.shape[1:])])
         iters, residual = 0, 0.0
-        if self.replay:
+        if self.replay and lout >= 0:
+            Yv, Yz, iters, residual = self._ties_by_level(Z, lout)
+            for M in range(3, 1 << N):
+                seats = [q for q in range(N) if M >> q & 1]
+                if len(seats) >= 2:
+                    for L in range(G, self.C + 1):
+                        self._place(Z, EK.level_row(lout, self.geo, L, M),
+                                    Yz[len(seats), seats.index(a)][L - G] if a in seats
+                                    else Yv[len(seats)], seats)
+        elif self.replay:
             Yv, Yz, iters, residual = self._ties(Z)
             for M in range(3, 1 << N):
                 seats = [q for q in range(N) if M >> q & 1]
                 if len(seats) >= 2:
                     self._place(Z, M, Yz[len(seats), seats.index(a)] if a in seats
-                                else Yv[len(seats)])
+                                else Yv[len(seats)], seats)
         for jobs in final_jobs(self.geo, N, G, self.C, self.model.min_bank, self.replay):
             # a final round moves the policy seat now or later, or (replay)
             # may end in a tie round it plays: it holds the bar
@@ -283,7 +352,7 @@ class _Evaluation:
                 keep |= (jobs[:, 4] >> a) & 1 == 1
             if ext >= 0 and jobs[0, 1] == N - 1:
                 jobs, keep = self._last_seat_jobs(ext), slice(None)
-            self._rows(1, jobs[keep], a, Z, ext)
+            self._rows(1, jobs[keep], a, Z, ext, lout)
         from designer.solve._rounds_common import open_order
 
         flat, tuples, groups = open_order(N, G)
