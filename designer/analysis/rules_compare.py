@@ -113,8 +113,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
         every seat's.
     policy : str
         ``max-score``, ``hold-at:N`` (N in points), or ``optimal`` (every
-        seat optimal); under the race ending, and under the rounds ending
-        where a tie goes to the earlier seat, also ``rule:...`` or
+        seat optimal); also ``rule:...`` or
         ``py:FILE.py:FUNCTION`` (reading ``j`` as the highest score of the
         other seats).
     against : str

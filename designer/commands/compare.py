@@ -38,9 +38,9 @@ def register(sub):
                     "(--against must be optimal): each seat's exact win probability against the "
                     "same seat playing optimally; a rules game takes max-score, hold-at:N, rule: "
                     "and py: there in the race (j, diff, ... read the highest opponent score), "
-                    "and max-score and hold-at:N in the rounds ending, with rule: and py: too "
-                    "where a tie goes to the earlier seat, as in The Great Rolled Ones (a seat "
-                    "last in its round stops as soon as stopping wins).",
+                    "and in the rounds ending under either tie rule (in a replayed round a rule "
+                    "reads the score the tied players go on from; a seat last in its round "
+                    "stops as soon as stopping wins).",
         epilog="examples: designer compare fowl-play --policy max-score --against optimal | "
                "designer compare pig --players 3 --policy two-player --against optimal | "
                "designer compare farkle --players 3 --goal 2000 --policy hold-at:300 | "

@@ -6,11 +6,10 @@ equal turns? Seat ``a`` plays ``hold-at:N`` (stop once the turn total is at
 least ``N`` where a stop is allowed, going on with the first way to go on
 and keeping the option of the largest gain) or ``max-score`` (maximise the
 points banked this turn), as in the race's seat profile
-(:mod:`designer.engine.seat_match`), or, where a tie goes to the earlier
-seat, a table policy (``rule:``, ``py:``) reading its own score and the
-highest other, both up to the score cap (where ties are replayed a replayed
-round's rows are generic, not by score, and a table policy is refused);
-every other seat plays the optimum of
+(:mod:`designer.engine.seat_match`), or a table policy (``rule:``,
+``py:``) reading its own score and the highest other, both up to the score
+cap (in a replayed round: the level its players tied at, plus the points of
+the round, see below); every other seat plays the optimum of
 :func:`designer.engine.seat_rounds.solve_seat_rounds_model`, each decision
 the argmax of its own win over the solved table with the solver's ties
 (the optimal seats do not know that seat ``a`` deviates). Like the optimal
@@ -31,7 +30,22 @@ tie rounds (replay)
     tied seats, the generic round of the solve with position ``d`` playing
     the policy; its start values are iterated as the solve iterates them
     (a round in which every position ends level starts it again). A tie
-    round without the policy seat is the solve's.
+    round without the policy seat is the solve's; the rounds are the same
+    wherever the policy seat sits, and solved once.
+tie rounds by level (replay, a table policy)
+    The tied seats' scores go on from the level ``L`` they tied at (the
+    solve's round counts only its own points, and caps its gains at ``cap -
+    goal``): the policy reads its own score ``L`` and the highest other
+    ``L`` plus the best gain so far, both held at the cap, and a round
+    whose best gain is ``g`` ties again at ``L + g``. One round per level,
+    from the cap down, each reading the levels above (at the cap, every
+    tie of the round returns to it). From the lowest level at which the
+    policy decides as at the cap up to the cap, every round is the cap's;
+    where that is every level (a rule reading no score past the goal),
+    one round at the cap serves all. A turn that ends in a tie (the last
+    seat of a final round, the last position of a tie round) reads the
+    round at its level, so the last seat's final rounds go by both scores
+    (:func:`~designer.engine._seat_rounds_eval_kernels.level_row`).
 final rounds
     Each turn reads rows already evaluated (the next seat's, or the
     round's result), one sweep each.
@@ -142,9 +156,11 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     scratch = nt * (N * S * Tn * (Dp + 1) + S * Dp + N * H * Dp)
     mscore = model.states * Tc * 17 if policy.kind == MAX_SCORE else 0
     # a table policy: its decisions by both scores, and the last seat's final
-    # rounds by both scores (the evaluation with the policy there)
-    table = ((C + 1) ** 2 * table_plan(model, C)["nodes"] + last_seat_rows(N, G, C) * H * N * 8
-             if policy.kind == TABLE else 0)
+    # rounds by both scores (the evaluation with the policy there), where
+    # ties are replayed the tie rounds by level
+    by_level = level_rows(N, G, C) if ties == "replay" else 0
+    table = ((C + 1) ** 2 * table_plan(model, C)["nodes"]
+             + (last_seat_rows(N, G, C) + by_level) * H * N * 8 if policy.kind == TABLE else 0)
     answer = G ** N * H * N * N
     memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore + table)
     evaluations = N if policy.kind != OPTIMAL else 0
@@ -188,6 +204,13 @@ class _Evaluation:
             tab = np.zeros((1, 1, 1), dtype=np.int8)
             tnb, tnl = np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64)
         m = model
+        self.tab = tab
+        self._tied = None  # the tie rounds' starts: the same with the policy at every seat
+        # where ties are replayed a table policy reads a replayed round's
+        # level; from L0 up to the cap it decides alike at every level, and
+        # where that is every level the rounds need no level
+        self.L0 = self._alike_from() if policy.kind == TABLE and self.replay else self.G
+        self.levels = self.L0 > self.G
         self.args = (TIE, lay.blk_ptr, lay.blk_states, lay.blk_tmax, lay.lo, lay.hi,
                      m.cont_start, m.out_start, m.out_prob, m.out_kind, m.out_points, lay.out_h,
                      m.opt_start, m.opt_gain, m.opt_next, lay.hand_h, lay.hidx, lay.pass_ok,
@@ -198,17 +221,41 @@ class _Evaluation:
             EK.eval_rows(kind, jobs, self.geo, self.toff, min(self.nt, len(jobs)), a, self.pc,
                          self.A, Z, *self.args, ext, self.lay.Tn, lout, level)
 
-    def _last_seat_jobs(self, ext):
+    def _alike_from(self):
+        """The lowest level ``L0`` from which up to the cap a table policy
+        decides alike in a replayed round: its decisions at the level ``L``
+        (its own score) and ``L + g`` (the highest other, for every gain so
+        far ``g``), held at the cap, the same as at the cap's."""
+        G, C = self.G, self.C
+
+        def reads(L):
+            return self.tab[L, np.minimum(L + np.arange(C - G + 1), C)]
+
+        L0, top = C, reads(C)
+        while L0 > G and np.array_equal(reads(L0 - 1), top):
+            L0 -= 1
+        return L0
+
+    def _last_seat_jobs(self, ext, a, Z):
         """The last seat's final-round turns by both scores (the bar ``B``
         held by a set ``Tm`` of earlier seats: one seat where a tie goes to
         the earlier seat, any where ties are replayed; its own score
         ``s``), for a table policy: ``(row, mover, T, lead, Tm, 0, s)``
-        (:func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`)."""
+        (:func:`~designer.engine._seat_rounds_eval_kernels.last_seat_row`),
+        where the policy seat ``a`` is the last or holds the bar; the rows
+        of the other sets are the solve's by lead, copied into ``Z``."""
         N, G, C, mb, geo = self.N, self.G, self.C, self.model.min_bank, self.geo
-        rows = [(EK.last_seat_row(ext, geo, Tm, B, s), N - 1, max(B - s + 1, mb), B - s, Tm, 0, s)
-                for Tm in _masks(N - 1, self.replay) for B in range(G, C + 1)
-                for s in range(G)]
-        return np.array(rows, dtype=np.int64)
+        B, s = np.meshgrid(np.arange(G, C + 1), np.arange(G), indexing="ij")
+        B, s = B.ravel(), s.ravel()
+        rows = []
+        for Tm in _masks(N - 1, self.replay):
+            at = ext + (Tm * (C - G + 1) + B - G) * G + s  # last_seat_row
+            if a == N - 1 or Tm >> a & 1:
+                rows.append(np.stack([at, np.full_like(at, N - 1), np.maximum(B - s + 1, mb),
+                                      B - s, np.full_like(at, Tm), 0 * at, s], axis=1))
+            else:
+                Z[at] = Z[geo[sk.G_FL] + Tm * (C + 1) + B - s]
+        return np.concatenate(rows).astype(np.int64)
 
     def _place(self, Z, row, Y, seats):
         """Row ``row`` of a tie round among ``seats`` from ``Y[h, rank]``."""
@@ -216,9 +263,10 @@ class _Evaluation:
         for rank, q in enumerate(seats):
             Z[row, :, q] = Y[:, rank]
 
-    def _ties(self, Z):
+    def _ties(self, Z, level=-1):
         """Every tie round's start with the policy at each place: ``{(t, d):
-        Y}``, and the iterates and the largest change accepted."""
+        Y}``, and the iterates and the largest change accepted (a table
+        policy reading its scores as at ``level``)."""
         N, A = self.N, self.A
         Yv = {t: A[(1 << t) - 1, :, :t].copy() for t in range(2, N + 1)}
         Yz, iters, residual = {}, 0, 0.0
@@ -239,7 +287,7 @@ class _Evaluation:
 
                 def sweep():
                     for j in jobs:
-                        self._rows(0, j, d, Z)
+                        self._rows(0, j, d, Z, -1, -1, level)
                     change = float(np.abs(Z[scratch] - Z[full]).max())
                     Z[full] = Z[scratch]
                     return change
@@ -261,12 +309,16 @@ class _Evaluation:
         from the cap down, each reading the ones above; at the cap every
         tie of the round returns to it, below it only a round in which
         every position gains nothing, so after a first sweep only the rows
-        with no gain yet are swept again."""
+        with no gain yet are swept again. From the level ``L0`` up to the
+        cap where the policy decides alike at every level (its decisions at
+        ``L`` and ``L + g`` for every gain so far ``g`` the same as at the
+        cap's), every level's round is the cap's (the same equations), and
+        only the cap's is solved."""
         N, A, G, C, geo = self.N, self.A, self.G, self.C, self.geo
         Yv = {t: A[(1 << t) - 1, :, :t].copy() for t in range(2, N + 1)}
         Yz, iters, residual = {}, 0, 0.0
         scratch = A.shape[0] - 1
-        Cg, mb, H = C - G, self.model.min_bank, A.shape[1]
+        Cg, mb, H, L0 = C - G, self.model.min_bank, A.shape[1], self.L0
         for t in range(2, N + 1):
             full = (1 << t) - 1
             jobs = tie_jobs(t, self.toff, Cg, mb, scratch)
@@ -285,6 +337,9 @@ class _Evaluation:
                     row = EK.level_row(lout, geo, L, full)
                     Z[row] = 0.0
                     Z[row, :, :t] = guess
+                    if L0 <= L < C:  # decided as at the cap: the cap's round
+                        Y[L - G] = guess
+                        continue
                     swept = []
 
                     def sweep():
@@ -319,17 +374,23 @@ class _Evaluation:
         # tie's round is by its level (the policy reads it), and so the last
         # seat's final rounds are by both scores wherever the policy sits
         table = self.pc[EK.PC_KIND] == TABLE
-        ext = A.shape[0] if table and (a == N - 1 or self.replay) else -1
+        ext = A.shape[0] if table and (a == N - 1 or self.levels) else -1
         lout = -1
         if ext >= 0:
             more = last_seat_rows(N, G, self.C)
-            if self.replay:
+            if self.levels:
                 lout = ext + more
                 more += level_rows(N, G, self.C)
             Z = np.concatenate([Z, np.zeros((more,) + Z.shape[1:])])
         iters, residual = 0, 0.0
-        if self.replay and lout >= 0:
-            Yv, Yz, iters, residual = self._ties_by_level(Z, lout)
+        if self.replay and self._tied is None:  # counted once, for the first seat
+            # a table policy deciding alike at every level reads the cap's
+            self._tied = Yv, Yz, iters, residual = (
+                self._ties_by_level(Z, lout) if self.levels
+                else self._ties(Z, self.C if table else -1))
+        elif self.replay:
+            Yv, Yz = self._tied[:2]
+        if self.levels:
             for M in range(3, 1 << N):
                 seats = [q for q in range(N) if M >> q & 1]
                 if len(seats) >= 2:
@@ -338,7 +399,6 @@ class _Evaluation:
                                     Yz[len(seats), seats.index(a)][L - G] if a in seats
                                     else Yv[len(seats)], seats)
         elif self.replay:
-            Yv, Yz, iters, residual = self._ties(Z)
             for M in range(3, 1 << N):
                 seats = [q for q in range(N) if M >> q & 1]
                 if len(seats) >= 2:
@@ -351,7 +411,7 @@ class _Evaluation:
             if self.replay:
                 keep |= (jobs[:, 4] >> a) & 1 == 1
             if ext >= 0 and jobs[0, 1] == N - 1:
-                jobs, keep = self._last_seat_jobs(ext), slice(None)
+                jobs, keep = self._last_seat_jobs(ext, a, Z), slice(None)
             self._rows(1, jobs[keep], a, Z, ext, lout)
         from designer.solve._rounds_common import open_order
 
@@ -381,8 +441,8 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     players : int
         Seats, 2 to 4.
     policy : RulesPolicy
-        ``optimal``, ``hold-at:N``, ``max-score``, or (ties to the earlier
-        seat) a table policy (``rule:``, ``py:``): it reads its own score
+        ``optimal``, ``hold-at:N``, ``max-score``, or a table policy
+        (``rule:``, ``py:``): it reads its own score
         and the highest other, both up to the cap, in the game's units.
     ties : str
         ``"replay"`` or ``"earlier-seat"``.

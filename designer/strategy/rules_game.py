@@ -113,8 +113,8 @@ def _seat_rounds_solve(game):
     """The optimal seats' solve of a 3-4 seat rules game under the rounds
     ending at the cap every rule shares, kept between rules
     (:func:`designer.engine.seat_rounds_match.seat_rounds_solve`); refused
-    in one line (by the evaluation itself) where ties are replayed, or
-    where a rule at every seat would not fit in memory or time."""
+    in one line (by the evaluation itself) where a rule at every seat would
+    not fit in memory or time."""
     from designer.engine.seat_rounds_match import seat_rounds_solve
 
     r = game.rules
@@ -143,7 +143,7 @@ class RulesEvaluator(Scoring):
     seats playing the N-player optimum (the rule reads ``j`` as the highest
     score of the other seats): in the race by
     :func:`designer.analysis.rules_compare.race_seat_wins`, under the
-    rounds ending (where a tie goes to the earlier seat) by
+    rounds ending (either tie rule) by
     :meth:`designer.engine.seat_rounds_match.SeatRoundsSolve.profile` over
     one solve kept between rules; its agreement with optimal play is not
     defined there (optimal play reads every seat's score) and is None.
