@@ -8,10 +8,14 @@ their ratio, over ``--repeats`` runs, and for comparison the same rule
 scored in the two-player game (the two seatings of one match) against the
 two-player solve. The rule is a threshold with a clause on the highest
 other score, as the search tries them. The Great Rolled Ones is played in
-equal turns (the rounds ending, a tie to the earlier seat): there the
-solve is made at the cap every rule shares and kept between rules. The load average is printed: the
-machine is shared; the table is printed again beside one CPU-bound
-process.
+equal turns (the rounds ending, a tie to the earlier seat), and so is Pig
+in two rows (a tied round replayed): there the solve is made at the cap
+every rule shares and kept between rules. In the second Pig row the rule
+also reads its own score past the goal (``i >= 60``), so that a replayed
+round is scored at every level its players can tie at (the first row's
+rule decides alike at every level: one round serves them all). The load
+average is printed: the machine is shared; the table is printed again
+beside one CPU-bound process.
 
     PYTHONPATH=. python benchmarks/strategy_seats.py [--repeats 5] [--no-busy]
 """
@@ -24,11 +28,14 @@ from designer.engine.game import load_rules_game
 from designer.policies.rules import Rule
 from designer.strategy.rules_game import RulesEvaluator
 
-GAMES = [("pig", 50, 3), ("pig", 30, 4), ("farkle", 1000, 3), ("great-rolled-ones", 20, 3),
-         ("great-rolled-ones", 30, 3)]
-RULE = {"pig": "max_ij >= 40 -> roll; below 20",
-        "farkle": "dice_left <= 2 -> below 300; below 500",
-        "great-rolled-ones": "opp_need <= 0 -> roll; below 8"}
+PIG = "max_ij >= 40 -> roll; below 20"
+FARKLE = "dice_left <= 2 -> below 300; below 500"
+GRO = "opp_need <= 0 -> roll; below 8"
+#: (game, goal, players, ending (None: the game's), rule)
+GAMES = [("pig", 50, 3, None, PIG), ("pig", 30, 4, None, PIG), ("farkle", 1000, 3, None, FARKLE),
+         ("great-rolled-ones", 20, 3, None, GRO), ("great-rolled-ones", 30, 3, None, GRO),
+         ("pig", 50, 3, "rounds", "j >= 40 -> below 25; below 20"),
+         ("pig", 50, 3, "rounds", "i >= 60 -> below 10; j >= 40 -> below 25; below 20")]
 
 
 def _median(f, repeats):
@@ -36,19 +43,22 @@ def _median(f, repeats):
 
 
 def _table(repeats):
-    print(f"{'game':<36} {'solve':>8} {'one rule':>9} {'ratio':>6}   {'2p solve':>8} "
+    print(f"{'game':<40} {'solve':>8} {'one rule':>9} {'ratio':>6}   {'2p solve':>8} "
           f"{'2p rule':>8} {'ratio':>6}")
-    for name, goal, players in GAMES:
+    for name, goal, players, ending, text in GAMES:
         row = []
         for n in (players, 2):
-            game = load_rules_game(name, goal=goal, players=n)
-            rule = Rule.parse("rules", RULE[name], game.rules.model.feature_names)
+            game = load_rules_game(name, goal=goal, players=n, ending=ending)
+            rule = Rule.parse("rules", text, game.rules.model.feature_names)
             RulesEvaluator(game).score(rule)  # compile or load the kernels
             solve = _median(lambda g=game: RulesEvaluator(g), repeats)
             ev = RulesEvaluator(game)
             one = _median(lambda e=ev, r=rule: e.score(r), repeats)
             row += [solve, one, one / solve]
-        print(f"{name} to {goal}, {players} players".ljust(36)
+        label = f"{name} to {goal}, {players} players" + (f", {ending}" if ending else "")
+        if text.startswith("i >="):
+            label += ", reads i"
+        print(label.ljust(40)
               + f" {row[0]:8.3f} {row[1]:9.3f} {row[2]:5.2f}x   {row[3]:8.3f} {row[4]:8.3f} "
               f"{row[5]:5.2f}x")
 

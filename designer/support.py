@@ -31,20 +31,14 @@ TIE_WORDS = {"replay": "a tied round replayed", "earlier-seat": "a tie to the ea
 
 @dataclass(frozen=True)
 class Reach:
-    """The players and endings a command takes for one kind of game
-    (``ties``: where only some tie rules of the rounds ending are taken,
-    those; None, any)."""
+    """The players and endings a command takes for one kind of game."""
 
     players: tuple
     endings: tuple
-    ties: tuple = None
 
-    def takes(self, players, ending, ties=None):
-        """Whether it takes ``players`` seats and ``ending`` (and, given,
-        the tie rule ``ties``: a cell of one tie rule is not taken for an
-        unknown one)."""
-        return (players in self.players and ending in self.endings
-                and (self.ties is None or ties in self.ties))
+    def takes(self, players, ending):
+        """Whether it takes ``players`` seats and ``ending``."""
+        return players in self.players and ending in self.endings
 
     def cells(self):
         """Every ``(players, ending)`` taken."""
@@ -57,9 +51,7 @@ class Reach:
                  else f"{', '.join(map(str, p))} players")
         if self.endings == (NO_ENDING,):
             return "two sides"
-        tie = "" if self.ties is None else " with " + " or ".join(TIE_WORDS[t]
-                                                                  for t in self.ties)
-        return f"{seats}, {' or '.join(self.endings)} ending{tie}"
+        return f"{seats}, {' or '.join(self.endings)} ending"
 
 
 @dataclass(frozen=True)
@@ -77,8 +69,8 @@ class Reaches:
     def endings(self):
         return tuple(e for e in ENDINGS if any(e in r.endings for r in self.parts))
 
-    def takes(self, players, ending, ties=None):
-        return any(r.takes(players, ending, ties) for r in self.parts)
+    def takes(self, players, ending):
+        return any(r.takes(players, ending) for r in self.parts)
 
     def cells(self):
         return [c for r in self.parts for c in r.cells()]
@@ -146,15 +138,6 @@ def seats_of(game):
     return game.players, getattr(game, "ending", "rounds")
 
 
-def ties_of(game):
-    """The tie rule of ``game`` under the rounds ending (a rules game's
-    own; the families replay a tied round), None in the race."""
-    if seats_of(game)[1] != "rounds":
-        return None
-    rules = getattr(game, "rules", None)
-    return getattr(rules, "ties", "replay")
-
-
 def _kinds_words(kinds):
     names = {"deck": "deck", "dice": "dice", "zombie": "all-yellow Zombie Dice",
              "zombie-dice": "Zombie Dice", "wager": "wagering", "rules": "rules-file"}
@@ -196,22 +179,20 @@ def check(command, game):
         what the command takes.
     """
     players, ending = seats_of(game)
-    problem = refusal(command, kind_of(game), players, ending, game.name, ties=ties_of(game))
+    problem = refusal(command, kind_of(game), players, ending, game.name)
     if problem:
         raise DesignError(problem)
 
 
-def refusal(command, kind, players, ending, what=None, flags=("--players ", "--ending "),
-            ties=None):
+def refusal(command, kind, players, ending, what=None, flags=("--players ", "--ending ")):
     """Why ``command`` does not take a ``kind`` game of ``players`` seats
     and this ``ending`` (one line), or None if it does.
 
     ``what`` names the game in the message (default: the kind); ``flags``
     spell the two settings as the user wrote them (command-line flags, or
-    a study file's keys); ``ties``: the game's tie rule (:func:`ties_of`),
-    where the command takes some tie rules only."""
+    a study file's keys)."""
     reach = SUPPORT[command].get(kind)
-    if reach is not None and reach.takes(players, ending, ties):
+    if reach is not None and reach.takes(players, ending):
         return None
     what = what or _kinds_words([kind])
     if reach is None:
@@ -221,10 +202,6 @@ def refusal(command, kind, players, ending, what=None, flags=("--players ", "--e
     wanted = (f"{flags[0]}{players}" if players not in reach.players
               else f"{flags[1]}{ending}" if ending not in reach.endings
               else f"{flags[0]}{players} with {flags[1]}{ending}")
-    if ties is not None and any(r.takes(players, ending, t) for r in getattr(reach, "parts",
-                                                                            (reach,))
-                                for t in TIE_WORDS):
-        wanted += f" and {TIE_WORDS[ties]}"
     return (f"designer {command} does not take {wanted} for {what}: it takes "
             f"{_kinds_words([kind])} with {reach.words()}")
 

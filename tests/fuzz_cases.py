@@ -270,7 +270,7 @@ def cli_cases(root):
               ["solve", "red-light", "--players", "3", "--ending", "rounds", "--goal", "400"]]
     # Zombie Dice with 3-4 seats, compared and played as rules
     cases += [["compare", "zombie-yellow", "--players", "3", "--policy", v]
-              for v in ["rule:below 3", "py:x.py:f", "hold-at:-1", "hold-at:x", "neller", ""]]
+              for v in ["rule:below x", "py:x.py:f", "hold-at:-1", "hold-at:x", "neller", ""]]
     cases += [["compare", "zombie-yellow", "--players", "3", "--cap", v, "--policy", "hold-at:2"]
               for v in BAD_INTS + ["5"]]
     cases += [["compare", "zombie-dice", "--players", "4", "--policy", "max-score"],  # memory
@@ -287,7 +287,7 @@ def cli_cases(root):
     cases += [["strategy", "pig", "--max-size", v] for v in BAD_INTS + ["81", "1000"]]
     cases += [["strategy", g] for g in ["chess", "persian-monarchs", "zombie-dice", ""]]
     cases += [["strategy", "pig", "--players", "5"],
-              ["strategy", "pig", "--players", "3", "--ending", "rounds"],
+              ["strategy", "pig", "--players", "3", "--ending", "rounds", "--max-size", "-1"],
               ["strategy", "pig", "--players", "3", "--trials", "0"],  # played as rules
               ["strategy", "pig", "--ending", "rounds", "--trials", "0"],  # played as rules
               ["compare", "pig", "--ending", "rounds", "--policy", "two-player"],

@@ -276,14 +276,11 @@ def test_other_commands_refuse_rules_games_from_the_table():
     line = _one_line_refusal(cli("simulate", "piglet"), "designer simulate does not take "
                                                         "rules-file games")
     assert " ".join(sentence("simulate").split()) in line
-    # strategy cards: 2-4 seats in the race, two in the rounds, 3-4 there where a
-    # tie goes to the earlier seat (Farkle replays a tied round)
+    # strategy cards: 2-4 seats in either ending, within the memory limit
     _one_line_refusal(cli("strategy", "farkle", "--players", "3", "--ending", "rounds",
                           "--max-size", "1"),
-                      "designer strategy does not take --players 3 with --ending rounds and a "
-                      "tied round replayed for Farkle: it takes",
-                      "rules-file games with 2-4 players, race ending, or 2 players, rounds "
-                      "ending, or 3-4 players, rounds ending with a tie to the earlier seat")
+                      "a rule at one seat of 3 on Farkle under the rounds ending needs",
+                      "MB, over the limit of")
     # play takes 2-4 seats in either ending: refused only where stdin is no terminal
     _one_line_refusal(cli("play", "great-rolled-ones", "--players", "3"),
                       "designer play is interactive: stdin is not a terminal")

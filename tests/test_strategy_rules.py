@@ -162,9 +162,8 @@ def test_a_rounds_card_saves_rules_that_compare_reads(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["rules:pig", "--players", "3", "--ending", "rounds"],
-     "--players 3 with --ending rounds and a tied round replayed"),
-    (["piglet", "--players", "4", "--ending", "rounds"], "--players 4 with --ending rounds"),
+    (["rules:pig", "--players", "5", "--ending", "rounds"], "--players 5"),
+    (["farkle", "--players", "3", "--ending", "rounds"], "needs 3,222 MB, over the limit"),
 ])
 def test_refused_in_one_line(args, words):
     r = cli("strategy", *args, "--max-size", "1")

@@ -22,8 +22,7 @@ from cli_runner import cli
 from designer.engine.game import load_rules_game, solve_game
 from designer.games import load_game
 from designer.solve import solve
-from designer.support import (ENDINGS, KINDS, PLAYERS, SUPPORT, as_rules, markdown_table, refusal,
-                              ties_of)
+from designer.support import ENDINGS, KINDS, PLAYERS, SUPPORT, as_rules, markdown_table, refusal
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,7 +57,7 @@ def _taken(command, kind, n, e):
         return False
     if kind == "wager":
         return (n, e) == (2, "race")
-    return reach.takes(n, e, ties_of(_game(kind, n, e)) if e == "rounds" else None)
+    return reach.takes(n, e)
 
 
 def _seat_flags(kind, n, e):
@@ -143,8 +142,7 @@ def _expected_refusal(command, kind, n, e):
                 "its parameters are --goal, --komi, --players, --ending")
     if kind.startswith("zombie") and e == "race":
         return "invalid ending='race': allowed rounds"  # Zombie Dice's only ending
-    game = _game(kind, n, e)
-    return refusal(command, kind, n, e, game.name, ties=ties_of(game))
+    return refusal(command, kind, n, e, _game(kind, n, e).name)
 
 
 @pytest.mark.parametrize("command, kind, n, e", list(_cells()))
