@@ -221,7 +221,7 @@ def test_bad_policies_exit_2_in_one_line(spec, words, tmp_path, monkeypatch):
     assert len(lines) == 1 and spec in lines[0] and words in lines[0], r.stderr
 
 
-def test_rounds_ending_compares_and_three_seats_take_a_rule_where_ties_go_earlier():
+def test_rounds_ending_compares_and_three_seats_take_a_rule_under_either_tie_rule():
     r = cli("compare", "great-rolled-ones", "--policy", "hold-at:10", "--against", "optimal",
             "--json")
     assert r.returncode == 0, r.stderr

@@ -219,15 +219,19 @@ def _rule(text, model):
     (PIGLET, 2, 4, [(0, 1, 0, 1)]),
 ])
 def test_a_rule_reading_the_scores_matches_the_reference(text, goal, players, starts, ties):
-    """A rule that reads the highest other score, or its own, at each seat,
-    under both tie rules: every seat's win to 1e-9 of the reference (its
-    decisions from the absolute scores, past the goal in a final round and,
-    where ties are replayed, in a replayed round at its level: ``i >= goal +
-    1`` holds only there, so the rule plays differently in a replayed round
-    at every level but the goal's)."""
+    """A rule that reads the highest other score at each seat, under both
+    tie rules, and where ties are replayed one that reads its own: every
+    seat's win to 1e-9 of the reference (its decisions from the absolute
+    scores, past the goal in a final round and, where ties are replayed, in
+    a replayed round at its level: ``i >= goal + 1`` holds only there, so
+    the rule plays differently in a replayed round at every level but the
+    goal's). Four seats with a replayed round: one rule reading ``j`` (the
+    reference is slow there)."""
     model = _model(text, goal)
-    solved = _solved_references(model, goal, players, ties, levels=ties == "replay")
-    for low, high, bar, reads in [(1, 3, 2, 1), (2, 1, 1, 1), (1, 3, goal + 1, 0)]:
+    replay = ties == "replay"
+    solved = _solved_references(model, goal, players, ties, levels=replay)
+    rules = [(1, 3, 2, 1), (2, 1, 1, 1)][:1 if replay and players == 4 else 2]
+    for low, high, bar, reads in rules + [(1, 3, goal + 1, 0)] * replay:
         x = "ij"[reads]
         pol = _rule(f"{x} >= {bar} -> below {high}; below {low}", model)
         prof = seat_rounds_profile(model, goal, players, pol, ties=ties, cap=goal + 3)

@@ -187,8 +187,10 @@ def _threshold(low, high, bar, reads=1):
     return policy
 
 
-@pytest.mark.parametrize("ties", ["earlier-seat", "replay"])
-@pytest.mark.parametrize("players, goal, start", [(3, 3, (0, 0, 0)), (4, 2, (0, 0, 0, 0))])
+@pytest.mark.parametrize("players, goal, start, ties", [
+    (3, 3, (0, 0, 0), "earlier-seat"), (4, 2, (0, 0, 0, 0), "earlier-seat"),
+    (3, 3, (0, 0, 0), "replay"),  # four seats with replayed rounds: test_engine_seat_rounds_match
+])
 def test_a_rule_at_each_seat_in_rounds_matches_the_reference(tmp_path, players, goal, start,
                                                               ties, monkeypatch):
     """Under the rounds ending (either tie rule) a rule at each seat

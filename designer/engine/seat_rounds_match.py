@@ -263,6 +263,36 @@ class _Evaluation:
         for rank, q in enumerate(seats):
             Z[row, :, q] = Y[:, rank]
 
+    def _settle(self, t, d, row, jobs, Z, lout=-1, level=-1, again=None):
+        """Iterate the start ``row`` of the tie round among ``t`` seats, the
+        policy at place ``d``, until it settles (:func:`iterate_tie`): each
+        iterate sweeps ``jobs`` (``again`` after the first, if given; at
+        ``level`` with ``lout``'s rows by level, as :meth:`_rows`); returns
+        ``(iterates, last change)``.
+
+        Raises
+        ------
+        ConvergenceError
+            A round that does not settle.
+        """
+        scratch = self.A.shape[0] - 1
+        swept = []
+
+        def sweep():
+            for j in (again if swept and again is not None else jobs):
+                self._rows(0, j, d, Z, -1, lout, level)
+            swept.append(1)
+            change = float(np.abs(Z[scratch] - Z[row]).max())
+            Z[row] = Z[scratch]
+            return change
+
+        it, change, settled = iterate_tie(sweep)
+        if not settled:
+            at = f" at the score {level}" if lout >= 0 else ""
+            raise ConvergenceError(f"a tie round of {t} seats{at} with the policy at place "
+                                   f"{d + 1} did not settle (last change {change:.1e})")
+        return it, change
+
     def _ties(self, Z, level=-1):
         """Every tie round's start with the policy at each place: ``{(t, d):
         Y}``, and the iterates and the largest change accepted (a table
@@ -284,18 +314,7 @@ class _Evaluation:
                         self._place(Z, M, Y, members)
                 Z[full] = 0.0
                 Z[full, :, :t] = 1.0 / t
-
-                def sweep():
-                    for j in jobs:
-                        self._rows(0, j, d, Z, -1, -1, level)
-                    change = float(np.abs(Z[scratch] - Z[full]).max())
-                    Z[full] = Z[scratch]
-                    return change
-
-                it, change, settled = iterate_tie(sweep)
-                if not settled:
-                    raise ConvergenceError(f"a tie round of {t} seats with the policy at place "
-                                           f"{d + 1} did not settle (last change {change:.1e})")
+                it, change = self._settle(t, d, full, jobs, Z, level=level)
                 iters += it
                 residual = max(residual, change)
                 Yz[t, d] = Z[full, :, :t].copy()
@@ -340,21 +359,8 @@ class _Evaluation:
                     if L0 <= L < C:  # decided as at the cap: the cap's round
                         Y[L - G] = guess
                         continue
-                    swept = []
-
-                    def sweep():
-                        for j in (again if swept and L < C else jobs):
-                            self._rows(0, j, d, Z, -1, lout, L)
-                        swept.append(1)
-                        change = float(np.abs(Z[scratch] - Z[row]).max())
-                        Z[row] = Z[scratch]
-                        return change
-
-                    it, change, settled = iterate_tie(sweep)
-                    if not settled:
-                        raise ConvergenceError(f"a tie round of {t} seats at the score {L} with "
-                                               f"the policy at place {d + 1} did not settle "
-                                               f"(last change {change:.1e})")
+                    it, change = self._settle(t, d, row, jobs, Z, lout, L,
+                                              again if L < C else None)
                     iters += it
                     residual = max(residual, change)
                     Y[L - G] = guess = Z[row, :, :t]
