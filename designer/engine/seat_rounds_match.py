@@ -91,7 +91,7 @@ from designer.engine.model import tiny_model
 MAX_SECONDS = 6 * 3600
 
 
-def policy_cap(model, goal, policy, cap=None, name="this game", ties="replay"):
+def policy_cap(model, goal, policy, cap=None, name="this game"):
     """``(cap, Tc)``: the score cap at which ``policy``'s turns are never
     cut short (at least ``cap``, default the solve's; a table policy's
     turns stop at the cap, as every seat's) and max-score's horizon (1 for
@@ -143,7 +143,7 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     ``seconds`` (the solve's estimate times one plus the evaluations; None
     with a lower bound)."""
     N, G = players, int(goal)
-    C, Tc = policy_cap(model, G, policy, cap, name, ties)
+    C, Tc = policy_cap(model, G, policy, cap, name)
     nt = threads() if nt is None else nt
     est = estimate(model, G, N, ties=ties, cap=C, nt=nt)
     if est["at_least"]:
@@ -541,7 +541,7 @@ class SeatRoundsSolve:
         """
         solution, model = self.solution, self.model
         G, N = solution.goal, solution.players
-        C, Tc = policy_cap(model, G, policy, self.cap, self.name, self.ties)
+        C, Tc = policy_cap(model, G, policy, self.cap, self.name)
         if C != self.cap:
             raise ValueError(f"{policy.name} needs the cap {C}, this solve has {self.cap}")
         t0 = time.perf_counter()
