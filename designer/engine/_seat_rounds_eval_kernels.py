@@ -103,18 +103,16 @@ def _by_level(zrow, srow, kind, job, geo, lout, level, T):
     round's by the gain over its level."""
     for u in range(T + 1):
         zrow[u] = srow[u]
-    if kind == 1:
-        lead, Tm, s = job[3], job[4], job[6]
-        for u in range(T + 1):
-            B2, T2 = new_bar(u, lead, Tm, geo[G_N] - 1, True)
-            if _tied(T2):
-                zrow[u] = level_row(lout, geo, B2 + s, T2)
+    if kind == 1:  # the last seat: bar, holders, mover, its score
+        bar, Tm, pos, base = job[3], job[4], geo[G_N] - 1, job[6]
     elif job[4] == job[3] - 1:  # the last position of a tie round
-        p, Bg, Tm = job[4], job[5], job[6]
-        for u in range(T + 1):
-            B2, T2 = new_bar(u, Bg, Tm, p, True)
-            if _tied(T2):
-                zrow[u] = level_row(lout, geo, level + B2, T2)
+        bar, Tm, pos, base = job[5], job[6], job[4], level
+    else:
+        return
+    for u in range(T + 1):
+        B2, T2 = new_bar(u, bar, Tm, pos, True)
+        if _tied(T2):
+            zrow[u] = level_row(lout, geo, base + B2, T2)
 
 
 @kernel

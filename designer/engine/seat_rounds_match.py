@@ -125,6 +125,14 @@ def last_seat_rows(N, G, C):
     return (1 << (N - 1)) * (C - G + 1) * G
 
 
+def _tie_sets(n, below=None):
+    """``(M, members)`` for every set ``M`` of two or more of ``n`` seats
+    (or a round's positions), those below ``below`` if given."""
+    top = 1 << n if below is None else below
+    return [(M, [q for q in range(n) if M >> q & 1]) for M in range(3, top)
+            if M & (M - 1)]
+
+
 def level_rows(N, G, C):
     """Rows of the tie rounds by level (every set of seats, or of a tie
     round's positions, at every level ``G .. C``), as
@@ -306,12 +314,10 @@ class _Evaluation:
             full = (1 << t) - 1
             jobs = tie_jobs(t, self.toff, Cg, mb, scratch)
             for d in range(t):
-                for M in range(3, full):  # the sub-ties of this round, by position
-                    members = [q for q in range(t) if M >> q & 1]
-                    if len(members) >= 2:
-                        Y = Yz[len(members), members.index(d)] if d in members else \
-                            Yv[len(members)]
-                        self._place(Z, M, Y, members)
+                for M, members in _tie_sets(t, full):  # this round's sub-ties, by position
+                    Y = Yz[len(members), members.index(d)] if d in members else \
+                        Yv[len(members)]
+                    self._place(Z, M, Y, members)
                 Z[full] = 0.0
                 Z[full, :, :t] = 1.0 / t
                 it, change = self._settle(t, d, full, jobs, Z, level=level)
@@ -343,13 +349,11 @@ class _Evaluation:
             jobs = tie_jobs(t, self.toff, Cg, mb, scratch)
             again = [j[j[:, 5] == 0] for j in jobs]  # no gain yet (the start included)
             for d in range(t):
-                for M in range(3, full):  # the sub-ties of this round, by position
-                    members = [q for q in range(t) if M >> q & 1]
-                    if len(members) >= 2:
-                        for L in range(G, C + 1):
-                            Y = Yz[len(members), members.index(d)][L - G] if d in members \
-                                else Yv[len(members)]
-                            self._place(Z, EK.level_row(lout, geo, L, M), Y, members)
+                for M, members in _tie_sets(t, full):  # this round's sub-ties, by position
+                    for L in range(G, C + 1):
+                        Y = Yz[len(members), members.index(d)][L - G] if d in members \
+                            else Yv[len(members)]
+                        self._place(Z, EK.level_row(lout, geo, L, M), Y, members)
                 Y = np.empty((C - G + 1, H, t))
                 guess = np.full((H, t), 1.0 / t)
                 for L in range(C, G - 1, -1):
@@ -396,20 +400,14 @@ class _Evaluation:
                 else self._ties(Z, self.C if table else -1))
         elif self.replay:
             Yv, Yz = self._tied[:2]
-        if self.levels:
-            for M in range(3, 1 << N):
-                seats = [q for q in range(N) if M >> q & 1]
-                if len(seats) >= 2:
-                    for L in range(G, self.C + 1):
-                        self._place(Z, EK.level_row(lout, self.geo, L, M),
-                                    Yz[len(seats), seats.index(a)][L - G] if a in seats
-                                    else Yv[len(seats)], seats)
-        elif self.replay:
-            for M in range(3, 1 << N):
-                seats = [q for q in range(N) if M >> q & 1]
-                if len(seats) >= 2:
-                    self._place(Z, M, Yz[len(seats), seats.index(a)] if a in seats
-                                else Yv[len(seats)], seats)
+        for M, seats in _tie_sets(N) if self.replay else []:
+            Y = Yz[len(seats), seats.index(a)] if a in seats else None
+            if self.levels:
+                for L in range(G, self.C + 1):
+                    self._place(Z, EK.level_row(lout, self.geo, L, M),
+                                Yv[len(seats)] if Y is None else Y[L - G], seats)
+            else:
+                self._place(Z, M, Yv[len(seats)] if Y is None else Y, seats)
         for jobs in final_jobs(self.geo, N, G, self.C, self.model.min_bank, self.replay):
             # a final round moves the policy seat now or later, or (replay)
             # may end in a tie round it plays: it holds the bar
