@@ -152,6 +152,58 @@ class Deck:
         return [outs]
 
 
+class ItemDeck:
+    """A deck of kinds of items drawn without replacement, written from the
+    rules: ``kinds`` lists ``(count, effect)``, the effect being an item's
+    points, ``"stop"`` (the turn ends and its total is banked), ``"bust"``,
+    ``"zero"`` (a bust after which the banked score is 0) or ``("penalty",
+    n, floor)`` (a bust that takes ``n`` banked points, not below
+    ``floor``). Drawn items stay out of the deck until every item goes back:
+    when the last bust item is drawn (``"last-bad"``), when any is
+    (``"every-bust"``), or before every turn (``"every-turn"``). State: the
+    items of each kind still in the deck."""
+
+    def __init__(self, kinds, reshuffle="last-bad"):
+        self.kinds, self.reshuffle = kinds, reshuffle
+        self.start = tuple(n for n, _ in kinds)
+
+    @staticmethod
+    def busts(effect):
+        return effect in ("bust", "zero") or isinstance(effect, tuple)
+
+    def state_of(self, drawn):
+        """The state holding the deck a part with ``drawn`` items of each
+        kind drawn describes."""
+        return tuple(n - d for (n, _), d in zip(self.kinds, drawn))
+
+    def handover(self, s):
+        return self.start if self.reshuffle == "every-turn" else s
+
+    def rolls(self, s):
+        total = sum(s)
+        outs = []
+        for k, (_, effect) in enumerate(self.kinds):
+            if not s[k]:
+                continue
+            p = s[k] / total
+            after = s[:k] + (s[k] - 1,) + s[k + 1:]
+            if self.busts(effect):
+                bust_left = sum(n for n, (_, e) in zip(after, self.kinds) if self.busts(e))
+                full = self.reshuffle != "last-bad" or bust_left == 0
+                if effect == "zero":
+                    score = to_zero
+                elif isinstance(effect, tuple):
+                    score = (lambda n, lo: lambda i: max(i - n, lo))(effect[1], effect[2])
+                else:
+                    score = same
+                outs.append((p, "bust", self.start if full else after, score))
+            elif effect == "stop":
+                outs.append((p, "end", 0, self.handover(after)))
+            else:
+                outs.append((p, "choose", [(effect, after)]))
+        return [outs] if outs else []
+
+
 class Farkle:
     """Farkle's turn, written from its rules: ``count`` six-sided dice;
     points in units of 50. A throw of the ``n`` dice left showing no scoring

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from engine_reference import (AsideDice, Deck, Die, FromModel, PairOfDice, PenaltyDie,
+from engine_reference import (AsideDice, Deck, Die, FromModel, ItemDeck, PairOfDice, PenaltyDie,
                               reference_win)
 
 from designer import load_game
@@ -22,6 +22,8 @@ from designer.solve import solve
 
 PIGLET = "goal = {goal}\n[dice]\nsides = 2\nface.1 = {{ bust = true }}\nface.2 = {{ points = 1 }}\n"
 D3 = "goal = 8\n[dice]\nsides = 3\nface.1 = { bust = true }\n"
+
+ITEMS = "goal = 6\n[deck.items]\n"
 
 # name: (rules text, the same game written for the reference, its options)
 TINY = {
@@ -41,11 +43,37 @@ TINY = {
                          "face.2 = { points = 1 }\nface.3 = { points = 2 }\n"
                          "[dice.bust_effect]\nscore = \"penalty\"\npenalty = 1\nfloor = -2\n",
                          PenaltyDie(["bust", 1, 2], 1, -2), dict(floor=-2)),
+    # decks of kinds of items: points of several values, a stop item, busts
+    # that cost banked points, the three reshuffle rules
+    "items-values": (ITEMS + "one = { count = 2, points = 1 }\ntwo = { count = 2, points = 2 }\n"
+                     "red = { count = 2, bust = true }\n",
+                     ItemDeck([(2, 1), (2, 2), (2, "bust")]), dict(forced_first=True)),
+    "items-stop-every-bust": (ITEMS.replace("[deck.items]", "[deck]\nreshuffle = \"every-bust\"\n"
+                                            "[deck.items]")
+                              + "one = { count = 3, points = 1 }\nbell = { count = 1, stop = true }\n"
+                              "red = { count = 2, bust = true }\n",
+                              ItemDeck([(3, 1), (1, "stop"), (2, "bust")], "every-bust"),
+                              dict(forced_first=True)),
+    "items-zero-every-turn": (ITEMS.replace("[deck.items]", "[deck]\nreshuffle = \"every-turn\"\n"
+                                            "[deck.items]")
+                              + "one = { count = 3, points = 1 }\nthree = { count = 1, points = 3 }\n"
+                              "red = { count = 1, bust = true }\n"
+                              "skull = { count = 1, bust = true, score = \"zero\" }\n",
+                              ItemDeck([(3, 1), (1, 3), (1, "bust"), (1, "zero")], "every-turn"),
+                              dict(forced_first=True)),
+    "items-penalty-floor": (ITEMS.replace("[deck.items]", "[deck]\nfloor = -2\n[deck.items]")
+                            .replace("goal = 6", "goal = 5")
+                            + "one = { count = 3, points = 1 }\nred = { count = 1, bust = true }\n"
+                            "fine = { count = 1, bust = true, score = \"penalty\", penalty = 1 }\n",
+                            ItemDeck([(3, 1), (1, "bust"), (1, ("penalty", 1, -2))]),
+                            dict(forced_first=True, floor=-2)),
 }
 
 
 def _ref_key(proc, key):
     """The reference's name of a state the parts call ``key``."""
+    if hasattr(proc, "state_of"):
+        return proc.state_of(key)
     return "roll" if proc.start == "roll" else key
 
 

@@ -48,13 +48,26 @@ throws with the same choices are merged into one outcome.
 
 Deck
 ----
-``bad`` bad and ``good`` good items; each draw is without replacement. The
-turn state is ``(w, c)``, the bad and good items drawn since the last
-shuffle. From it a good item comes with probability ``(good - c) / (bad -
-w + good - c)`` and adds 1 point (state ``(w, c + 1)``); a bad item busts
-the turn. The deck persists from turn to turn: after a stop the next turn
-starts at ``(w, c)``, after a bust at ``(w + 1, c)``, or at ``(0, 0)`` when
-that was the last bad item (everything is returned and shuffled).
+A deck of items of several *kinds*, each with a count and exactly one
+effect: it scores ``points`` (added to the turn total), it **busts** the
+turn (and may also change the banked score: to 0, or down by a penalty to
+a floor), or it **stops** the turn (the turn total is banked). Each draw is
+without replacement. The turn state is the tuple ``(d_1, ..., d_K)`` of
+items of each kind drawn since the last shuffle; with ``n_k = count_k -
+d_k`` items of kind ``k`` left, the next draw is of kind ``k`` with
+probability
+
+.. math::
+
+    \\frac{n_k}{\\sum_l n_l}.
+
+The deck persists from turn to turn: the next turn starts where the last
+one stopped or busted, and every item goes back and is shuffled when
+(``reshuffle``) the last bust item is drawn (``"last-bad"``), when any
+bust item is drawn (``"every-bust"``), or before every turn
+(``"every-turn"``: each turn draws from a full deck). The deck of ``bad``
+bust items and ``good`` items worth 1 point each (:meth:`Deck.of`) has the
+state ``(w, c)``, bad and good items drawn.
 """
 
 from collections import deque
@@ -362,38 +375,137 @@ def _best_split(counts, sides, singles, kinds, more, three_pairs, straight):
     return best
 
 
+#: When a deck's drawn items go back: after its last bust item, after any
+#: bust item, or before every turn.
+RESHUFFLES = ("last-bad", "every-bust", "every-turn")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One kind of item of a deck: ``count`` alike, each with one effect.
+
+    Parameters
+    ----------
+    name : str
+        How the board and the features name the kind (``"gold"``).
+    count : int
+        Items of the kind in the full deck (0: none).
+    points : int
+        Points a drawn item adds to the turn total (neither bust nor stop).
+    bust : bool
+        A drawn item busts the turn.
+    stop : bool
+        A drawn item ends the turn, banking the turn total.
+    effect : str
+        What a bust item also does to the banked score: ``"none"``,
+        ``"zero"`` or ``"penalty"``.
+    penalty : int
+        Points a ``"penalty"`` takes (down to the model's floor).
+    """
+
+    name: str
+    count: int
+    points: int = 0
+    bust: bool = False
+    stop: bool = False
+    effect: str = "none"
+    penalty: int = 0
+
+
 @dataclass(frozen=True)
 class Deck:
-    """A deck of ``bad`` bad and ``good`` good items that persists across
-    turns and is reshuffled when its last bad item is drawn; see the module
-    doc."""
+    """A deck of kinds of items that persists across turns; see the module
+    doc.
 
-    bad: int
-    good: int
+    Parameters
+    ----------
+    kinds : tuple of Item
+        The kinds, in the order of the state's counts.
+    reshuffle : str
+        One of :data:`RESHUFFLES`.
+    named : bool
+        The features include each kind's items left (``<name>_rem``) and
+        the points left (``pts_rem``); the deck of bad and good items has
+        only ``w_rem`` and ``c_rem``.
+    """
 
-    start = (0, 0)
+    kinds: tuple
+    reshuffle: str = "last-bad"
+    named: bool = True
+
+    @classmethod
+    def of(cls, bad, good, reshuffle="last-bad"):
+        """``bad`` bust items and ``good`` items worth 1 point each."""
+        return cls((Item("bad", bad, bust=True), Item("good", good, points=1)), reshuffle,
+                   named=False)
+
+    @property
+    def start(self):
+        return (0,) * len(self.kinds)
+
+    @property
+    def bad(self):
+        """Items that bust, in the full deck."""
+        return sum(k.count for k in self.kinds if k.bust)
+
+    @property
+    def good(self):
+        """Items that do not bust, in the full deck."""
+        return sum(k.count for k in self.kinds if not k.bust)
 
     def handover(self, key):
-        """The deck as it is: the next turn draws from it."""
-        return key
+        """The deck as it is (the next turn draws from it), or a full one
+        when every turn draws from a full deck."""
+        return self.start if self.reshuffle == "every-turn" else key
+
+    def left(self, key):
+        """Items of each kind left in the deck at ``key``."""
+        return [k.count - d for k, d in zip(self.kinds, key)]
 
     def name(self, key):
         """A state in words."""
-        return f"{key[0]} bad, {key[1]} good drawn since the shuffle"
+        if not self.named:
+            return f"{key[0]} bad, {key[1]} good drawn since the shuffle"
+        return "left: " + ", ".join(f"{n} {k.name}" for k, n in zip(self.kinds, self.left(key)))
 
     def features(self, key):
-        """What a player sees of the state: the items left in the deck."""
-        return {"w_rem": self.bad - key[0], "c_rem": self.good - key[1]}
+        """What a player sees of the state: the items left (bust items
+        ``w_rem``, the others ``c_rem``; by kind and the points left when the
+        kinds are named)."""
+        left = self.left(key)
+        out = {"w_rem": sum(n for k, n in zip(self.kinds, left) if k.bust),
+               "c_rem": sum(n for k, n in zip(self.kinds, left) if not k.bust)}
+        if self.named:
+            out["pts_rem"] = sum(n * k.points for k, n in zip(self.kinds, left))
+            out.update({f"{k.name}_rem": n for k, n in zip(self.kinds, left)})
+        return out
+
+    def after_bust(self, drawn):
+        """The deck the next turn starts from after a bust that leaves
+        ``drawn`` items drawn."""
+        if self.reshuffle != "last-bad" or all(d == k.count for k, d in zip(self.kinds, drawn)
+                                               if k.bust):
+            return self.start
+        return drawn
 
     def continuations(self, key):
-        """One draw: ``[{outcome: p}]``."""
-        w, c = key
-        wr, cr = self.bad - w, self.good - c
+        """One draw: ``[{outcome: p}]`` (none from an empty deck)."""
+        left = self.left(key)
+        total = sum(left)
+        if not total:
+            return []
         out = {}
-        after = (w + 1, c) if w + 1 < self.bad else (0, 0)
-        out[("bust", "none", 0, after)] = Fraction(wr, wr + cr)
-        if cr:
-            out[("go", 1, (w, c + 1))] = Fraction(cr, wr + cr)
+        for i, (kind, n) in enumerate(zip(self.kinds, left)):
+            if not n:
+                continue
+            drawn = key[:i] + (key[i] + 1,) + key[i + 1:]
+            if kind.bust:
+                o = ("bust", kind.effect, kind.penalty, self.after_bust(drawn))
+            elif kind.stop:
+                o = ("end", 0, self.handover(drawn))
+            else:
+                o = ("go", kind.points, drawn)
+            out[o] = out.get(o, 0) + Fraction(n, total)
         return [out]
 
 

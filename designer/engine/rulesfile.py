@@ -38,7 +38,16 @@ Layout::
     [deck]                # ... or [deck]
     bad = 6               # bad items: drawing one busts the turn
     good = 42             # good items: each adds 1 point
-    reshuffle = "last-bad"  # all items go back when the last bad one is drawn
+    reshuffle = "last-bad"  # all items go back when the last bad one is drawn,
+                          # "every-bust": after any bad one, "every-turn": before each turn
+    [deck.items]          # or kinds of items instead of bad and good, each with
+                          # a count and one effect: points = n, bust = true, stop = true
+    green = { count = 20, points = 1 }
+    gold = { count = 4, points = 3 }
+    red = { count = 4, bust = true }
+    skull = { count = 1, bust = true, score = "zero" }  # or "penalty", penalty = n
+                          # (with deck.floor = F <= 0, the lowest banked score)
+    bell = { count = 2, stop = true }   # ends the turn, banking the turn total
 
     [cup]                 # ... or a cup of coloured dice (Zombie Dice)
     throw = 3             # dice per roll: footprints kept, the rest drawn from the cup
@@ -69,6 +78,7 @@ The parts are enumerated into a :class:`~designer.engine.model.TurnModel`
 forever without scoring or busting, or if no turn can score a point.
 """
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -78,9 +88,9 @@ from pathlib import Path
 import numpy as np
 
 from designer.engine.cup import Colour, Cup
-from designer.engine.features import part_features
+from designer.engine.features import bad_feature_name, part_features
 from designer.engine.model import CHOOSE, END, TurnModel
-from designer.engine.parts import Deck, Dice, Face, ScoringDice, enumerate_turn
+from designer.engine.parts import RESHUFFLES, Deck, Dice, Face, Item, ScoringDice, enumerate_turn
 from designer.errors import DesignError
 
 MAX_DICE = 10
@@ -101,7 +111,13 @@ _DICE = ("count", "sides", "other_faces", "face", "aside_bust", "refill", "one_t
 MAX_NAME = 30
 _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
-_DECK = ("bad", "good", "reshuffle")
+_DECK = ("bad", "good", "reshuffle", "items", "floor")
+_ITEM = ("count", "points", "bust", "stop", "score", "penalty")
+#: Kinds of items a deck may hold, and the deck states (the product over
+#: the kinds of their counts plus one) it may have.
+MAX_KINDS = 8
+MAX_DECK_STATES = 100_000
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,19}")
 _SCORING = ("count", "sides", "unit", "singles", "three_of_a_kind", "more_of_a_kind",
             "three_pairs", "straight", "hot_dice", "farkle_penalty")
 _FARKLE = ("farkles", "points", "floor")
@@ -382,11 +398,87 @@ class _Reader:
         return (names[0], names[1] if len(names) == 2 else names[0] + "s")
 
     def deck(self, d):
-        self.keys(d, _DECK, "deck.")
-        bad = self.int(d, "bad", None, 1, MAX_BAD, "deck.")
-        good = self.int(d, "good", None, 1, MAX_GOOD, "deck.")
-        self.choice(d, "reshuffle", "last-bad", ("last-bad",), "deck.")
-        return Deck(bad, good)
+        """``[deck]``: bad and good items, or kinds of items (``[deck.items]``);
+        returns the part and the floor of its penalties."""
+        pre = "deck."
+        self.keys(d, _DECK, pre)
+        reshuffle = self.choice(d, "reshuffle", "last-bad", RESHUFFLES, pre)
+        if "items" not in d:
+            if "floor" in d:
+                self.fail(pre + "floor", "only with [deck.items] holding an item with "
+                          "score = \"penalty\"")
+            bad = self.int(d, "bad", None, 1, MAX_BAD, pre)
+            good = self.int(d, "good", None, 1, MAX_GOOD, pre)
+            return Deck.of(bad, good, reshuffle), 0
+        for k in ("bad", "good"):
+            if k in d:
+                self.fail(pre + k, "give either bad and good, or the kinds of [deck.items], "
+                          "not both")
+        kinds = self.items(self.table(d, "items", pre))
+        floor = 0
+        if any(k.effect == "penalty" for k in kinds):
+            floor = d.get("floor", 0)
+            if (isinstance(floor, bool) or not isinstance(floor, int)
+                    or not -MAX_GOAL <= floor <= 0):
+                self.fail(pre + "floor", f"{floor!r} is not allowed: an integer "
+                          f"-{MAX_GOAL}..0 (the lowest banked score)")
+        elif "floor" in d:
+            self.fail(pre + "floor", "only with an item of score = \"penalty\"")
+        return Deck(kinds, reshuffle), floor
+
+    def items(self, table):
+        """``[deck.items]``: each kind's count and its one effect."""
+        pre = "deck.items"
+        if not table:
+            self.fail(pre, "is empty: give the kinds of items, such as "
+                      "green = { count = 24, points = 1 } and red = { count = 4, bust = true }")
+        if len(table) > MAX_KINDS:
+            self.fail(pre, f"{len(table)} kinds is not allowed: at most {MAX_KINDS}")
+        kinds = []
+        for name, spec in table.items():
+            key = f"{pre}.{name}"
+            if not _KIND.fullmatch(name) or bad_feature_name(name + "_rem"):
+                self.fail(key, "not allowed as a kind's name: lower-case letters, digits and "
+                          "_, starting with a letter, at most 20 characters")
+            if name in ("w", "c", "pts"):
+                self.fail(key, f"not allowed as a kind's name: {name}_rem already counts "
+                          + {"w": "the bust items", "c": "the items that do not bust",
+                             "pts": "the points"}[name] + " left")
+            if not isinstance(spec, dict):
+                self.fail(key, "must be a table such as { count = 4, points = 2 }, "
+                          "{ count = 4, bust = true } or { count = 1, stop = true }")
+            self.keys(spec, _ITEM, key + ".")
+            count = self.int(spec, "count", None, 0, MAX_GOOD, key + ".")
+            what = [k for k in ("points", "bust", "stop") if k in spec]
+            if len(what) != 1:
+                self.fail(key, "an item has one effect: points = n, bust = true or stop = true"
+                          + (f"; this one has {' and '.join(what)}" if what else ""))
+            for flag in ("bust", "stop"):
+                if flag in spec and spec[flag] is not True:
+                    self.fail(f"{key}.{flag}", f"{spec[flag]!r} is not allowed: true "
+                              "(leave the key out otherwise)")
+            points = self.int(spec, "points", 0, 0, MAX_GOAL, key + ".")
+            effect, penalty = "none", 0
+            if "score" in spec:
+                if what != ["bust"]:
+                    self.fail(key + ".score", "only with bust = true")
+                effect = self.choice(spec, "score", None, ("zero", "penalty"), key + ".")
+            if effect == "penalty":
+                penalty = self.int(spec, "penalty", None, 1, MAX_GOAL, key + ".")
+            elif "penalty" in spec:
+                self.fail(key + ".penalty", "only with score = \"penalty\"")
+            kinds.append(Item(name, count, points, "bust" in spec, "stop" in spec, effect,
+                              penalty))
+        if not any(k.bust and k.count for k in kinds):
+            self.fail(pre, "no item busts: give a kind { count = n, bust = true } with n >= 1 "
+                      "(the deck is shuffled again when its bust items are drawn)")
+        states = 1
+        for k in kinds:
+            states *= k.count + 1
+        if states > MAX_DECK_STATES:
+            self.fail(pre, f"these counts make {states:,} deck states (the product of each "
+                      f"kind's count plus one): at most {MAX_DECK_STATES:,}")
+        return tuple(kinds)
 
     def scoring_dice(self, d):
         pre = "scoring_dice."
@@ -509,7 +601,7 @@ class _Reader:
                               "of one throw banks whatever it throws")
                 forced = True  # a turn of one throw always throws
         elif kinds == ["deck"]:
-            part = self.deck(self.table(data, "deck"))
+            part, floor = self.deck(self.table(data, "deck"))
         elif kinds == ["cup"]:
             part = self.cup(self.table(data, "cup"))
         else:

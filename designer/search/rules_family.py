@@ -159,6 +159,8 @@ def components(doc):
             count = doc["dice"].get("count", 1)
             return int(max(count) if isinstance(count, list) else count)
         if "deck" in doc:
+            if "items" in doc["deck"]:
+                return int(sum(k["count"] for k in doc["deck"]["items"].values()))
             return int(doc["deck"]["bad"]) + int(doc["deck"]["good"])
         if "cup" in doc:
             return int(sum(c.get("count", 0) for c in doc["cup"]["dice"].values()))
@@ -181,6 +183,8 @@ def _throws(doc):
             n, sides = d.get("count", 6), d.get("sides", 6)
             return math.comb(n + sides - 1, n)
         if "deck" in doc:
+            if "items" in doc["deck"]:
+                return math.prod(k["count"] + 1 for k in doc["deck"]["items"].values())
             return (doc["deck"]["bad"] + 1) * (doc["deck"]["good"] + 1)
     except (AttributeError, KeyError, TypeError, ValueError, IndexError):
         pass

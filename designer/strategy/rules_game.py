@@ -9,8 +9,9 @@ turn total, keep pace with the opponent, roll on near the end of the race)
 plus, for each of the game's own turn-state features (``dice_left``,
 ``w_rem``, ``s``, ...), a threshold that depends on it:
 ``FEATURE <= x -> below a; below b``; a deck (``w_rem`` and ``c_rem``) also
-gets max-score's own comparison, ``while c_rem > w_rem * k``, alone and
-after an end-of-race clause. Constants that are points move in
+gets max-score's one-draw comparison, ``while c_rem > w_rem * k`` (with kinds
+of items, the points left: ``while pts_rem > w_rem * k``), alone and after an
+end-of-race clause. Constants that are points move in
 steps of the game's unit (50 in Farkle).
 
 The baseline measured beside the search is ``max-score``, as for deck and
@@ -68,10 +69,12 @@ def rules_templates(game):
         ]
     model = game.rules.model
     if {"w_rem", "c_rem"} <= set(model.feature_names):
-        # a deck: max-score draws while the good items left outweigh the bad
-        # items left times the turn total (in points: k / unit items)
+        # a deck: max-score draws while the points left (good items, or the
+        # kinds' points) outweigh the bad items left times the turn total (in
+        # points: k / unit items)
         u = game.unit
-        ratio = f"c_rem * {u} > w_rem * k" if u > 1 else "c_rem > w_rem * k"
+        left = "pts_rem" if "pts_rem" in model.feature_names else "c_rem"
+        ratio = f"{left} * {u} > w_rem * k" if u > 1 else f"{left} > w_rem * k"
         out += [
             _t(game, f"while {ratio}"),
             _t(game, f"opp_need <= {{e}} -> roll; while {ratio}", e=(1, G)),
