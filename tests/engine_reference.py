@@ -154,53 +154,68 @@ class Deck:
 
 class ItemDeck:
     """A deck of kinds of items drawn without replacement, written from the
-    rules: ``kinds`` lists ``(count, effect)``, the effect being an item's
-    points, ``"stop"`` (the turn ends and its total is banked), ``"bust"``,
-    ``"zero"`` (a bust after which the banked score is 0) or ``("penalty",
-    n, floor)`` (a bust that takes ``n`` banked points, not below
-    ``floor``). Drawn items stay out of the deck until every item goes back:
-    when the last bust item is drawn (``"last-bad"``), when any is
-    (``"every-bust"``), or before every turn (``"every-turn"``). State: the
-    items of each kind still in the deck."""
+    rules: ``kinds`` lists ``(count, effect)`` or ``(count, effect, at)``,
+    the effect being an item's points, ``"stop"`` (the turn ends and its
+    total is banked), ``"bust"``, ``"zero"`` (a bust after which the banked
+    score is 0) or ``("penalty", n, floor)`` (a bust that takes ``n``
+    banked points, not below ``floor``); a bust kind with ``at`` busts only
+    at its ``at``-th item drawn in one turn, the ones before scoring
+    nothing. Drawn items stay out of the deck until every item goes back:
+    after a turn that leaves no bust item in the deck (``"last-bad"``),
+    after any bust (``"every-bust"``), or before every turn
+    (``"every-turn"``). State: the items of each kind still in the deck and
+    the items of each kind drawn this turn."""
 
     def __init__(self, kinds, reshuffle="last-bad"):
-        self.kinds, self.reshuffle = kinds, reshuffle
-        self.start = tuple(n for n, _ in kinds)
+        self.kinds = [(k[0], k[1], k[2] if len(k) > 2 else 1) for k in kinds]
+        self.reshuffle = reshuffle
+        self.none = (0,) * len(kinds)
+        self.start = (tuple(n for n, _, _ in self.kinds), self.none)
 
     @staticmethod
     def busts(effect):
         return effect in ("bust", "zero") or isinstance(effect, tuple)
 
-    def state_of(self, drawn):
-        """The state holding the deck a part with ``drawn`` items of each
-        kind drawn describes."""
-        return tuple(n - d for (n, _), d in zip(self.kinds, drawn))
+    def state_of(self, key):
+        """The state a part's ``key`` describes: the items of each kind
+        drawn since the shuffle, then the items drawn this turn of each
+        kind that busts only at a later item."""
+        K = len(self.kinds)
+        left = tuple(n - d for (n, _, _), d in zip(self.kinds, key[:K]))
+        later = iter(key[K:])
+        turn = tuple(next(later) if self.busts(e) and at > 1 else 0 for _, e, at in self.kinds)
+        return (left, turn)
 
     def handover(self, s):
-        return self.start if self.reshuffle == "every-turn" else s
+        left, _ = s
+        if self.reshuffle == "every-turn" or not any(
+                n for n, (_, e, _) in zip(left, self.kinds) if self.busts(e)):
+            return self.start
+        return (left, self.none)
 
     def rolls(self, s):
-        total = sum(s)
+        left, turn = s
+        total = sum(left)
         outs = []
-        for k, (_, effect) in enumerate(self.kinds):
-            if not s[k]:
+        for k, (_, effect, at) in enumerate(self.kinds):
+            if not left[k]:
                 continue
-            p = s[k] / total
-            after = s[:k] + (s[k] - 1,) + s[k + 1:]
-            if self.busts(effect):
-                bust_left = sum(n for n, (_, e) in zip(after, self.kinds) if self.busts(e))
-                full = self.reshuffle != "last-bad" or bust_left == 0
+            p = left[k] / total
+            after = (left[:k] + (left[k] - 1,) + left[k + 1:],
+                     turn[:k] + (turn[k] + 1,) + turn[k + 1:])
+            if self.busts(effect) and turn[k] + 1 >= at:
                 if effect == "zero":
                     score = to_zero
                 elif isinstance(effect, tuple):
                     score = (lambda n, lo: lambda i: max(i - n, lo))(effect[1], effect[2])
                 else:
                     score = same
-                outs.append((p, "bust", self.start if full else after, score))
+                nxt = self.start if self.reshuffle == "every-bust" else self.handover(after)
+                outs.append((p, "bust", nxt, score))
             elif effect == "stop":
                 outs.append((p, "end", 0, self.handover(after)))
             else:
-                outs.append((p, "choose", [(effect, after)]))
+                outs.append((p, "choose", [(0 if self.busts(effect) else effect, after)]))
         return [outs] if outs else []
 
 
@@ -387,7 +402,9 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
         for key in V:
             i, j, h = key
             c = go(i, j, h, 0)
-            new = c if forced_first else W[(i, j, h, 0)]
+            # (a state with nothing left to draw is never a turn start, but
+            # is tabled as one: there the mover can only pass)
+            new = c if forced_first and c is not None else W[(i, j, h, 0)]
             delta = max(delta, abs(new - V[key]))
             V[key] = new
         if delta < tol:

@@ -67,6 +67,19 @@ TINY = {
                             "fine = { count = 1, bust = true, score = \"penalty\", penalty = 1 }\n",
                             ItemDeck([(3, 1), (1, "bust"), (1, ("penalty", 1, -2))]),
                             dict(forced_first=True, floor=-2)),
+    # a bust kind that busts at its second item of a turn (the first is set
+    # aside): the last one set aside empties the deck of bust items
+    "items-second-busts": (ITEMS + "one = { count = 3, points = 1 }\n"
+                           "hazard = { count = 2, bust = true, bust_at = 2 }\n"
+                           "red = { count = 1, bust = true }\n",
+                           ItemDeck([(3, 1), (2, "bust", 2), (1, "bust")]), dict(forced_first=True)),
+    "items-second-busts-every-turn": (ITEMS.replace("[deck.items]", "[deck]\nreshuffle = "
+                                                    "\"every-turn\"\n[deck.items]")
+                                      + "one = { count = 2, points = 1 }\n"
+                                      "two = { count = 2, points = 2 }\n"
+                                      "hazard = { count = 3, bust = true, bust_at = 2 }\n",
+                                      ItemDeck([(2, 1), (2, 2), (3, "bust", 2)], "every-turn"),
+                                      dict(forced_first=True)),
 }
 
 

@@ -65,6 +65,24 @@ ROUNDS = ("goal = 5\n[deck.items]\none = { count = 2, points = 1 }\n"
           "two = { count = 1, points = 2 }\nred = { count = 2, bust = true }\n")
 
 
+def test_a_kind_that_busts_at_its_second_item():
+    """The first hazard of a turn is set aside (the state counts it, the
+    board says so); the second busts; the next turn counts afresh."""
+    rules = parse_rules("goal = 9\n[deck.items]\none = { count = 3, points = 1 }\n"
+                        "hazard = { count = 2, bust = true, bust_at = 2 }\n")
+    m = rules.model
+    names = m.feature_names
+    assert names == ("w_rem", "c_rem", "pts_rem", "one_rem", "hazard_rem", "hazard_turn")
+    seen = {tuple(k): s for s, k in enumerate(rules.keys)}
+    s = seen[(0, 1, 1)]  # one hazard drawn, this turn
+    assert m.describe(s) == "left: 3 one, 1 hazard; this turn: 1 hazard"
+    assert dict(zip(names, m.features[s]))["hazard_turn"] == 1
+    # a stop at (1, 1, 1) hands over (1, 1, 0); at (0, 2, 1), the last hazard
+    # set aside, the deck is shuffled for the next turn
+    assert rules.keys[m.handover[seen[(1, 1, 1)]]] == (1, 1, 0)
+    assert rules.keys[m.handover[seen[(0, 2, 1)]]] == (0, 0, 0)
+
+
 @pytest.mark.parametrize("ties, cap", [("replay", 18), ("earlier-seat", 14)])
 def test_rounds_match_reference(ties, cap):
     """Every round start, both tie rules. The reference holds seat 1's
@@ -110,13 +128,31 @@ def test_a_rule_reads_a_kinds_items_left():
     spec = "rule:two_rem >= 1, k < 3 -> roll; below 2"
     m = match_model(rules.model, 6, parse_rules_policy(spec, g), parse_rules_policy("optimal", g))
     ref = reference_match(VALUES_REF, 6, Decide(
-        lambda i, j, s, t: int((s[1] >= 1 and t < 3) or t < 2)), Optimal(), forced_first=True)
+        lambda i, j, s, t: int((s[0][1] >= 1 and t < 3) or t < 2)), Optimal(), forced_first=True)
     for key in ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second"):
         assert abs(getattr(m, key)() - ref[key]) < 1e-9, key
     # the rule is not hold-at:2 in disguise
     hold = match_model(rules.model, 6, parse_rules_policy("hold-at:2", g),
                        parse_rules_policy("optimal", g))
     assert abs(hold.win_as_first() - m.win_as_first()) > 1e-3
+
+
+def test_max_score_draws_on_while_no_item_can_bust():
+    """The first hazard of a turn cannot bust: max-score draws there at any
+    turn total, and plays as the reference's one-turn table does."""
+    from engine_match_reference import HoldAt, MaxScore
+
+    text = ("goal = 9\n[deck]\nreshuffle = \"every-turn\"\n[deck.items]\n"
+            "one = { count = 2, points = 1 }\ntwo = { count = 2, points = 2 }\n"
+            "hazard = { count = 3, bust = true, bust_at = 2 }\n")
+    proc = ItemDeck([(2, 1), (2, 2), (3, "bust", 2)], "every-turn")
+    rules = parse_rules(text)
+    g = SimpleNamespace(rules=rules, unit=1, name="hazards")
+    m = match_model(rules.model, 9, parse_rules_policy("max-score", g),
+                    parse_rules_policy("hold-at:3", g))
+    ref = reference_match(proc, 9, MaxScore(), HoldAt(3), forced_first=True)
+    for key in ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second"):
+        assert abs(getattr(m, key)() - ref[key]) < 1e-9, key
 
 
 def test_a_study_counts_the_items():
@@ -160,6 +196,12 @@ BAD = [
     ("[deck]\nfloor = 2\n[deck.items]\na = { count = 1, points = 1 }\n"
      "r = { count = 1, bust = true, score = \"penalty\", penalty = 1 }\n",
      r"deck\.floor: 2 is not allowed: an integer -100000\.\.0"),
+    ("[deck.items]\na = { count = 1, points = 1, bust_at = 2 }\nr = { count = 1, bust = true }\n",
+     r"deck\.items\.a\.bust_at: only with bust = true"),
+    ("[deck.items]\na = { count = 1, points = 1 }\nr = { count = 3, bust = true, bust_at = 0 }\n",
+     r"deck\.items\.r\.bust_at: 0 is not allowed: an integer 1\.\.10"),
+    ("[deck.items]\na = { count = 1, points = 1 }\nr = { count = 1, bust = true, bust_at = 2 }\n",
+     r"deck\.items: no item busts: .*\(and n >= bust_at\)"),
     ("[deck.items]\nRed = { count = 1, bust = true }\n",
      r"deck\.items\.Red: not allowed as a kind's name: lower-case letters"),
     ("[deck.items]\nw = { count = 1, bust = true }\n",
@@ -175,7 +217,7 @@ BAD = [
     ("[deck.items]\na = { count = 400, points = 1 }\nb = { count = 400, points = 2 }\n"
      "r = { count = 1, bust = true }\n",
      r"deck\.items: these counts make 321,602 deck states \(the product of each kind's count "
-     r"plus one\): at most 100,000"),
+     r"plus one, times its bust_at\): at most 100,000"),
     ("[deck.items]\na = { count = 2, points = 0 }\nr = { count = 1, bust = true }\n",
      r"goal: no turn can score a point"),
 ]

@@ -190,8 +190,25 @@ def test_pig_matches_the_family(policy):
 
 # -- refusals ------------------------------------------------------------------------
 
-def test_max_score_refused_where_a_turn_never_stops():
+def test_max_score_goes_on_where_a_draw_cannot_bust():
+    """State 1's roll never busts and gains 1: max-score takes it at any
+    total, and stops at state 0 from a large enough total; against the
+    reference's one-turn table, with start points."""
     model = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 1)])]],
+                         [[(1.0, "choose", [(1, 0)])]]], [0, 0])
+    assert max_score_horizon(model)[0] is not None
+    for start in ((0, 0), (3, 1)):
+        m = _engine(model, 7, "max-score", "optimal")
+        ref = reference_match(FromModel(model), 7, MaxScore(), Optimal(), start=start)
+        assert abs(m.win_as_first(start) - ref["win_as_first"]) < 1e-9
+        assert abs(m.win_as_second(start) - ref["win_as_second"]) < 1e-9
+
+
+def test_max_score_refused_where_a_turn_never_stops():
+    """Two states whose rolls never bust and gain, each leading to the
+    other: a turn that maximises its points never stops."""
+    model = build_model([[[(0.5, "bust", 0, "none", 0), (0.5, "choose", [(1, 1)])],
+                          [(1.0, "choose", [(1, 1)])]],
                          [[(1.0, "choose", [(1, 0)])]]], [0, 0])
     assert max_score_horizon(model)[0] is None
     with pytest.raises(DesignError, match="max-score is not defined"):

@@ -9,6 +9,7 @@ rules, and solved by the slow reference; the engine must agree to 1e-9.
 
 from fractions import Fraction
 from itertools import product
+from types import SimpleNamespace
 
 import pytest
 from engine_reference import Die, FromModel, reference_rounds, reference_win
@@ -66,6 +67,25 @@ def test_hog_matches_reference(most, goal, ones, sides):
     for i in range(goal):
         for j in range(goal):
             assert abs(got.win[i, j, 0] - V[(i, j, "throw")]) < 1e-9, (i, j)
+
+
+@pytest.mark.parametrize("other", ["optimal", "hold-at:8"])
+def test_hog_max_score_throws_the_most_expected_points(other):
+    """A turn of one throw never busts (a throw with a 1 scores 1):
+    max-score throws the number of dice whose expected points are the
+    largest, as the reference's one-turn table does."""
+    from engine_match_reference import HoldAt, MaxScore, Optimal, reference_match
+
+    from designer.engine.match import match_model, parse_rules_policy
+
+    rules = parse_rules(hog_text(3, 12))
+    g = SimpleNamespace(rules=rules, unit=1, name="hog")
+    m = match_model(rules.model, 12, parse_rules_policy("max-score", g),
+                    parse_rules_policy(other, g))
+    ref = reference_match(Hog(3), 12, MaxScore(), Optimal() if other == "optimal" else HoldAt(8),
+                          forced_first=True)
+    for key in ("win_as_first", "win_as_second", "actions_as_first", "actions_as_second"):
+        assert abs(getattr(m, key)() - ref[key]) < 1e-9, key
 
 
 def test_hog_throw_probabilities():

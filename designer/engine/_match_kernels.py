@@ -67,11 +67,13 @@ CF_LEN = 11
 
 @kernel
 def max_score_table(Tc, min_bank, tie, cont_start, out_start, out_prob, out_kind, out_points,
-                    opt_start, opt_gain, opt_next, pass_ok, blk_ptr, blk_states, E, stop, cont):
+                    opt_start, opt_gain, opt_next, pass_ok, blk_ptr, blk_states, L, E, stop,
+                    cont):
     """The one-turn problem of ``max-score``: ``E[s, t]`` the largest
-    expected points banked from ``(s, t)``, ``t < Tc`` (``E = t`` from
-    ``Tc`` on: stopping is best there), by backward induction; ``stop[s,
-    t]`` whether it stops, ``cont[s, t]`` its best continuation (-1: none).
+    expected points banked from ``(s, t)``, ``t < Tc`` (``E = t + L[s]``
+    from ``Tc`` on: there a turn only takes the continuations that never
+    bust), by backward induction; ``stop[s, t]`` whether it stops,
+    ``cont[s, t]`` its best continuation (-1: none).
     A bust banks 0, an end banks ``t + points``, a stop ``t``. Ties: as the
     solver's, with the tie scaled by the turn total (values are points)."""
     for blk in range(blk_ptr.shape[0] - 1):
@@ -88,7 +90,7 @@ def max_score_table(Tc, min_bank, tie, cont_start, out_start, out_prob, out_kind
                             bv = -np.inf
                             for r in range(opt_start[o], opt_start[o + 1]):
                                 tt = t + opt_gain[r]
-                                val = E[opt_next[r], tt] if tt < Tc else float(tt)
+                                val = E[opt_next[r], tt] if tt < Tc else tt + L[opt_next[r]]
                                 if val > bv:
                                     bv = val
                             v += out_prob[o] * bv

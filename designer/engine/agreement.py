@@ -114,12 +114,14 @@ def decisions(pol, model, goal, unit, p, solution=None, optimal_table=None):
 
 def _max_score_go(model, node_s, node_t, stop, cont, horizon):
     """``max-score``'s decision per node from its one-turn table over
-    ``t < horizon`` (a stop from there on): 0 stop, ``c`` the ``c``-th way
-    to go on (the first where its table names none)."""
+    ``t < horizon``: 0 stop, ``c`` the ``c``-th way to go on (the first
+    where its table names none). From ``horizon - 1`` on (past ``T*``)
+    every total decides alike: go on where a continuation never busts,
+    else stop."""
     t = np.minimum(node_t, horizon - 1)
     c = cont[node_s, t]
     go = np.where(c >= 0, c - model.cont_start[node_s] + 1, 1)
-    return np.where(stop[node_s, t] | (node_t >= horizon), 0, go).astype(np.int8)
+    return np.where(stop[node_s, t], 0, go).astype(np.int8)
 
 
 def agreement(model, goal, a, b, *, unit=1, solution=None, optimal_table=None):

@@ -22,13 +22,21 @@ Policies
     sum_o p_o e_o)`` with ``e_o = 0`` for a bust, ``t + points`` for an end
     and the best option's ``E(s', t + g)`` for a choice. Ties as the
     solver's (the tie scaled by the turn total, these values being points).
-    When every continuation that gains can also bust, stopping is best at
-    every ``t >= T* = max_c G_c / P_c`` (``G_c`` the expected gain of
-    continuation ``c`` with its best options, ``P_c`` its chance to bust):
-    there ``-P_c t + G_c <= 0``, so ``E = t`` is a fixed point, and the
-    smallest one. The table stops at ``T*`` and is exact. A continuation
-    that gains and can never bust has no such bound; ``max-score`` is then
-    refused.
+    A continuation that can never bust is worth taking at any total: it
+    adds ``A_c = sum_o p_o a_o`` in expectation (``a_o`` the best option's
+    ``g + L(s')``, or an end's points), and ``L(s) = max(0, max_c A_c)``
+    over such continuations is what the turn gains from ``s`` once totals
+    are large (0 where every continuation can bust: stop). For every ``t
+    >= T* = max_c (A_c - L(s)) / P_c`` over the continuations that can bust
+    (``P_c`` their chance to bust, ``A_c`` with the same ``a_o``), ``-P_c t
+    + A_c <= L(s)``, so ``E(s, t) = t + L(s)`` (stop, or take the
+    continuation that never busts) is the solution there. Past ``T*`` a
+    turn goes on only through continuations that never bust, adding at
+    most ``R`` points in the turn's states; the table runs to ``T* + g_max
+    + R`` (``g_max`` the largest gain of one step), past any total a
+    ``max-score`` turn reaches, with ``t + L`` beyond it, and is exact.
+    Throws that never bust and lead back where they started while gaining
+    (``L`` does not settle) make ``max-score`` undefined: refused.
 
 Every policy banks a winning turn total: a position with ``i + t >= goal``
 where stopping is allowed counts as won (the solver's rule).
@@ -277,24 +285,97 @@ def hold_pick(model):
 
 
 def max_score_horizon(model):
-    """``T*`` of the module docstring: from this turn total on, stopping
-    banks the most. None when a continuation that gains can never bust."""
+    """``T* + g_max + R`` of the module docstring: past this turn total
+    no ``max-score`` turn goes on. ``(None, state)`` where ``max-score`` is
+    not defined (a chain of continuations that never bust gains forever
+    from ``state``)."""
+    m = model
+    owner = np.repeat(np.arange(m.continuations), np.diff(m.out_start))
+    state = np.repeat(np.arange(m.states), np.diff(m.cont_start))
+    p = m.out_prob
+    bust = np.bincount(owner, weights=np.where(m.out_kind == BUST, p, 0.0),
+                       minlength=m.continuations)
+    safe = bust <= 0.0
+    reach, L = _large_totals(m, owner, state, safe)
+    if L is None:
+        return None, reach
+    A = _gains(m, owner, L)
+    ok = ~safe
+    top = float(np.max((A[ok] - L[state[ok]]) / bust[ok])) if np.any(ok) else 0.0
+    T = int(math.ceil(top)) + 1
+    if np.any(L > 0):  # turns go on past T* through continuations that never bust
+        T += max(int(m.opt_gain.max(initial=0)), 1) + reach
+    return T, None
+
+
+def _gains(model, owner, L):
+    """Per continuation, ``A_c = sum_o p_o a_o``: a choice's best option's
+    ``g + L(s')``, an end's points, a bust 0."""
+    m = model
+    a = np.where(m.out_kind == END, m.out_points, 0).astype(float)
+    choose = np.flatnonzero(m.out_kind == CHOOSE)
+    if len(choose):  # the options of the choice outcomes lie one after another
+        a[choose] = np.maximum.reduceat(m.opt_gain + L[m.opt_next], m.opt_start[choose])
+    return np.bincount(owner, weights=m.out_prob * a, minlength=m.continuations)
+
+
+def _large_totals(model, owner, state, safe):
+    """``(R, L)``: ``L(s)``, what a turn gains from ``s`` at large totals
+    through continuations that never bust (``safe``), and ``R``, the most
+    points such a turn can add in the turn's states before it stops (the
+    largest ``R(s) = max g + R(s')`` over the options of the continuations
+    that never bust, where ``L(s) > 0``). Each by sweeps from 0 until it
+    settles; ``(s, None)`` when one does not settle in ``S + 1`` sweeps
+    (throws that never bust lead back to ``s`` gaining)."""
+    S = model.states
+    L = np.zeros(S)
+    if not safe.any():
+        return 0, L
+    for _ in range(S + 2):
+        new = np.zeros(S)
+        np.maximum.at(new, state[safe], _gains(model, owner, L)[safe])
+        if np.array_equal(new, L):
+            break
+        grew, L = new > L, new
+    else:
+        return int(np.flatnonzero(grew)[0]), None
+    m = model
+    choose = np.flatnonzero(m.out_kind == CHOOSE)
+    moves = choose[safe[owner[choose]] & (L[state[owner[choose]]] > 0)]
+    R = np.zeros(S)
+    for _ in range(S + 2):
+        new = np.zeros(S)
+        if len(moves):
+            far = np.maximum.reduceat(m.opt_gain + R[m.opt_next], m.opt_start[choose])
+            np.maximum.at(new, state[owner[moves]], far[np.searchsorted(choose, moves)])
+        if np.array_equal(new, R):
+            return int(R.max()), L
+        grew, R = new > R, new
+    return int(np.flatnonzero(grew)[0]), None
+
+
+def defined_horizon(model, name, instead):
+    """:func:`max_score_horizon`'s total, or a :class:`DesignError` naming
+    the game ``name`` and what to use ``instead`` where ``max-score`` is
+    not defined."""
+    horizon, bad = max_score_horizon(model)
+    if horizon is None:
+        raise DesignError(f"max-score is not defined for {name}: from {model.describe(bad)} "
+                          f"throws or draws that can never bust gain points and lead back "
+                          f"there, so a turn that maximises its points never stops; use "
+                          f"{instead}")
+    return horizon
+
+
+def large_total_gains(model):
+    """``L(s)`` of the module docstring (zeros where ``max-score`` is not
+    defined)."""
     owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
-    p = model.out_prob
-    bust = np.bincount(owner, weights=np.where(model.out_kind == BUST, p, 0.0),
+    state = np.repeat(np.arange(model.states), np.diff(model.cont_start))
+    bust = np.bincount(owner, weights=np.where(model.out_kind == BUST, model.out_prob, 0.0),
                        minlength=model.continuations)
-    best = np.zeros(model.outcomes)
-    for o in np.flatnonzero(model.out_kind == CHOOSE):
-        best[o] = model.opt_gain[model.opt_start[o]:model.opt_start[o + 1]].max()
-    best[model.out_kind == END] = model.out_points[model.out_kind == END]
-    gain = np.bincount(owner, weights=p * best, minlength=model.continuations)
-    never = (bust <= 0.0) & (gain > 0.0)
-    if np.any(never):
-        return None, int(np.searchsorted(model.cont_start, int(np.flatnonzero(never)[0]),
-                                         side="right") - 1)
-    ok = bust > 0.0
-    top = float(np.max(gain[ok] / bust[ok])) if np.any(ok) else 0.0
-    return int(math.ceil(top)) + 1, None
+    L = _large_totals(model, owner, state, bust <= 0.0)[1]
+    return np.zeros(model.states) if L is None else L
 
 
 def max_score_table(model, p, horizon):
@@ -307,7 +388,7 @@ def max_score_table(model, p, horizon):
     K.max_score_table(horizon, model.min_bank, TIE, model.cont_start, model.out_start,
                       model.out_prob, model.out_kind, model.out_points, model.opt_start,
                       model.opt_gain, model.opt_next, p["pass_ok"], p["blk_ptr"],
-                      p["blk_states"], E, stop, cont)
+                      p["blk_states"], large_total_gains(model), E, stop, cont)
     return E, stop, cont
 
 
@@ -325,12 +406,7 @@ def max_score_arrays(model, p, goal, name, needed):
     if not needed:
         return (1, np.zeros((1, 1)), np.zeros((1, 1), dtype=np.bool_),
                 np.zeros((1, 1), dtype=np.int64))
-    horizon, bad = max_score_horizon(model)
-    if horizon is None:
-        raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                          f"throw or draw gains and can never bust, so a turn that "
-                          f"maximises its points never stops; use hold-at:N, a rule: or a py: "
-                          f"policy")
+    horizon = defined_horizon(model, name, "hold-at:N, a rule: or a py: policy")
     horizon = max(horizon, max(goal - p["lo"], model.min_bank) + 1)
     return (horizon, *max_score_table(model, p, horizon))
 
@@ -479,5 +555,5 @@ def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, msto
     run_in_order(K.match_pairs, args, model.falls)
 
 
-__all__ = ["FORMS", "RulesMatch", "RulesPolicy", "match_model", "max_score_horizon",
-           "parse_rules_policy"]
+__all__ = ["FORMS", "RulesMatch", "RulesPolicy", "defined_horizon", "match_model",
+           "max_score_horizon", "parse_rules_policy"]

@@ -61,11 +61,13 @@ probability
 
     \\frac{n_k}{\\sum_l n_l}.
 
-The deck persists from turn to turn: the next turn starts where the last
-one stopped or busted, and every item goes back and is shuffled when
-(``reshuffle``) the last bust item is drawn (``"last-bad"``), when any
-bust item is drawn (``"every-bust"``), or before every turn
-(``"every-turn"``: each turn draws from a full deck). The deck of ``bad``
+A bust kind may bust only from its ``bust_at``-th item drawn in one turn:
+the ones before are set aside, scoring nothing (the state then also counts
+them). The deck persists from turn to turn: the next turn starts where the
+last one stopped or busted, and every item goes back and is shuffled when
+(``reshuffle``) no bust item is left in the deck after a turn
+(``"last-bad"``), when any bust item busts a turn (``"every-bust"``), or
+before every turn (``"every-turn"``: each turn draws from a full deck). The deck of ``bad``
 bust items and ``good`` items worth 1 point each (:meth:`Deck.of`) has the
 state ``(w, c)``, bad and good items drawn.
 """
@@ -393,7 +395,7 @@ class Item:
     points : int
         Points a drawn item adds to the turn total (neither bust nor stop).
     bust : bool
-        A drawn item busts the turn.
+        A drawn item busts the turn (from the ``bust_at``-th of the turn).
     stop : bool
         A drawn item ends the turn, banking the turn total.
     effect : str
@@ -401,6 +403,10 @@ class Item:
         ``"zero"`` or ``"penalty"``.
     penalty : int
         Points a ``"penalty"`` takes (down to the model's floor).
+    bust_at : int
+        A bust item busts the turn when it is the ``bust_at``-th of its
+        kind drawn in that turn; the ones before it are set aside and
+        score nothing.
     """
 
     name: str
@@ -410,12 +416,17 @@ class Item:
     stop: bool = False
     effect: str = "none"
     penalty: int = 0
+    bust_at: int = 1
 
 
 @dataclass(frozen=True)
 class Deck:
     """A deck of kinds of items that persists across turns; see the module
     doc.
+
+    The state is the items of each kind drawn since the shuffle, followed,
+    for each kind that busts from its ``bust_at``-th item (``bust_at >
+    1``), by the items of that kind drawn this turn.
 
     Parameters
     ----------
@@ -440,8 +451,13 @@ class Deck:
                    named=False)
 
     @property
+    def counted(self):
+        """Indices of the kinds whose items drawn this turn are counted."""
+        return tuple(i for i, k in enumerate(self.kinds) if k.bust and k.bust_at > 1)
+
+    @property
     def start(self):
-        return (0,) * len(self.kinds)
+        return (0,) * (len(self.kinds) + len(self.counted))
 
     @property
     def bad(self):
@@ -454,9 +470,14 @@ class Deck:
         return sum(k.count for k in self.kinds if not k.bust)
 
     def handover(self, key):
-        """The deck as it is (the next turn draws from it), or a full one
-        when every turn draws from a full deck."""
-        return self.start if self.reshuffle == "every-turn" else key
+        """The deck the next turn draws from: as it is, or full again before
+        every turn, or when no bust item is left in it (its last one set
+        aside)."""
+        drawn = key[:len(self.kinds)]
+        if self.reshuffle == "every-turn" or all(d == k.count for k, d in zip(self.kinds, drawn)
+                                                 if k.bust):
+            return self.start
+        return drawn + (0,) * len(self.counted)
 
     def left(self, key):
         """Items of each kind left in the deck at ``key``."""
@@ -466,45 +487,52 @@ class Deck:
         """A state in words."""
         if not self.named:
             return f"{key[0]} bad, {key[1]} good drawn since the shuffle"
-        return "left: " + ", ".join(f"{n} {k.name}" for k, n in zip(self.kinds, self.left(key)))
+        text = "left: " + ", ".join(f"{n} {k.name}" for k, n in zip(self.kinds, self.left(key)))
+        turn = key[len(self.kinds):]
+        if any(turn):
+            text += "; this turn: " + ", ".join(f"{n} {self.kinds[i].name}"
+                                                for i, n in zip(self.counted, turn) if n)
+        return text
 
     def features(self, key):
         """What a player sees of the state: the items left (bust items
         ``w_rem``, the others ``c_rem``; by kind and the points left when the
-        kinds are named)."""
+        kinds are named) and, for a kind that busts from its second item or
+        later, its items drawn this turn (``<name>_turn``)."""
         left = self.left(key)
         out = {"w_rem": sum(n for k, n in zip(self.kinds, left) if k.bust),
                "c_rem": sum(n for k, n in zip(self.kinds, left) if not k.bust)}
         if self.named:
             out["pts_rem"] = sum(n * k.points for k, n in zip(self.kinds, left))
             out.update({f"{k.name}_rem": n for k, n in zip(self.kinds, left)})
+            out.update({f"{self.kinds[i].name}_turn": n
+                        for i, n in zip(self.counted, key[len(self.kinds):])})
         return out
-
-    def after_bust(self, drawn):
-        """The deck the next turn starts from after a bust that leaves
-        ``drawn`` items drawn."""
-        if self.reshuffle != "last-bad" or all(d == k.count for k, d in zip(self.kinds, drawn)
-                                               if k.bust):
-            return self.start
-        return drawn
 
     def continuations(self, key):
         """One draw: ``[{outcome: p}]`` (none from an empty deck)."""
+        K = len(self.kinds)
         left = self.left(key)
         total = sum(left)
         if not total:
             return []
+        slot = {i: K + j for j, i in enumerate(self.counted)}
         out = {}
         for i, (kind, n) in enumerate(zip(self.kinds, left)):
             if not n:
                 continue
-            drawn = key[:i] + (key[i] + 1,) + key[i + 1:]
-            if kind.bust:
-                o = ("bust", kind.effect, kind.penalty, self.after_bust(drawn))
+            nxt = list(key)
+            nxt[i] += 1
+            if i in slot:
+                nxt[slot[i]] += 1
+            nxt = tuple(nxt)
+            if kind.bust and (i not in slot or nxt[slot[i]] >= kind.bust_at):
+                after = self.start if self.reshuffle == "every-bust" else self.handover(nxt)
+                o = ("bust", kind.effect, kind.penalty, after)
             elif kind.stop:
-                o = ("end", 0, self.handover(drawn))
-            else:
-                o = ("go", kind.points, drawn)
+                o = ("end", 0, self.handover(nxt))
+            else:  # points, or a bust item set aside before its bust_at-th
+                o = ("go", kind.points, nxt)
             out[o] = out.get(o, 0) + Fraction(n, total)
         return [out]
 

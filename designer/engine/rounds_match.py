@@ -92,7 +92,7 @@ from designer import memory as mem
 from designer.engine import _rounds_match_kernels as RK
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
-from designer.engine.match import (RulesMatch, RulesPolicy, endless, hold_pick, max_score_horizon,
+from designer.engine.match import (RulesMatch, RulesPolicy, defined_horizon, endless, hold_pick,
                                    max_score_table)
 from designer.engine.solve import TooLargeError, _edges, plan
 from designer.errors import DesignError
@@ -123,12 +123,7 @@ def max_score_end(model, name):
     DesignError
         Where ``max-score`` is not defined (a continuation that gains and
         never busts)."""
-    horizon, bad = max_score_horizon(model)
-    if horizon is None:
-        raise DesignError(f"max-score is not defined for {name}: at {model.describe(bad)} a "
-                          f"throw or draw gains and can never bust, so a turn that "
-                          f"maximises its points never stops; use hold-at:N")
-    return max(horizon, model.min_bank + 1)
+    return max(defined_horizon(model, name, "hold-at:N"), model.min_bank + 1)
 
 
 def _fixed_end(pol, model, Tc):

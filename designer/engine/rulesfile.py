@@ -48,6 +48,8 @@ Layout::
     skull = { count = 1, bust = true, score = "zero" }  # or "penalty", penalty = n
                           # (with deck.floor = F <= 0, the lowest banked score)
     bell = { count = 2, stop = true }   # ends the turn, banking the turn total
+    hazard = { count = 3, bust = true, bust_at = 2 }  # the second of a turn busts,
+                          # the first is set aside
 
     [cup]                 # ... or a cup of coloured dice (Zombie Dice)
     throw = 3             # dice per roll: footprints kept, the rest drawn from the cup
@@ -112,7 +114,7 @@ MAX_NAME = 30
 _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle", "items", "floor")
-_ITEM = ("count", "points", "bust", "stop", "score", "penalty")
+_ITEM = ("count", "points", "bust", "stop", "score", "penalty", "bust_at")
 #: Kinds of items a deck may hold, and the deck states (the product over
 #: the kinds of their counts plus one) it may have.
 MAX_KINDS = 8
@@ -467,17 +469,22 @@ class _Reader:
                 penalty = self.int(spec, "penalty", None, 1, MAX_GOAL, key + ".")
             elif "penalty" in spec:
                 self.fail(key + ".penalty", "only with score = \"penalty\"")
+            bust_at = 1
+            if "bust_at" in spec:
+                if what != ["bust"]:
+                    self.fail(key + ".bust_at", "only with bust = true")
+                bust_at = self.int(spec, "bust_at", 1, 1, MAX_DICE, key + ".")
             kinds.append(Item(name, count, points, "bust" in spec, "stop" in spec, effect,
-                              penalty))
-        if not any(k.bust and k.count for k in kinds):
+                              penalty, bust_at))
+        if not any(k.bust and k.count >= k.bust_at for k in kinds):
             self.fail(pre, "no item busts: give a kind { count = n, bust = true } with n >= 1 "
-                      "(the deck is shuffled again when its bust items are drawn)")
+                      "(and n >= bust_at)")
         states = 1
         for k in kinds:
-            states *= k.count + 1
+            states *= (k.count + 1) * k.bust_at
         if states > MAX_DECK_STATES:
             self.fail(pre, f"these counts make {states:,} deck states (the product of each "
-                      f"kind's count plus one): at most {MAX_DECK_STATES:,}")
+                      f"kind's count plus one, times its bust_at): at most {MAX_DECK_STATES:,}")
         return tuple(kinds)
 
     def scoring_dice(self, d):
