@@ -67,9 +67,9 @@ them). The deck persists from turn to turn: the next turn starts where the
 last one stopped or busted, and every item goes back and is shuffled when
 (``reshuffle``) no bust item is left in the deck after a turn
 (``"last-bad"``), when any bust item busts a turn (``"every-bust"``), or
-before every turn (``"every-turn"``: each turn draws from a full deck). The deck of ``bad``
-bust items and ``good`` items worth 1 point each (:meth:`Deck.of`) has the
-state ``(w, c)``, bad and good items drawn.
+before every turn (``"every-turn"``: each turn draws from a full deck).
+The deck of ``bad`` bust items and ``good`` items worth 1 point each
+(:meth:`Deck.of`) has the state ``(w, c)``, bad and good items drawn.
 """
 
 from collections import deque
