@@ -517,8 +517,10 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
         for a, b in pairs1:
             delta = max(delta, sweep_turn(U1, a, b, cap - a, seat1_stop_any))
             for h in states:
-                new = (turn(U1, a, b, h, 0, cap - a, seat1_stop_any) if forced_first
-                       else value(U1, (a, b, h, 0), cap - a, seat1_stop_any))
+                c = turn(U1, a, b, h, 0, cap - a, seat1_stop_any) if forced_first else None
+                # (a state with nothing left to draw is never a round's start,
+                # but is tabled as one: there seat 1 can only pass)
+                new = c if c is not None else value(U1, (a, b, h, 0), cap - a, seat1_stop_any)
                 delta = max(delta, abs(new - R[(a, b, h)]))
                 R[(a, b, h)] = new
         if delta < tol:

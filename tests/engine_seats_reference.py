@@ -102,7 +102,7 @@ class _Race:
         continuation and its options (:meth:`go`)."""
         c, index, picks = self.go(sc, s, t)
         may_stop = t >= self.min_bank and not (first and self.forced_first)
-        if not may_stop:
+        if not may_stop and c is not None:  # (nothing to draw: a pass)
             return c, (index, picks)
         stop = self.handed(sc, sc[0] + t, self.proc.handover(s))
         if c is None:
