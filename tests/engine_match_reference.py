@@ -240,7 +240,7 @@ def reference_match(proc, goal, a, b, start=(0, 0), *, forced_first=False, min_b
     def node(p, i, j, s, t, at_start):
         pol = pols[p]
         allowed = t >= min_bank and not (at_start and forced_first)
-        if pol.stops(i, j, s, t, allowed) and (allowed or not rolls[s]):
+        if not rolls[s] or (allowed and pol.stops(i, j, s, t, allowed)):
             return stop_value(p, i, j, s, t)
         return cont_value(p, i, j, s, t, pol.cont(i, j, s, t))
 
@@ -254,7 +254,7 @@ def reference_match(proc, goal, a, b, start=(0, 0), *, forced_first=False, min_b
             Y[key], AY[key] = v, act
         for key in X:
             p, i, j, h = key
-            if forced_first:
+            if forced_first and rolls[h]:  # (nothing to draw: never a turn start)
                 v, act = cont_value(p, i, j, h, 0, pols[p].cont(i, j, h, 0))
             else:
                 v, act = node(p, i, j, h, 0, True)
