@@ -231,3 +231,23 @@ def test_the_rule_search_weighs_the_points_left(tmp_path):
     texts = [t.text for t in rules_templates(load_rules_game(str(path)))]
     assert "while pts_rem > w_rem * k" in texts
     assert not any("c_rem > w_rem" in t for t in texts)
+
+
+def test_a_deck_that_may_pass_is_refused_in_rounds_before_allocating():
+    """Without a forced first draw every deck state can start a turn and
+    hand the same deck over: each is an unknown of the rounds' open pairs
+    (vectors of H + 1 numbers), counted before anything is allocated."""
+    from designer.engine.rounds import rounds_estimate
+    from designer.engine.solve import TooLargeError
+
+    text = ("goal = 6\nending = \"rounds\"\n[turn]\nforced_first = false\n[deck.items]\n"
+            "one = { count = 6, points = 1 }\ntwo = { count = 6, points = 2 }\n"
+            "red = { count = 3, bust = true }\n")
+    m = parse_rules(text).model
+    H = len(m.start_states())
+    assert H == m.states == 7 * 7 * 3
+    est = rounds_estimate(m, 6)
+    assert est["memory"] > 8 * m.states * (6 + 60 + 1) * (H + 1)  # the general path's values
+    with pytest.raises(TooLargeError, match=r"positions in rounds and needs [\d,]+ MB, over "
+                                            r"the limit of 1 MB"):
+        solve_rounds_model(m, 6, memory_limit=2**20)

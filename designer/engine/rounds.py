@@ -139,9 +139,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from designer import memory as mem
 from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, kernel, load_first
 from designer.engine import _rounds_kernels as rk
 from designer.engine.model import BUST, CHOOSE, END, tiny_model
+from designer.engine.solve import TooLargeError
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Tie rules of the rounds ending.
@@ -808,7 +810,8 @@ def _warm():
     load_first((rk.solve_open,), lambda: solve_rounds_model(tiny_model(), 2, _timed=False))
 
 
-def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _timed=True):
+def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, memory_limit=None,
+                       _timed=True):
     """Solve two seats under the rounds ending over ``model`` exactly.
 
     Parameters
@@ -822,6 +825,9 @@ def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _t
         Start scores of seat 1 and seat 2 (each below the goal).
     cap : int, optional
         Score cap (default ``goal + CAP_MARGIN``).
+    memory_limit : int, optional
+        Bytes the solve may take (:func:`rounds_estimate`), checked before
+        anything is allocated (default :func:`designer.memory.memory_limit`).
 
     Returns
     -------
@@ -832,6 +838,8 @@ def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _t
     DesignError
         A goal, tie rule, start or cap out of range, scores that can fall,
         or a turn that can return to a state without scoring.
+    TooLargeError
+        The solve needs more than ``memory_limit`` bytes.
     ConvergenceError, SolverError
         A tie round or a pair that does not settle.
     """
@@ -850,6 +858,12 @@ def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, _t
         raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
     G = goal
     order = _order(model)
+    memory_limit = mem.resolve(memory_limit)
+    est = rounds_estimate(model, goal, C)
+    if est["memory"] > memory_limit:
+        raise TooLargeError(f"this game has {est['positions']:,} positions in rounds and needs "
+                            f"{est['memory'] / 2**20:,.0f} MB, over the limit of "
+                            f"{mem.limit_text(memory_limit)}")
     if _timed:
         _warm()
     t0 = time.perf_counter()
@@ -895,6 +909,21 @@ def _positions(model, goal, cap):
 SECONDS_PER_WORK = 3e-10
 
 
+def _general_values(model, Tn):
+    """Numbers the open rounds' general path (two or more feedback states,
+    :func:`_open_general`) holds at once: a turn's in-turn values and its
+    stop values, ``K = H + 1`` numbers each; 0 for the pair kernels."""
+    H = len(model.start_states())
+    if H == 1:
+        return 0
+    from designer.engine.solve import plan
+
+    if len(plan(model, Tn)["fh"]) <= 1:
+        return 0
+    K = H + 1
+    return (model.states * (Tn + 1) + 3 * (Tn + 1) * H) * K
+
+
 def rounds_estimate(model, goal, cap=None, nt=None):
     """What :func:`solve_rounds_model` needs, before solving: ``positions``,
     ``start_states``, ``memory`` (bytes, on ``nt`` threads, default
@@ -918,7 +947,7 @@ def rounds_estimate(model, goal, cap=None, nt=None):
     tables = (goal * (goal + max(model.min_bank, 1) + 1) + goal * (C + 1) + (C + 1)) * H
     rounds = S * (3 * (C + 1) + C * max(model.min_bank, 1))
     scratch = nt * (2 * S * Tn * 3 + (KEPT_PER_STATE * S + 4096) * 7 + 6 * H)
-    memory = (tables + rounds + scratch) * 8
+    memory = (tables + rounds + scratch + _general_values(model, Tn)) * 8
     return dict(positions=positions, start_states=H, memory=memory,
                 seconds=0.01 + SECONDS_PER_WORK * 3 * positions * per_state, at_least=False)
 

@@ -444,7 +444,7 @@ class _Reader:
                           "_, starting with a letter, at most 20 characters")
             if name in ("w", "c", "pts"):
                 self.fail(key, f"not allowed as a kind's name: {name}_rem already counts "
-                          + {"w": "the bust items", "c": "the items that do not bust",
+                          + {"w": "the bust items", "c": "the other items",
                              "pts": "the points"}[name] + " left")
             if not isinstance(spec, dict):
                 self.fail(key, "must be a table such as { count = 4, points = 2 }, "

@@ -269,7 +269,11 @@ def plan(model, goal):
     tmax = max(goal - lo, model.min_bank) - 1  # largest turn total a node can have
     moves, ends, pass_ok = _edges(model)
     starts = model.start_states()
-    feedback = set()
+    # a turn that can end where it started (a pass handing the same deck
+    # over) is a cycle of its own: that state is a feedback state whatever
+    # else is chosen, so all such are taken at once (one at a time, a deck
+    # of 20,000 states that may pass took minutes to plan)
+    feedback = {h for s, h in ends if s == h}
     while True:
         succ = [[] for _ in range(S)]
         for s, s2, _ in moves:
@@ -290,12 +294,20 @@ def plan(model, goal):
         feedback.add(max(sorted(inside), key=inside.get))  # most cycles through it
     order = []
     ptr = [0]
-    for comp in comps:
-        members = set(comp)
+    # the moves that score nothing within a component, by component (read
+    # once: a turn of many states has as many components)
+    level = {}
+    for s, s2, g in moves:
+        if g == 0 and comp_of[s] == comp_of[s2]:
+            level.setdefault(int(comp_of[s]), []).append((s, s2))
+    for ci, comp in enumerate(comps):
+        if ci not in level:  # nothing to order within it
+            order.extend(comp)
+            ptr.append(len(order))
+            continue
         ts = TopologicalSorter({s: [] for s in comp})
-        for s, s2, g in moves:
-            if g == 0 and s in members and s2 in members:
-                ts.add(s, s2)  # s2 is swept before s at the same turn total
+        for s, s2 in level[ci]:
+            ts.add(s, s2)  # s2 is swept before s at the same turn total
         try:
             order.extend(ts.static_order())
         except CycleError as exc:
