@@ -18,6 +18,20 @@ def median_time(fn, repeats):
     return statistics.median(times), out
 
 
+def cpu():
+    """The processor's model name (as ``lscpu`` gives it)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or "unknown processor"
+
+
 def load():
     """The machine's load averages, in words."""
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
