@@ -115,10 +115,12 @@ _FACE = ("points", "bust", "aside", "probability")
 _EFFECT = ("bust_faces", "score", "penalty", "floor")
 _DECK = ("bad", "good", "reshuffle", "items", "floor")
 _ITEM = ("count", "points", "bust", "stop", "score", "penalty", "bust_at")
-#: Kinds of items a deck may hold, and the deck states (the product over
-#: the kinds of their counts plus one) it may have.
+#: Kinds of items a deck may hold, the deck states (the product over the
+#: kinds of their counts plus one, times their bust_at) it may have, and
+#: the largest bust_at (the n-th item of a kind in one turn busts).
 MAX_KINDS = 8
 MAX_DECK_STATES = 100_000
+MAX_BUST_AT = 10
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,19}")
 _SCORING = ("count", "sides", "unit", "singles", "three_of_a_kind", "more_of_a_kind",
             "three_pairs", "straight", "hot_dice", "farkle_penalty")
@@ -473,7 +475,7 @@ class _Reader:
             if "bust_at" in spec:
                 if what != ["bust"]:
                     self.fail(key + ".bust_at", "only with bust = true")
-                bust_at = self.int(spec, "bust_at", 1, 1, MAX_DICE, key + ".")
+                bust_at = self.int(spec, "bust_at", 1, 1, MAX_BUST_AT, key + ".")
             kinds.append(Item(name, count, points, "bust" in spec, "stop" in spec, effect,
                               penalty, bust_at))
         if not any(k.bust and k.count >= k.bust_at for k in kinds):
