@@ -290,11 +290,7 @@ def max_score_horizon(model):
     not defined (a chain of continuations that never bust gains forever
     from ``state``)."""
     m = model
-    owner = np.repeat(np.arange(m.continuations), np.diff(m.out_start))
-    state = np.repeat(np.arange(m.states), np.diff(m.cont_start))
-    p = m.out_prob
-    bust = np.bincount(owner, weights=np.where(m.out_kind == BUST, p, 0.0),
-                       minlength=m.continuations)
+    owner, state, bust = _continuations(m)
     safe = bust <= 0.0
     reach, L = _large_totals(m, owner, state, safe)
     if L is None:
@@ -306,6 +302,16 @@ def max_score_horizon(model):
     if np.any(L > 0):  # turns go on past T* through continuations that never bust
         T += max(int(m.opt_gain.max(initial=0)), 1) + reach
     return T, None
+
+
+def _continuations(model):
+    """Per outcome its continuation, per continuation its state and its
+    chance to bust."""
+    owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
+    state = np.repeat(np.arange(model.states), np.diff(model.cont_start))
+    bust = np.bincount(owner, weights=np.where(model.out_kind == BUST, model.out_prob, 0.0),
+                       minlength=model.continuations)
+    return owner, state, bust
 
 
 def _gains(model, owner, L):
@@ -370,10 +376,7 @@ def defined_horizon(model, name, instead):
 def large_total_gains(model):
     """``L(s)`` of the module docstring (zeros where ``max-score`` is not
     defined)."""
-    owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
-    state = np.repeat(np.arange(model.states), np.diff(model.cont_start))
-    bust = np.bincount(owner, weights=np.where(model.out_kind == BUST, model.out_prob, 0.0),
-                       minlength=model.continuations)
+    owner, state, bust = _continuations(model)
     L = _large_totals(model, owner, state, bust <= 0.0)[1]
     return np.zeros(model.states) if L is None else L
 
