@@ -414,14 +414,16 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
 
 
 def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False, min_bank=0,
-                     tol=1e-15, max_iter=100_000):
+                     floor=0, tol=1e-15, max_iter=100_000):
     """Seat 1's win probability from scores (0, 0) under the rounds ending
     (the rounds ending over any turn model), two seats, by value iteration over the actual scores,
     written from the rules: seat 1 then seat 2 take a turn; when the round
     ends with a score at or above the goal, the higher score wins; a tie
     there is replayed as another round (``replay``) or goes to seat 1
     (``earlier-seat``). Seat 1's score is capped at ``cap``: a turn that
-    reaches it stops there. Busts keep the banked score.
+    reaches it stops there. A bust may lower the mover's banked score (to
+    0, or by a penalty down to ``floor``); a replayed round is then played
+    on from the scores it leaves, even below the goal.
 
     Returns
     -------
@@ -432,7 +434,7 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
     cap = goal + 30 if cap is None else cap
     states = _states(proc)
     rolls = {s: proc.rolls(s) for s in states}
-    live = [(a, b) for a in range(goal) for b in range(goal)]
+    live = [(a, b) for a in range(floor, goal) for b in range(floor, goal)]
     if ties == "replay":
         live += [(a, a) for a in range(goal, cap + 1)]
     R = {(a, b, h): 0.5 for a, b in live for h in states}
@@ -463,8 +465,8 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
             v = 0.0
             for o in outs:
                 p, kind = o[0], o[1]
-                if kind == "bust":
-                    v += p * _end(stopf, x, y, o[2], 0)
+                if kind == "bust":  # the banked score may fall
+                    v += p * _end(stopf, o[3](x), y, o[2], 0)
                 elif kind == "end":
                     v += p * _end(stopf, x, y, o[3], min(t + o[2], limit))
                 else:
@@ -505,9 +507,9 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
                 table[key] = new
         return delta
 
-    pairs2 = {(b, a) for a in range(cap + 1) for b in range(goal)}
-    if ties == "replay":  # seat 2 in a tie round: level at b, seat 1 gained a - b
-        pairs2 |= {(b, a) for b in range(goal, cap + 1) for a in range(b, cap + 1)}
+    pairs2 = {(b, a) for a in range(floor, cap + 1) for b in range(floor, goal)}
+    if ties == "replay":  # seat 2 in a tie round: level at b, seat 1 now at a
+        pairs2 |= {(b, a) for b in range(goal, cap + 1) for a in range(floor, cap + 1)}
     pairs2 = sorted(pairs2, key=lambda k: -(k[0] + k[1]))
     pairs1 = sorted(live, key=lambda k: -(k[0] + k[1]))
     for _ in range(max_iter):

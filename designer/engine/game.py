@@ -240,6 +240,10 @@ def check_game(game):
             from designer.engine.seats import estimate as seats_estimate
 
             est = seats_estimate(rules.model, rules.goal, game.players)
+    elif game.ending == "rounds" and rules.model.falls:
+        from designer.engine.rounds_falls import falls_estimate
+
+        est = falls_estimate(rules.model, rules.goal, game.cap, rules.ties)
     elif game.ending == "rounds":
         est = rounds_estimate(rules.model, rules.goal, cap=game.cap)
     else:
@@ -545,6 +549,49 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
     return _add_starts(out, starts, unit, r.value, at)
 
 
+def _rounds_out(game, X, max_komi, cap):
+    """The figures of a two-seat rounds game from ``X[a, b]``, seat 1's win
+    at a round's start with the scores ``a, b >= 0`` (units; the first
+    turn from the game's start state): the seat wins, the fair komi
+    (:func:`solve_game`) and the komi table."""
+    rules, unit, goal = game.rules, game.unit, game.rules.goal
+    second = X[0, :goal]             # komi k >= 0: seat 2 starts with k
+    first = X[1:goal, 0]             # seat 1 starts with m >= 1
+    komis = np.concatenate((-np.arange(goal - 1, 0, -1), np.arange(goal)))
+    wins = np.concatenate((first[::-1], second))
+    gap = np.abs(wins - 0.5)
+    best = int(np.lexsort((komis < 0, np.abs(komis), gap))[0])
+    p = float(X[game.start[0], game.start[1]])
+    table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
+             for k in range(min(max_komi, goal - 1) + 1)]
+    return {"game": game.describe(), "players": 2, "ending": "rounds", "ties": rules.ties,
+            "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
+            "fair_komi": int(komis[best]) * unit,
+            "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
+            "turn_states": rules.model.states, "cap": cap * unit}
+
+
+def _solve_rounds_falls_game(game, max_komi, length=None, starts=()):
+    """:func:`_solve_rounds_game` for a game whose busts can lower a banked
+    score (:func:`designer.engine.rounds_falls.solve_rounds_falls`): the
+    same figures; the expected length is carried by the solve itself."""
+    from designer.engine.rounds_falls import solve_rounds_falls
+
+    rules, unit = game.rules, game.unit
+    r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap)
+    h0 = int(np.searchsorted(r.start_states, 0))
+    lo = r.floor
+    out = _rounds_out(game, r.X[-lo:, -lo:, h0], max_komi, r.cap)
+    out.update(states=r.states, residual=r.residual, passes=r.passes, sweeps=r.passes,
+               seconds=r.seconds)
+    actions = None
+    if length is not False:
+        actions = r.LX[-lo:, -lo:, h0]
+        out["length_seconds"] = 0.0  # carried by the solve
+        _add_lengths(out, actions, game.start)
+    return _add_starts(out, starts, unit, lambda v: [p := r.win(*v), 1.0 - p], actions)
+
+
 def _solve_rounds_game(game, max_komi, length=None, starts=()):
     """:func:`solve_game` under the rounds ending
     (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
@@ -556,24 +603,14 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
     from designer.engine.rounds_match import match_rounds_model
 
     rules, unit = game.rules, game.unit
+    if rules.model.falls:
+        return _solve_rounds_falls_game(game, max_komi, length, starts)
     r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties, cap=game.cap)
-    goal = rules.goal
     h0 = int(np.searchsorted(r.start_states, 0))
-    second = r.X[0, :, h0]           # komi k >= 0: seat 2 starts with k
-    first = r.X[1:, 0, h0]           # seat 1 starts with m >= 1
-    komis = np.concatenate((-np.arange(goal - 1, 0, -1), np.arange(goal)))
-    wins = np.concatenate((first[::-1], second))
-    gap = np.abs(wins - 0.5)
-    best = int(np.lexsort((komis < 0, np.abs(komis), gap))[0])
-    p = float(r.X[game.start[0], game.start[1], h0])
-    table = [{"komi": int(k) * unit, "first_player_win": float(second[k])}
-             for k in range(min(max_komi, goal - 1) + 1)]
-    out = {"game": game.describe(), "players": 2, "ending": "rounds", "ties": rules.ties,
-           "seat_win": [p, 1.0 - p], "first_player_win": p, "fairness": abs(p - 0.5),
-           "fair_komi": int(komis[best]) * unit,
-           "fair_komi_first_player_win": float(wins[best]), "komi_table": table,
-           "states": r.states, "turn_states": rules.model.states, "residual": r.residual,
-           "passes": 1, "sweeps": r.steps, "cap": r.cap * unit, "seconds": r.seconds}
+    out = _rounds_out(game, r.X[:, :, h0], max_komi, r.cap)
+    out.update(states=r.states, residual=r.residual, passes=1, sweeps=r.steps,
+               seconds=r.seconds)
+
     def win(v):
         return [p := float(r.X[v[0], v[1], h0]), 1.0 - p]
 
@@ -592,7 +629,8 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
             actions = L[:, :, h0]
         else:
             opt = RulesPolicy(OPTIMAL, "optimal")
-            m = match_rounds_model(rules.model, goal, opt, opt, ties=rules.ties, solution=r)
+            m = match_rounds_model(rules.model, rules.goal, opt, opt, ties=rules.ties,
+                                   solution=r)
             out["length_seconds"] = m.seconds
             actions = m.actions[0, :, :, int(np.searchsorted(m.start_states, 0))]
         _add_lengths(out, actions, game.start)

@@ -146,6 +146,12 @@ from designer.engine.model import BUST, CHOOSE, END, tiny_model
 from designer.engine.solve import TooLargeError
 from designer.errors import ConvergenceError, DesignError, SolverError
 
+#: Why a two-seat game whose busts lower a banked score is refused here
+#: (:mod:`designer.engine.rounds_falls` solves it; nothing else reads it).
+FALLS_SOLVE_ONLY = ("under the rounds ending, a game whose busts lower a banked score is "
+                    "taken by designer solve, rules check and studies, not yet by compare, "
+                    "play or strategy cards")
+
 #: Tie rules of the rounds ending.
 TIE_RULES = ("replay", "earlier-seat")
 #: Default margin of the score cap above the goal, in the model's units
@@ -849,8 +855,7 @@ def solve_rounds_model(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     if ties not in TIE_RULES:
         raise DesignError(f"invalid ties={ties!r}: allowed " + " or ".join(map(repr, TIE_RULES)))
     if model.falls:
-        raise DesignError("the rounds ending does not take yet a game whose busts lower a "
-                          "banked score")
+        raise DesignError(FALLS_SOLVE_ONLY)
     if not all(0 <= s < goal for s in start):
         raise DesignError(f"start scores {tuple(start)}: each must be 0..{goal - 1}")
     C = goal + CAP_MARGIN if cap is None else int(cap)
@@ -932,8 +937,7 @@ def rounds_estimate(model, goal, cap=None, nt=None):
     from designer._jit import threads
 
     if model.falls:
-        raise DesignError("the rounds ending does not take yet a game whose busts lower a "
-                          "banked score")
+        raise DesignError(FALLS_SOLVE_ONLY)
     _order(model)
     C = goal + CAP_MARGIN if cap is None else int(cap)
     S, H = model.states, len(model.start_states())

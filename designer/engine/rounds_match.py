@@ -335,8 +335,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     if ties not in R.TIE_RULES:
         raise DesignError(f"invalid ties={ties!r}: allowed " + " or ".join(map(repr, R.TIE_RULES)))
     if model.falls:
-        raise DesignError("the rounds ending does not take yet a game whose busts lower a "
-                          "banked score")
+        raise DesignError(R.FALLS_SOLVE_ONLY)
     order = R._order(model)  # refuses turns that return to a state without scoring
     G, S = goal, model.states
     gmax = _gmax(model)

@@ -270,8 +270,8 @@ def _layout(model, N, C):
 
 def _refuse_falls(model):
     if model.falls:
-        raise DesignError("the rounds ending does not take yet a game whose busts lower a "
-                          "banked score")
+        raise DesignError("the rounds ending with 3 or 4 players does not take yet a game "
+                          "whose busts lower a banked score (2 players do)")
 
 
 def _sizes(model, lay, N, G, C, replay, nt, na=None):

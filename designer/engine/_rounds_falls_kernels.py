@@ -1,0 +1,234 @@
+"""Numba kernels of the rounds ending where a bust can lower a banked score
+(two seats); :mod:`designer.engine.rounds_falls` has the mathematics.
+
+One turn is swept by :func:`designer.engine._rounds_kernels.turn_starts`
+from its stop values ``stopv[t, h]`` (banking ``t`` with the next turn
+from start ``h``). The busts that lower the score read column ``H + k`` of
+row 0 (``k``: the falling outcome's rank, :data:`OQ_AUX` pointed there by
+the layout), which holds what the turn is worth after that bust.
+"""
+
+from designer._jit import kernel
+from designer.engine._rounds_kernels import (OP_CHOICE, OP_MOVE, OP_SKIP, OQ_AUX, OQ_OP,
+                                             turn_starts)
+
+# bust effects on the banked score (designer.engine.model)
+_ZERO = 1
+
+
+@kernel
+def _fallen(score, effect, penalty, lo):
+    """The banked score after a bust of ``effect`` from ``score``."""
+    if effect == _ZERO:
+        return 0
+    return max(score - penalty, lo)
+
+
+@kernel
+def _round_end(a, b, h, G, lo, replay, X, LX):
+    """Seat 2's value and the actions left once a round ends at scores
+    ``(a, b)`` with the next round from start ``h``."""
+    if a >= G or b >= G:
+        if b > a:
+            return 1.0, 0.0
+        if b < a or not replay:
+            return 0.0, 0.0
+    return 1.0 - X[a - lo, b - lo, h], LX[a - lo, b - lo, h]
+
+
+@kernel
+def _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start,
+             opt_next, hand_h, stopv, stopl, resv, resl):
+    """Start values of a turn that ends at once, at total 0 (the mover is at
+    the cap, or seat 2 already leads a tie round): a pass, or under a
+    forced first roll that roll, every total it reaches being the end."""
+    for h in range(H):
+        s = starts[h]
+        if not forced or cont_start[s + 1] == cont_start[s]:
+            resv[h] = stopv[0, hand_h[s]]
+            resl[h] = 1.0 + stopl[0, hand_h[s]]
+            continue
+        have = False
+        bestn = 0.0
+        bestl = 0.0
+        for c in range(cont_start[s], cont_start[s + 1]):
+            acc = 0.0
+            lacc = throws[c]
+            for o in range(out_start[c], out_start[c + 1]):
+                op = oq[o, OQ_OP]
+                p = out_prob[o]
+                if op == OP_SKIP:
+                    continue
+                if op == OP_CHOICE:
+                    bn = -1.0
+                    bl = 0.0
+                    for k in range(opt_start[o], opt_start[o + 1]):
+                        n = stopv[0, hand_h[opt_next[k]]]
+                        if n > bn:  # every option ends the turn: the first best
+                            bn = n
+                            bl = 1.0 + stopl[0, hand_h[opt_next[k]]]
+                    acc += p * bn
+                    lacc += p * bl
+                elif op == OP_MOVE:
+                    acc += p * stopv[0, oq[o, OQ_AUX]]
+                    lacc += p * (1.0 + stopl[0, oq[o, OQ_AUX]])
+                else:  # a bust (a fall's own column) or an end with points
+                    acc += p * stopv[0, oq[o, OQ_AUX]]
+                    lacc += p * stopl[0, oq[o, OQ_AUX]]
+            if not have or acc > bestn:
+                have = True
+                bestn = acc
+                bestl = lacc
+        resv[h] = bestn
+        resl[h] = bestl
+
+
+@kernel
+def _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, out_start,
+          out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl,
+          Wv, Wl, resv, resl):
+    """The mover's start values of one turn (:func:`turn_starts`, or
+    :func:`_instant` when it ends at once)."""
+    if T == 0:
+        _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start,
+                 opt_next, hand_h, stopv, stopl, resv, resl)
+    else:
+        turn_starts(T, stopv, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
+                    out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                    tmin, Wv, Wl, resv, resl)
+
+
+@kernel
+def _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h, X, LX, stopv, stopl, H):
+    """Stop values of seat 2's turn at ``b`` against a seat 1 that ended
+    its turn at ``a``; returns the total ``T`` from which a stop wins."""
+    T = max(G - b, a + 1 - b, min_bank, 0)
+    for t in range(T):
+        for h in range(H):
+            stopv[t, h], stopl[t, h] = _round_end(a, b + t, h, G, lo, replay, X, LX)
+    for h in range(H):
+        stopv[T, h] = 1.0
+        stopl[T, h] = 0.0
+    for k in range(fall_eff.shape[0]):
+        nb = _fallen(b, fall_eff[k], fall_pen[k], lo)
+        stopv[0, H + k], stopl[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, X, LX)
+    return T
+
+
+@kernel
+def _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv, stopl, H):
+    """Stop values of seat 1's turn at ``a`` against seat 2 at ``b`` (a
+    score past the cap ``C`` is held at it); returns ``T = C - a``."""
+    T = C - a
+    for t in range(T + 1):
+        for h in range(H):
+            stopv[t, h] = 1.0 - Y[b - lo, a + t - lo, h]
+            stopl[t, h] = LY[b - lo, a + t - lo, h]
+    for k in range(fall_eff.shape[0]):
+        na = _fallen(a, fall_eff[k], fall_pen[k], lo)
+        stopv[0, H + k] = 1.0 - Y[b - lo, na - lo, fall_h[k]]
+        stopl[0, H + k] = LY[b - lo, na - lo, fall_h[k]]
+    return T
+
+
+@kernel
+def _change(new, old, H):
+    """Largest change of a start value (``new[h]`` against ``old[h]``)."""
+    d = 0.0
+    for h in range(H):
+        d = max(d, abs(new[h] - old[h]))
+    return d
+
+
+@kernel
+def _lchange(new, old, H):
+    """Largest relative change of an expected length."""
+    d = 0.0
+    for h in range(H):
+        d = max(d, abs(new[h] - old[h]) / max(1.0, abs(new[h])))
+    return d
+
+
+@kernel
+def _secant(x0, f0, x1, f1):
+    """The fixed point of the line through ``(x0, f0)`` and ``(x1, f1)``
+    (``f = f(x)``), or ``f1`` where the slope is not in ``[0, 1)``."""
+    if x1 == x0:
+        return f1
+    m = (f1 - f0) / (x1 - x0)
+    if m < 0.0 or m >= 1.0:
+        return f1
+    return (f1 - m * x1) / (1.0 - m)
+
+
+@kernel
+def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, blk_ptr,
+               blk_states, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
+               opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY, stopv,
+               stopl, Wv, Wl, resv, resl, old):
+    """One Gauss-Seidel pass over every pair of scores, in decreasing sum:
+    each pair's two turns (seat 2's ``Y[b, a]``, then seat 1's ``X[a, b]``)
+    are iterated until one round of both moves no start value by more than
+    ``tol`` (with one start state through a secant step on ``X[a, b]``, the
+    pair's values being affine in it while its decisions stay). Returns the
+    largest change of a stored win over the pass, or -1 when a pair did not
+    settle within ``max_inner`` rounds."""
+    H = starts.shape[0]
+    delta = 0.0
+    for sm in range(2 * C, 2 * lo - 1, -1):
+        for a in range(max(lo, sm - C), min(C, sm - lo) + 1):
+            b = sm - a
+            need_y = b < G or replay
+            need_x = (a < G and b < G) or (replay and a == b)
+            if not need_y:
+                continue
+            for h in range(H):
+                old[0, h] = Y[b - lo, a - lo, h]
+                old[1, h] = X[a - lo, b - lo, h]
+            x0 = 0.0
+            f0 = 0.0
+            l0 = 0.0
+            g0 = 0.0
+            settled = False
+            for it in range(max_inner):
+                xin = X[a - lo, b - lo, 0]
+                lin = LX[a - lo, b - lo, 0]
+                T = _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h, X, LX,
+                           stopv, stopl, H)
+                _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start,
+                      out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                      hidx, tmin, stopv, stopl, Wv, Wl, resv, resl)
+                dy = _change(resv, Y[b - lo, a - lo], H)
+                dly = _lchange(resl, LY[b - lo, a - lo], H)
+                for h in range(H):
+                    Y[b - lo, a - lo, h] = resv[h]
+                    LY[b - lo, a - lo, h] = resl[h]
+                if not need_x:
+                    settled = True
+                    break
+                T = _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv, stopl, H)
+                _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start,
+                      out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                      hidx, tmin, stopv, stopl, Wv, Wl, resv, resl)
+                dx = _change(resv, X[a - lo, b - lo], H)
+                dlx = _lchange(resl, LX[a - lo, b - lo], H)
+                for h in range(H):
+                    X[a - lo, b - lo, h] = resv[h]
+                    LX[a - lo, b - lo, h] = resl[h]
+                if max(dx, dy, dlx, dly) <= tol:
+                    settled = True
+                    break
+                if H == 1 and it > 0 and it % 2 == 1:
+                    # the next round from the fixed point of the last two
+                    X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])
+                    LX[a - lo, b - lo, 0] = _secant(l0, g0, lin, resl[0])
+                x0 = xin
+                f0 = resv[0]
+                l0 = lin
+                g0 = resl[0]
+            if not settled:
+                return -1.0
+            delta = max(delta, _change(Y[b - lo, a - lo], old[0], H))
+            if need_x:
+                delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
+    return delta
