@@ -478,12 +478,18 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
         # a turn ended by the dice at total t; the next turn starts at nxt
         return stopf(x, y, _Start(nxt), t)
 
-    def seat2_start(b, a, h):
+    S2 = {}  # seat 2's turn starts, tabled when its turn is swept
+
+    def seat2_start_now(b, a, h):
         limit = seat2_limit(b, a)
         key = (b, a, h, 0)
         if forced_first:
             return turn(U2, b, a, h, 0, limit, seat2_stop_any)
         return value(U2, key, limit, seat2_stop_any)
+
+    def seat2_start(b, a, h):
+        v = S2.get((b, a, h))
+        return seat2_start_now(b, a, h) if v is None else v
 
     def seat2_stop_any(b, a, s, t):
         h = s.h if isinstance(s, _Start) else proc.handover(s)
@@ -510,13 +516,18 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
     pairs2 = {(b, a) for a in range(floor, cap + 1) for b in range(floor, goal)}
     if ties == "replay":  # seat 2 in a tie round: level at b, seat 1 now at a
         pairs2 |= {(b, a) for b in range(goal, cap + 1) for a in range(floor, cap + 1)}
-    pairs2 = sorted(pairs2, key=lambda k: -(k[0] + k[1]))
-    pairs1 = sorted(live, key=lambda k: -(k[0] + k[1]))
-    for _ in range(max_iter):
+    live = set(live)
+
+    def sweep_pair(a, b):
+        """Seat 2's turn at (b, a), then seat 1's at (a, b): the largest change."""
         delta = 0.0
-        for b, a in pairs2:
-            delta = max(delta, sweep_turn(U2, b, a, seat2_limit(b, a), seat2_stop_any))
-        for a, b in pairs1:
+        if (b, a) in pairs2:
+            delta = sweep_turn(U2, b, a, seat2_limit(b, a), seat2_stop_any)
+            for h in states:
+                new = seat2_start_now(b, a, h)
+                delta = max(delta, abs(new - S2.get((b, a, h), 0.5)))
+                S2[(b, a, h)] = new
+        if (a, b) in live:
             delta = max(delta, sweep_turn(U1, a, b, cap - a, seat1_stop_any))
             for h in states:
                 c = turn(U1, a, b, h, 0, cap - a, seat1_stop_any) if forced_first else None
@@ -525,6 +536,19 @@ def reference_rounds(proc, goal, ties="replay", cap=None, *, forced_first=False,
                 new = c if c is not None else value(U1, (a, b, h, 0), cap - a, seat1_stop_any)
                 delta = max(delta, abs(new - R[(a, b, h)]))
                 R[(a, b, h)] = new
+        return delta
+
+    # Gauss-Seidel by pairs of scores, larger sums first (a hold reads a
+    # larger sum), each pair swept until its own turns agree; the table is
+    # done once a whole pass changes nothing by tol
+    order = sorted(live | {(a, b) for b, a in pairs2}, key=lambda k: -(k[0] + k[1]))
+    for _ in range(max_iter):
+        delta = 0.0
+        for a, b in order:
+            delta = max(delta, sweep_pair(a, b))
+            for _ in range(max_iter):
+                if sweep_pair(a, b) < tol:
+                    break
         if delta < tol:
             return R[(0, 0, proc.start)], R
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")

@@ -209,6 +209,23 @@ def test_solve_a_file_equals_the_engine(text, tmp_path):
     assert wins[out["fair_komi"]] == out["fair_komi_first_player_win"]
 
 
+def test_falling_scores_in_equal_turns(tmp_path):
+    """Two seats in the rounds ending, scores that can fall: the CLI gives
+    the engine's figures at the komi asked (points to seat 1 here); a
+    comparison is refused in one line, exit status 2."""
+    from designer.engine.rounds_falls import solve_rounds_falls
+
+    (tmp_path / "game.toml").write_text(FALLING)
+    r = cli("solve", "game.toml", "--ending", "rounds", "--komi", "-2", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    res = solve_rounds_falls(load_rules(tmp_path / "game.toml").model, 12)
+    assert out["first_player_win"] == res.win(2, 0) and out["ending"] == "rounds"
+    assert out["expected_actions"] == res.actions(2, 0) and out["passes"] == res.passes
+    _one_line_refusal(cli("compare", "game.toml", "--ending", "rounds", "--policy", "hold-at:5",
+                          "--against", "optimal"), "lower a banked score", "not yet by compare")
+
+
 def test_solve_komi_in_points(tmp_path):
     (tmp_path / "game.toml").write_text(PIGLET_LIKE)
     rules = load_rules(tmp_path / "game.toml")

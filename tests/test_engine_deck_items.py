@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from cli_runner import cli, one_line_refusal
 from engine_match_reference import Decide, HoldAt, reference_match
 from engine_reference import ItemDeck, reference_rounds
 from engine_seats_reference import reference_seats
@@ -211,13 +210,23 @@ def test_malformed_decks_are_refused_in_one_line(text, match):
     assert "\n" not in str(info.value)
 
 
-def test_a_bust_that_costs_banked_points_is_refused_in_rounds(tmp_path):
-    """Scores that fall are solved in the race only, as for dice."""
-    path = tmp_path / "skull.toml"
-    path.write_text("goal = 6\nending = \"rounds\"\n[deck.items]\na = { count = 3, points = 1 }\n"
-                    "skull = { count = 1, bust = true, score = \"zero\" }\n")
-    one_line_refusal(cli("solve", str(path)), "rounds")
-    assert [p.name for p in tmp_path.iterdir()] == ["skull.toml"]
+def test_a_bust_that_wipes_the_score_in_rounds_matches_reference():
+    """A skull that wipes the banked score, equal turns (replayed ties): a
+    deck persists, so every start state is its own; every round start to
+    1e-9 of the reference."""
+    from designer.engine.rounds_falls import solve_rounds_falls
+
+    rules = parse_rules("goal = 4\n[deck.items]\na = { count = 2, points = 1 }\n"
+                        "skull = { count = 1, bust = true, score = \"zero\" }\n")
+    proc = ItemDeck([(2, 1), (1, "zero")])
+    got = solve_rounds_falls(rules.model, 4, cap=8)
+    p, R = reference_rounds(proc, 4, "replay", cap=8, forced_first=True)
+    assert abs(got.first_player_win - p) < 1e-9 and len(got.start_states) > 1
+    for h, state in enumerate(got.start_states):
+        key = proc.state_of(rules.keys[state])
+        for a in range(4):
+            for b in range(4):
+                assert abs(got.X[a, b, h] - R[(a, b, key)]) < 1e-9, (a, b, key)
 
 
 def test_the_rule_search_weighs_the_points_left(tmp_path):

@@ -1,0 +1,75 @@
+"""Benchmark: the rounds ending where a bust can lower a banked score.
+
+Run by hand: ``python benchmarks/engine_rounds_falls.py [--repeats N]
+[--busy]``. Two rows:
+
+* Pig to 100 in equal turns, where scores never fall, solved by both
+  two-seat rounds solvers: the iteration over the whole table
+  (:func:`designer.engine.rounds_falls.solve_rounds_falls`, two passes
+  here) against the layered solver (:func:`designer.engine.rounds.
+  solve_rounds_model`) in the same process, the baseline; both tables are
+  checked equal to 1e-12. The ratio is what iterating costs where it is
+  not needed.
+* Two-Dice Pig (snake eyes wipes the score) in equal turns to 50 and 100,
+  which only the iteration solves: its time, passes and residual, beside
+  the same game in the race (:func:`designer.engine.solve.solve_model`,
+  the baseline of that row) for scale.
+
+Both solvers of the falls run on one thread (a pass reads pairs of the same
+pass); ``--busy`` runs everything again beside one CPU-bound process. The
+load average and the processor are printed first: the machine is shared.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import Busy, cpu, load, median_time  # noqa: E402
+
+from designer.engine.game import load_rules_game  # noqa: E402
+from designer.engine.rounds import solve_rounds_model  # noqa: E402
+from designer.engine.rounds_falls import solve_rounds_falls  # noqa: E402
+from designer.engine.solve import solve_model  # noqa: E402
+
+
+def _rows(repeats):
+    pig = load_rules_game("pig").rules.model
+    base, ref = median_time(lambda: solve_rounds_model(pig, 100), repeats)
+    now, got = median_time(lambda: solve_rounds_falls(pig, 100), repeats)
+    assert np.abs(got.X[:100, :100] - ref.X).max() < 1e-12
+    print(f"  Pig to 100 (never falls): iteration {now:.3f} s ({got.passes} passes), "
+          f"layered {base:.3f} s, ratio {now / base:.1f}x")
+    tdp = load_rules_game("two-dice-pig").rules.model
+    for goal in (50, 100):
+        race, r = median_time(lambda: solve_model(tdp, goal, 0), repeats)
+        now, got = median_time(lambda: solve_rounds_falls(tdp, goal), repeats)
+        print(f"  Two-Dice Pig to {goal}, rounds: {now:.2f} s, {got.passes} passes, residual "
+              f"{got.residual:.1e}, first player {got.first_player_win:.6f}; the race "
+              f"{race:.3f} s ({r.passes} passes, first player {r.first_player_win:.6f}); "
+              f"rounds / race {now / race:.0f}x")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
+    ap.add_argument("--busy", action="store_true",
+                    help="also run beside one CPU-bound process")
+    args = ap.parse_args()
+    print(f"{cpu()}, {load()}")
+    tiny = load_rules_game("piglet").rules.model
+    solve_rounds_falls(tiny, 3)  # load the kernels before timing
+    solve_rounds_model(tiny, 3)
+    print("quiet:")
+    _rows(args.repeats)
+    if args.busy:
+        with Busy():
+            print(f"beside one CPU-bound process ({load()}):")
+            _rows(args.repeats)
+
+
+if __name__ == "__main__":
+    main()
