@@ -387,26 +387,32 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
     def stop(i, j, s, t):
         return 1.0 - V[(j, i + t, proc.handover(s))]
 
-    order = sorted(W, key=lambda k: (-(k[0] + k[1]), -k[3]))
+    # a pass sweeps the pairs of scores from the largest sum down (a stop
+    # reads a larger sum), each pair's totals from the largest down, then
+    # its turn starts; it ends once a whole pass changes nothing by tol
+    nodes = {}
+    for key in sorted(W, key=lambda k: -k[3]):
+        nodes.setdefault(key[:2], []).append(key)
+    pairs = sorted(nodes, key=lambda k: -(k[0] + k[1]))
     for _ in range(max_iter):
         delta = 0.0
-        for key in order:
-            i, j, s, t = key
-            c = go(i, j, s, t)
-            options = [c] if c is not None else []
-            if t >= min_bank:
-                options.append(stop(i, j, s, t))
-            new = max(options)
-            delta = max(delta, abs(new - W[key]))
-            W[key] = new
-        for key in V:
-            i, j, h = key
-            c = go(i, j, h, 0)
-            # (a state with nothing left to draw is never a turn start, but
-            # is tabled as one: there the mover can only pass)
-            new = c if forced_first and c is not None else W[(i, j, h, 0)]
-            delta = max(delta, abs(new - V[key]))
-            V[key] = new
+        for i, j in pairs:
+            for key in nodes[(i, j)]:
+                _, _, s, t = key
+                c = go(i, j, s, t)
+                options = [c] if c is not None else []
+                if t >= min_bank:
+                    options.append(stop(i, j, s, t))
+                new = max(options)
+                delta = max(delta, abs(new - W[key]))
+                W[key] = new
+            for h in states:
+                c = go(i, j, h, 0)
+                # (a state with nothing left to draw is never a turn start,
+                # but is tabled as one: there the mover can only pass)
+                new = c if forced_first and c is not None else W[(i, j, h, 0)]
+                delta = max(delta, abs(new - V[(i, j, h)]))
+                V[(i, j, h)] = new
         if delta < tol:
             return V[(0, komi, proc.start)], V, W
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
