@@ -86,9 +86,11 @@ def _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt
 @kernel
 def _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, out_start,
           out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl,
-          Wv, Wl, resv, resl):
+          Wv, Wl, resv, resl, rowv, rowl):
     """The mover's start values of one turn (:func:`turn_starts`, or
-    :func:`_instant` when it ends at once)."""
+    :func:`_instant` when it ends at once), written to ``rowv`` (wins) and
+    ``rowl`` (expected actions); returns the largest change of a win and
+    the largest relative change of a length."""
     if T == 0:
         _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start,
                  opt_next, hand_h, stopv, stopl, resv, resl)
@@ -96,6 +98,11 @@ def _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, 
         turn_starts(T, stopv, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
                     out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
                     tmin, Wv, Wl, resv, resl)
+    d = max(_change(resv, rowv, H), _lchange(resl, rowl, H))
+    for h in range(H):
+        rowv[h] = resv[h]
+        rowl[h] = resl[h]
+    return d
 
 
 @kernel
@@ -193,29 +200,24 @@ def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, 
             for it in range(max_inner):
                 xin = X[a - lo, b - lo, 0]
                 lin = LX[a - lo, b - lo, 0]
-                T = _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h, X, LX,
-                           stopv, stopl, H)
-                _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start,
-                      out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
-                      hidx, tmin, stopv, stopl, Wv, Wl, resv, resl)
-                dy = _change(resv, Y[b - lo, a - lo], H)
-                dly = _lchange(resl, LY[b - lo, a - lo], H)
-                for h in range(H):
-                    Y[b - lo, a - lo, h] = resv[h]
-                    LY[b - lo, a - lo, h] = resl[h]
+                d = 0.0
+                for side in range(2 if need_x else 1):
+                    if side == 0:  # seat 2's turn, then seat 1's
+                        T = _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h,
+                                   X, LX, stopv, stopl, H)
+                        rowv, rowl = Y[b - lo, a - lo], LY[b - lo, a - lo]
+                    else:
+                        T = _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv,
+                                   stopl, H)
+                        rowv, rowl = X[a - lo, b - lo], LX[a - lo, b - lo]
+                    d = max(d, _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states,
+                                     cont_start, out_start, out_prob, throws, oq, opt_start,
+                                     opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl, Wv,
+                                     Wl, resv, resl, rowv, rowl))
                 if not need_x:
                     settled = True
                     break
-                T = _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv, stopl, H)
-                _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start,
-                      out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
-                      hidx, tmin, stopv, stopl, Wv, Wl, resv, resl)
-                dx = _change(resv, X[a - lo, b - lo], H)
-                dlx = _lchange(resl, LX[a - lo, b - lo], H)
-                for h in range(H):
-                    X[a - lo, b - lo, h] = resv[h]
-                    LX[a - lo, b - lo, h] = resl[h]
-                if max(dx, dy, dlx, dly) <= tol:
+                if d <= tol:
                     settled = True
                     break
                 if H == 1 and it > 0 and it % 2 == 1:
