@@ -121,7 +121,9 @@ HALVES = (
      ("engine-seat-profile", _seat_race_compare),  # 17
      # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
      ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 35
-     ("engine-matches", _rules_matches)],  # 21
+     ("engine-matches", _rules_matches),  # 21
+     # equal turns where a bust lowers a banked score: its own iteration
+     ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds"))],  # 6
 )
 
 
