@@ -115,3 +115,19 @@ def test_solve_game_reaches_falling_scores_in_rounds():
     assert [row["komi"] for row in out["komi_table"]] == [0, 1, 2, 3]
     est = falls_estimate(game.rules.model, 20, game.cap, game.rules.ties)
     assert out["states"] == est["positions"]
+
+
+def test_play_that_passes_for_ever_has_no_length():
+    """Rolling busts three times in four and costs 3 points: above the goal
+    both seats pass a replayed round for ever, so the game need not end
+    (its wins there are one solution of many); the length is refused in
+    words, not iterated for ever. With ties to seat 1 it ends, and equals
+    the reference."""
+    text = ('goal = 3\nending = "rounds"\n[dice]\ncount = 2\nsides = 2\n'
+            'face.1 = { bust = true }\nface.2 = { points = 1 }\n[dice.bust_effect]\n'
+            'bust_faces = 1\nscore = "penalty"\npenalty = 3\nfloor = -2\n')
+    model = parse_rules(text).model
+    assert not solve_rounds_falls(model, 3, cap=9).length_finite
+    got = solve_rounds_falls(model, 3, ties="earlier-seat", cap=9)
+    p, _ = reference_rounds(FromModel(model), 3, "earlier-seat", cap=9, floor=-2)
+    assert abs(got.first_player_win - p) < 1e-9 and got.length_finite

@@ -14,6 +14,9 @@ from designer.engine._rounds_kernels import (OP_CHOICE, OP_MOVE, OP_SKIP, OQ_AUX
 
 # bust effects on the banked score (designer.engine.model)
 _ZERO = 1
+#: Rounds of a pair whose wins agree while its expected lengths still move
+#: before the lengths are declared endless.
+ENDLESS_ROUNDS = 200
 
 
 @kernel
@@ -86,11 +89,12 @@ def _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt
 @kernel
 def _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, out_start,
           out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl,
-          Wv, Wl, resv, resl, rowv, rowl):
+          Wv, Wl, resv, resl, rowv, rowl, tol):
     """The mover's start values of one turn (:func:`turn_starts`, or
     :func:`_instant` when it ends at once), written to ``rowv`` (wins) and
     ``rowl`` (expected actions); returns the largest change of a win and
-    the largest relative change of a length."""
+    the largest relative change of a length, as one number: a win's plus
+    ``2`` when a length moved by more than ``tol`` (see :func:`solve_pass`)."""
     if T == 0:
         _instant(H, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start,
                  opt_next, hand_h, stopv, stopl, resv, resl)
@@ -98,7 +102,9 @@ def _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, 
         turn_starts(T, stopv, stopl, min_bank, forced, tie, blk_ptr, blk_states, cont_start,
                     out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
                     tmin, Wv, Wl, resv, resl)
-    d = max(_change(resv, rowv, H), _lchange(resl, rowl, H))
+    d = _change(resv, rowv, H)
+    if _lchange(resl, rowl, H) > tol:
+        d += 2.0
     for h in range(H):
         rowv[h] = resv[h]
         rowl[h] = resl[h]
@@ -172,14 +178,16 @@ def _secant(x0, f0, x1, f1):
 def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, blk_ptr,
                blk_states, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
                opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY, stopv,
-               stopl, Wv, Wl, resv, resl, old):
+               stopl, Wv, Wl, resv, resl, old, flags):
     """One Gauss-Seidel pass over every pair of scores, in decreasing sum:
     each pair's two turns (seat 2's ``Y[b, a]``, then seat 1's ``X[a, b]``)
     are iterated until one round of both moves no start value by more than
     ``tol`` (with one start state through a secant step on ``X[a, b]``, the
     pair's values being affine in it while its decisions stay). Returns the
     largest change of a stored win over the pass, or -1 when a pair did not
-    settle within ``max_inner`` rounds."""
+    settle within ``max_inner`` rounds. ``flags[0]`` becomes 1 where a
+    pair's wins agree but its expected lengths keep growing (play that
+    passes for ever: no finite length)."""
     H = starts.shape[0]
     delta = 0.0
     for sm in range(2 * C, 2 * lo - 1, -1):
@@ -197,6 +205,7 @@ def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, 
             l0 = 0.0
             g0 = 0.0
             settled = False
+            endless = 0
             for it in range(max_inner):
                 xin = X[a - lo, b - lo, 0]
                 lin = LX[a - lo, b - lo, 0]
@@ -213,13 +222,30 @@ def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, 
                     d = max(d, _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states,
                                      cont_start, out_start, out_prob, throws, oq, opt_start,
                                      opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl, Wv,
-                                     Wl, resv, resl, rowv, rowl))
+                                     Wl, resv, resl, rowv, rowl, tol))
                 if not need_x:
                     settled = True
                     break
                 if d <= tol:
                     settled = True
                     break
+                if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
+                    endless += 1
+                    if endless > ENDLESS_ROUNDS:
+                        # play that can pass for ever (both seats passing):
+                        # the wins stand, the lengths have no limit. Level
+                        # at the cap, where seat 1 can only pass, that is
+                        # the cap's own doing: the length there is left 0
+                        if a == C and b == C:
+                            for h in range(H):
+                                LX[a - lo, b - lo, h] = 0.0
+                                LY[b - lo, a - lo, h] = 0.0
+                        else:
+                            flags[0] = 1
+                        settled = True
+                        break
+                else:
+                    endless = 0
                 if H == 1 and it > 0 and it % 2 == 1:
                     # the next round from the fixed point of the last two
                     X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])

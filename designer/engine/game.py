@@ -585,7 +585,11 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=()):
     out.update(states=r.states, residual=r.residual, passes=r.passes, sweeps=r.passes,
                seconds=r.seconds)
     actions = None
-    if length is not False:
+    if length is not False and not r.length_finite:
+        out["length_error"] = ("optimal play can pass for ever at some scores (both seats "
+                               "passing): the game has no expected length, and its win "
+                               "probabilities are one solution of several")
+    elif length is not False:
         actions = r.LX[-lo:, -lo:, h0]
         out["length_seconds"] = 0.0  # carried by the solve
         _add_lengths(out, actions, game.start)

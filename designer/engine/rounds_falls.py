@@ -116,6 +116,9 @@ class RoundsFallsResult:
         The last pass's largest change of a stored win.
     passes : int
     seconds : float
+    length_finite : bool
+        False where optimal play can pass for ever (both seats passing at
+        some scores): the wins stand, ``LX`` and ``LY`` are not lengths.
     """
 
     first_player_win: float
@@ -133,6 +136,7 @@ class RoundsFallsResult:
     residual: float
     passes: int
     seconds: float
+    length_finite: bool = True
 
     def win(self, a, b, state=0):
         """Seat 1's win probability at a round's start, seat 1 at ``a`` and
@@ -255,7 +259,8 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     Y, LY = np.full((n, n, H), 0.5), np.zeros((n, n, H))
     S = model.states
     scratch = (np.zeros((Tm + 1, H + len(idx))), np.zeros((Tm + 1, H + len(idx))),
-               np.zeros((S, Tm)), np.zeros((S, Tm)), np.zeros(H), np.zeros(H), np.zeros((2, H)))
+               np.zeros((S, Tm)), np.zeros((S, Tm)), np.zeros(H), np.zeros(H), np.zeros((2, H)),
+               np.zeros(1, dtype=np.int64))
     args = (goal, C, lo, ties == "replay", model.min_bank, model.forced_first, TIE, PAIR_TOL,
             MAX_INNER, lay.starts.astype(np.int64), lay.blk_ptr, lay.blk_states,
             model.cont_start, model.out_start, model.out_prob, model.cont_throws, oq,
@@ -275,7 +280,7 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     h0 = int(lay.hidx[0])
     return RoundsFallsResult(float(X[start[0] - lo, start[1] - lo, h0]), goal, C, lo, ties,
                              tuple(start), X, LX, Y, LY, lay.starts, est["positions"],
-                             float(delta), passes, seconds)
+                             float(delta), passes, seconds, not scratch[-1][0])
 
 
 __all__ = ["RoundsFallsResult", "falls_estimate", "solve_rounds_falls"]
