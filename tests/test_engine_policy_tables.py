@@ -438,7 +438,7 @@ def test_the_command_plays_against_a_rule(tmp_path):
     child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "piglet", "--goal", "4",
                                            "--level", "rule:k >= 2 -> hold; roll",
                                            "--first", "computer", "--no-pause", "--seed", "2"],
-                          cwd=str(root), env=env, encoding="utf-8", timeout=120,
+                          cwd=str(root), env=env, encoding="utf-8", codec_errors="replace", timeout=120,
                           dimensions=(50, 100))
     child.expect(r"Computer \(first\)")
     move = r"turn total (\d+)"
