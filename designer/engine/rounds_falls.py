@@ -138,16 +138,20 @@ class RoundsFallsResult:
     seconds: float
     length_finite: bool = True
 
+    def _at(self, table, a, b, state):
+        h = int(np.searchsorted(self.start_states, state))
+        if h >= len(self.start_states) or self.start_states[h] != state:
+            raise DesignError(f"state {state} never starts a turn")
+        return float(table[a - self.floor, b - self.floor, h])
+
     def win(self, a, b, state=0):
         """Seat 1's win probability at a round's start, seat 1 at ``a`` and
         seat 2 at ``b`` (both below the goal)."""
-        h = int(np.searchsorted(self.start_states, state))
-        return float(self.X[a - self.floor, b - self.floor, h])
+        return self._at(self.X, a, b, state)
 
     def actions(self, a, b, state=0):
         """Expected actions left from the same position."""
-        h = int(np.searchsorted(self.start_states, state))
-        return float(self.LX[a - self.floor, b - self.floor, h])
+        return self._at(self.LX, a, b, state)
 
 
 def _falling(model):
