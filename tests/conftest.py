@@ -2,6 +2,7 @@
 numba kernels compile (or load from cache) once; with several test
 processes the heavy kernels are compiled once for all of them first."""
 
+import fnmatch
 import os
 import shutil
 import tempfile
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from kernel_warmup import compile_all
+from slow_tests import SLOW
 
 from designer import load_game
 from designer.solve import solve
@@ -18,6 +20,33 @@ from designer.solve import solve
 # depend on the machine they run on (subprocesses inherit it);
 # tests/test_memory.py checks the default and the variable itself.
 os.environ["DESIGNER_MEMORY_LIMIT"] = "2G"
+
+
+def _matches(entry, item):
+    """Whether ``item`` is a case of ``entry`` (tests/slow_tests.py)."""
+    name, _, pattern = entry.partition("[")
+    base, _, case = item.nodeid.partition("[")
+    if base != name:
+        return False
+    # fnmatch reads "[...]" as a set of characters; an id's brackets are text
+    return not pattern or fnmatch.fnmatchcase(case[:-1], pattern[:-1].replace("[", "[[]"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow tier (tests/slow_tests.py) ``slow``, which the default
+    run deselects (``-m "not slow"`` in pyproject.toml). When the whole
+    suite is collected, an entry that names no test is refused, so the
+    list cannot outlive a renamed test."""
+    used = set()
+    for item in items:
+        for entry in SLOW:
+            if _matches(entry, item):
+                item.add_marker(pytest.mark.slow)
+                used.add(entry)
+    whole = [Path(a).resolve() for a in config.args] == [Path(config.rootpath, "tests")]
+    stale = [e for e in SLOW if e not in used]
+    if whole and stale and not config.getoption("deselect") and not config.getoption("keyword"):
+        raise pytest.UsageError(f"tests/slow_tests.py names no collected test: {stale[0]}")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -93,14 +93,14 @@ def test_two_feedback_states_take_the_general_match():
     assert len(plan(_two_starts(), 5)["fh"]) == 2
 
 
-def test_lengths_where_scores_fall():
+@pytest.mark.parametrize("start", [(0, 0), (5, 2)], ids=["start0", "start1"])
+def test_lengths_where_scores_fall(start):
     rules = parse_rules(PAIR)
     sol, L = _lengths(rules.model, rules.goal)
     assert rules.model.falls
-    for start in ((0, 0), (5, 2)):
-        ref = reference_match(PairOfDice(3), rules.goal, Optimal(), Optimal(), start=start,
-                              tol=1e-14)
-        assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
+    ref = reference_match(PairOfDice(3), rules.goal, Optimal(), Optimal(), start=start,
+                          tol=1e-14)
+    assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
 
 
 @pytest.mark.parametrize("name, goal", [("piglet", None), ("two-dice-pig", 40), ("hog", 40),
@@ -152,18 +152,18 @@ BLANK = ("goal = {goal}\n[dice]\nsides = 4\nface.1 = { bust = true }\nface.2 = {
          "face.3 = { points = 2 }\nface.4 = { points = 3 }\n")
 
 
-def test_a_blank_face_is_thrown_though_folded_away():
+@pytest.mark.parametrize("goal", [6, 9])
+def test_a_blank_face_is_thrown_though_folded_away(goal):
     """A face worth nothing leaves the turn where it was: the turn model
     folds it away, but the player still throws it, and the length counts
     those throws (the reference keeps the blank face and iterates)."""
-    for goal in (6, 9):
-        rules = parse_rules(BLANK.replace("{goal}", str(goal)))
-        assert rules.model.states == 1 and abs(rules.model.cont_throws[0] - 4 / 3) < 1e-15
-        sol, L = _lengths(rules.model, goal)
-        proc = Die(["bust", 0, 2, 3])
-        for start in ((0, 0), (2, 4)):
-            ref = reference_match(proc, goal, Optimal(), Optimal(), start=start, tol=1e-14)
-            assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
+    rules = parse_rules(BLANK.replace("{goal}", str(goal)))
+    assert rules.model.states == 1 and abs(rules.model.cont_throws[0] - 4 / 3) < 1e-15
+    sol, L = _lengths(rules.model, goal)
+    proc = Die(["bust", 0, 2, 3])
+    for start in ((0, 0), (2, 4)):
+        ref = reference_match(proc, goal, Optimal(), Optimal(), start=start, tol=1e-14)
+        assert abs(L[start[0], start[1], 0] - ref["actions_as_first"]) < 1e-9
 
 
 def test_rounds_length_is_the_rounds_match_of_optimal_play():

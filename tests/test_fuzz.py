@@ -96,7 +96,9 @@ def card_cache(tmp_path_factory):
     old = os.environ.get("DESIGNER_DATA_DIR")
     os.environ["DESIGNER_DATA_DIR"] = str(folder)
     try:
-        status, out, err, _ = F.run_cli(["play", "--stats"], folder)
+        # a search of several seconds, not a refusal: the fuzz cases' time
+        # limit would fail it on a slow or busy machine
+        status, out, err, _ = F.run_cli(["play", "--stats"], folder, limit=300)
     finally:
         os.environ.pop("DESIGNER_DATA_DIR")
         if old is not None:
