@@ -2,7 +2,6 @@
 numba kernels compile (or load from cache) once; with several test
 processes the heavy kernels are compiled once for all of them first."""
 
-import fnmatch
 import os
 import shutil
 import tempfile
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from kernel_warmup import compile_all
-from slow_tests import SLOW
+from slow_tests import SLOW, matches
 
 from designer import load_game
 from designer.solve import solve
@@ -22,16 +21,6 @@ from designer.solve import solve
 os.environ["DESIGNER_MEMORY_LIMIT"] = "2G"
 
 
-def _matches(entry, item):
-    """Whether ``item`` is a case of ``entry`` (tests/slow_tests.py)."""
-    name, _, pattern = entry.partition("[")
-    base, _, case = item.nodeid.partition("[")
-    if base != name:
-        return False
-    # fnmatch reads "[...]" as a set of characters; an id's brackets are text
-    return not pattern or fnmatch.fnmatchcase(case[:-1], pattern[:-1].replace("[", "[[]"))
-
-
 def pytest_collection_modifyitems(config, items):
     """Mark the slow tier (tests/slow_tests.py) ``slow``, which the default
     run deselects (``-m "not slow"`` in pyproject.toml). When the whole
@@ -40,7 +29,7 @@ def pytest_collection_modifyitems(config, items):
     used = set()
     for item in items:
         for entry in SLOW:
-            if _matches(entry, item):
+            if matches(entry, item.nodeid):
                 item.add_marker(pytest.mark.slow)
                 used.add(entry)
     whole = [Path(a).resolve() for a in config.args] == [Path(config.rootpath, "tests")]
