@@ -214,7 +214,10 @@ def reference_match(proc, goal, a, b, start=(0, 0), *, forced_first=False, min_b
         for o in rolls[s][c]:
             pr, kind = o[0], o[1]
             if kind == "bust":
-                k = (1 - p, j, o[3](i), o[2])
+                i2 = o[3](i)
+                if i2 < i:
+                    fell[0] = True
+                k = (1 - p, j, i2, o[2])
                 v += pr * (1.0 - X[k])
                 act += pr * A[k]
             elif kind == "end":
@@ -244,15 +247,17 @@ def reference_match(proc, goal, a, b, start=(0, 0), *, forced_first=False, min_b
             return stop_value(p, i, j, s, t)
         return cont_value(p, i, j, s, t, pol.cont(i, j, s, t))
 
-    for _ in range(max_iter):
+    def sweep(ykeys, xkeys):
+        """The in-turn values (largest totals first), then the turn starts;
+        the largest changes of wins and (relative) actions."""
         dw = da = 0.0
-        for key in keys:
+        for key in ykeys:
             p, i, j, s, t = key
             v, act = node(p, i, j, s, t, False)
             dw = max(dw, abs(v - Y[key]))
             da = max(da, abs(act - AY[key]) / max(1.0, act))
             Y[key], AY[key] = v, act
-        for key in X:
+        for key in xkeys:
             p, i, j, h = key
             if forced_first and rolls[h]:  # (nothing to draw: never a turn start)
                 v, act = cont_value(p, i, j, h, 0, pols[p].cont(i, j, h, 0))
@@ -261,6 +266,29 @@ def reference_match(proc, goal, a, b, start=(0, 0), *, forced_first=False, min_b
             dw = max(dw, abs(v - X[key]))
             da = max(da, abs(act - A[key]) / max(1.0, act))
             X[key], A[key] = v, act
+        return dw, da
+
+    # A pass takes the scores from the largest sum down (a stop reads a
+    # larger sum), the pairs (i, j) and (j, i) together, swept until they
+    # agree (a bust, or a stop at a total of 0, reads the other); it ends
+    # once a whole pass changes nothing by tol. Where a bust has lowered a
+    # score (it reads a smaller sum, which only the next pass brings), a
+    # block is swept once a pass.
+    fell = [False]
+    blocks = {}
+    for key in keys:
+        blocks.setdefault(frozenset({key[1:3], key[2:0:-1]}), ([], []))[0].append(key)
+    for key in X:
+        blocks.setdefault(frozenset({key[1:3], key[2:0:-1]}), ([], []))[1].append(key)
+    order = sorted(blocks, key=lambda b: -sum(next(iter(b))))
+    for _ in range(max_iter):
+        dw = da = 0.0
+        for b in order:
+            for _ in range(1 if fell[0] else max_iter):
+                bw, ba = sweep(*blocks[b])
+                dw, da = max(dw, bw), max(da, ba)
+                if bw < tol and ba < tol:
+                    break
         if dw < tol and da < tol:
             s1, s2 = start
             k0, k1 = (0, s1, s2, proc.start), (1, s1, s2, proc.start)

@@ -375,7 +375,10 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
             for o in outs:
                 p, kind = o[0], o[1]
                 if kind == "bust":
-                    v += p * (1.0 - V[(j, o[3](i), o[2])])
+                    i2 = o[3](i)
+                    if i2 < i:
+                        fell[0] = True
+                    v += p * (1.0 - V[(j, i2, o[2])])
                 elif kind == "end":
                     total = t + o[2]
                     v += p * (1.0 if i + total >= goal else 1.0 - V[(j, i + total, o[3])])
@@ -387,32 +390,48 @@ def reference_win(proc, goal, komi=0, *, forced_first=False, min_bank=0, floor=0
     def stop(i, j, s, t):
         return 1.0 - V[(j, i + t, proc.handover(s))]
 
-    # a pass sweeps the pairs of scores from the largest sum down (a stop
-    # reads a larger sum), each pair's totals from the largest down, then
-    # its turn starts; it ends once a whole pass changes nothing by tol
+    def sweep(i, j):
+        """Every total of the pair ``(i, j)``, the largest first, then its
+        turn starts; the largest change."""
+        delta = 0.0
+        for key in nodes[(i, j)]:
+            _, _, s, t = key
+            c = go(i, j, s, t)
+            options = [c] if c is not None else []
+            if t >= min_bank:
+                options.append(stop(i, j, s, t))
+            new = max(options)
+            delta = max(delta, abs(new - W[key]))
+            W[key] = new
+        for h in states:
+            c = go(i, j, h, 0)
+            # (a state with nothing left to draw is never a turn start,
+            # but is tabled as one: there the mover can only pass)
+            new = c if forced_first and c is not None else W[(i, j, h, 0)]
+            delta = max(delta, abs(new - V[(i, j, h)]))
+            V[(i, j, h)] = new
+        return delta
+
+    # A pass takes the pairs of scores from the largest sum down (a stop
+    # reads a larger sum), the pairs (i, j) and (j, i) together, swept in
+    # turn until they agree (a bust reads the other); it ends once a whole
+    # pass changes nothing by tol. Where a bust has lowered a score (it reads
+    # a smaller sum, which only the next pass brings), a block is swept once
+    # a pass: agreeing on a stale smaller sum would be work thrown away.
+    fell = [False]
     nodes = {}
     for key in sorted(W, key=lambda k: -k[3]):
         nodes.setdefault(key[:2], []).append(key)
-    pairs = sorted(nodes, key=lambda k: -(k[0] + k[1]))
+    blocks = sorted({tuple(sorted({(i, j), (j, i)})) for i, j in nodes},
+                    key=lambda b: -(b[0][0] + b[0][1]))
     for _ in range(max_iter):
         delta = 0.0
-        for i, j in pairs:
-            for key in nodes[(i, j)]:
-                _, _, s, t = key
-                c = go(i, j, s, t)
-                options = [c] if c is not None else []
-                if t >= min_bank:
-                    options.append(stop(i, j, s, t))
-                new = max(options)
-                delta = max(delta, abs(new - W[key]))
-                W[key] = new
-            for h in states:
-                c = go(i, j, h, 0)
-                # (a state with nothing left to draw is never a turn start,
-                # but is tabled as one: there the mover can only pass)
-                new = c if forced_first and c is not None else W[(i, j, h, 0)]
-                delta = max(delta, abs(new - V[(i, j, h)]))
-                V[(i, j, h)] = new
+        for block in blocks:
+            for _ in range(1 if fell[0] else max_iter):
+                d = max(sweep(i, j) for i, j in block)
+                delta = max(delta, d)
+                if d < tol:
+                    break
         if delta < tol:
             return V[(0, komi, proc.start)], V, W
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
