@@ -1,7 +1,9 @@
 """A slow, obviously correct reference for the engine with N seats (race).
 
-Plain Gauss-Seidel value iteration over every position of an N-seat race,
-held in dictionaries, straight from the rules:
+Gauss-Seidel value iteration over every position of an N-seat race, held
+in dictionaries, straight from the rules (a pass takes each score tuple and
+its rotations together, from the largest sum down, until they agree; it
+ends once a whole pass changes nothing):
 
 * seats take turns in order; a position is the scores in seat order from
   the mover, the turn state and the turn total;
@@ -33,6 +35,10 @@ from engine_reference import _states
 TIE = 1e-13
 
 
+def _rotations(sc):
+    return [sc[r:] + sc[:r] for r in range(len(sc))]
+
+
 def _back(v):
     """A vector of the next mover read by the mover: entry ``r`` of the
     result is the seat ``r`` places after the mover, ``r - 1`` after the
@@ -56,6 +62,17 @@ class _Race:
         self.W = {(sc, s, t): even for sc in tuples for s in self.states
                   for t in range(max(goal - sc[0], min_bank))}
         self.order = sorted(self.W, key=lambda k: (-sum(k[0]), -k[2]))
+        # the rotation classes (a score tuple and its rotations: a stop at
+        # a total of 0 and a bust that keeps the score read the next one),
+        # each with its in-turn keys (largest totals first) and turn starts,
+        # from the largest sum down
+        blocks = {}
+        for key in self.order:
+            blocks.setdefault(min(_rotations(key[0])), ([], []))[0].append(key)
+        for key in self.V:
+            blocks.setdefault(min(_rotations(key[0])), ([], []))[1].append(key)
+        self.blocks = [blocks[b] for b in sorted(blocks, key=lambda b: -sum(b))]
+        self.fell = False  # set once a bust has lowered a score
 
     def w(self, sc, s, t):
         if t >= max(self.goal - sc[0], self.min_bank):  # may stop at the goal: a win
@@ -78,7 +95,10 @@ class _Race:
                 p, kind = o[0], o[1]
                 k = None
                 if kind == "bust":
-                    u = self.handed(sc, o[3](sc[0]), o[2])
+                    score = o[3](sc[0])
+                    if score < sc[0]:
+                        self.fell = True
+                    u = self.handed(sc, score, o[2])
                 elif kind == "end":
                     total = t + o[2]
                     u = (self.win if sc[0] + total >= self.goal
@@ -123,6 +143,34 @@ class _Race:
             self.W[key] = new
         return delta
 
+    def sweep_block(self, turns, starts):
+        """One sweep of a class's in-turn values, then of its turn starts."""
+        delta = 0.0
+        for key in turns:
+            new = self.choose(*key, False)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, self.W[key])))
+            self.W[key] = new
+        for key in starts:
+            sc, h = key
+            new = self.choose(sc, h, 0, True)
+            delta = max(delta, max(abs(a - b) for a, b in zip(new, self.V[key])))
+            self.V[key] = new
+        return delta
+
+    def sweep_classes(self, tol, inner=10):
+        """A pass over the rotation classes from the largest sum down, each
+        swept until it agrees to ``tol`` (at most ``inner`` times; once a
+        bust has lowered a score, once: it reads a smaller sum, which only
+        the next pass brings); the largest change of the pass."""
+        delta = 0.0
+        for turns, starts in self.blocks:
+            for _ in range(1 if self.fell else inner):
+                d = self.sweep_block(turns, starts)
+                delta = max(delta, d)
+                if d < tol:
+                    break
+        return delta
+
     def sweep_starts(self):
         """One sweep of the turn starts; the largest change."""
         delta = 0.0
@@ -153,9 +201,7 @@ def reference_seats(proc, goal, players, *, forced_first=False, min_bank=0, floo
     """
     race = _Race(proc, goal, players, forced_first, min_bank, floor)
     for _ in range(max_iter):
-        delta = race.sweep_turns()
-        delta = max(delta, race.sweep_starts())
-        if delta < tol:
+        if race.sweep_classes(tol) < tol:
             return race.V
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
 
@@ -186,7 +232,7 @@ def _solved(proc, goal, players, forced_first, min_bank, floor, max_iter):
 def _solve_race(proc, goal, players, forced_first, min_bank, floor, max_iter):
     race = _Race(proc, goal, players, forced_first, min_bank, floor)
     for _ in range(max_iter):
-        if max(race.sweep_turns(), race.sweep_starts()) < 1e-15:
+        if race.sweep_classes(1e-15) < 1e-15:
             return race
     raise RuntimeError(f"reference did not converge in {max_iter} sweeps")
 
