@@ -12,10 +12,24 @@ import itertools
 
 
 def _iterate(states, update, tol=1e-14, limit=200000):
+    """Gauss-Seidel until a whole pass moves no value by more than ``tol``.
+
+    A pass takes the states of one score tuple together (a draw or roll
+    reads its own tuple, a bust the next seat's turn at the same tuple), the
+    tuples from the largest sum down (a hold reads a larger sum), each block
+    with its turn totals from the largest down, swept until it agrees."""
+    blocks = {}
+    for x in states:
+        blocks.setdefault(x[0], []).append(x)
+    order = [sorted(blocks[S], key=lambda x: -x[2]) for S in sorted(blocks, key=lambda S: -sum(S))]
     for _ in range(limit):
         delta = 0.0
-        for x in states:
-            delta = max(delta, update(x))
+        for block in order:
+            for _ in range(limit):
+                d = max(update(x) for x in block)
+                delta = max(delta, d)
+                if d <= tol:
+                    break
         if delta <= tol:
             return
     raise RuntimeError("reference evaluation did not converge")

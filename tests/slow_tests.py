@@ -72,9 +72,6 @@ SLOW = [
     "tests/test_engine_parts.py::test_all_yellow_zombie_rounds_match_reference[replay]",  # 21
     "tests/test_zombie_dice.py::test_matches_reference[counts1-3-3-2-4]",  # 21; counts0 stays
     "tests/test_zombie_seats.py::test_matches_the_reference[3-2-3-6]",  # 7; 3-1-2-4 stays
-    "tests/test_profile.py::test_deck_profile_matches_reference[two-player-0-2-3-4-3]",  # 5
-    "tests/test_profile.py::test_deck_profile_matches_reference[hold-at:2-1-2-3-4-3]",  # 5
-    "tests/test_profile.py::test_deck_profile_matches_reference[hold-at:2-1-2-2-3-4]",  # 5
     "tests/test_rule_expressions.py::test_zombie_decisions_follow_the_formula"
     "[p == 2, j >= 8*]",  # 26; the other formula stays
     "tests/test_play_rules_seat_rounds.py::test_the_hard_level_at_every_seat_wins_what_the_solve_says"
