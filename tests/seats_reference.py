@@ -1,7 +1,7 @@
 """Slow reference for N-player race games (deck and dice games).
 
-Plain value iteration over every state, straight from the rules: no score
-classes, no affine algebra, no numba. A value is a tuple of N win
+Value iteration over every state (Gauss-Seidel, a score tuple with its
+rotations at a time), straight from the rules: no affine algebra, no numba. A value is a tuple of N win
 probabilities, entry ``r`` for the seat ``r`` places after the mover; the
 mover draws (rolls) only when that beats holding in its OWN entry (max-n),
 ties go to hold. Every value starts at ``1/N``. Only for tiny games.
@@ -19,11 +19,27 @@ def _turn(N, values):
     return tuple(values[(r - 1) % N] for r in range(N))
 
 
-def _iterate(states, update, tol, limit):
+def _iterate(states, update, tol, limit, inner=10):
+    """Gauss-Seidel until a whole pass moves no value by more than ``tol``.
+
+    A pass takes a score tuple's states with those of its rotations (a bust
+    hands the same scores to the next mover), from the largest sum down (a
+    hold reads a larger sum), the turn totals of each from the largest down,
+    and sweeps the block until it agrees (at most ``inner`` times: where
+    max-n best replies cycle, the next pass goes on)."""
+    blocks = {}
+    for x in states:
+        s = x[0]
+        blocks.setdefault(min(s[r:] + s[:r] for r in range(len(s))), []).append(x)
+    order = [sorted(blocks[b], key=lambda x: -x[1]) for b in sorted(blocks, key=lambda b: -sum(b))]
     for _ in range(limit):
         delta = 0.0
-        for s in states:
-            delta = max(delta, update(s))
+        for block in order:
+            for _ in range(inner):
+                d = max(update(x) for x in block)
+                delta = max(delta, d)
+                if d <= tol:
+                    break
         if delta <= tol:
             return
     raise RuntimeError("reference value iteration did not converge")
