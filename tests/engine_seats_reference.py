@@ -275,16 +275,27 @@ def reference_seat_lengths(proc, goal, players, *, forced_first=False, min_bank=
                 total += p * inside(sc, s2, t + g)
         return total
 
-    for _ in range(max_iter):
+    def sweep(turns, starts):
         delta = 0.0
-        for key in race.order:
+        for key in turns:
             new = length(*key, False)
             delta = max(delta, abs(new - LW[key]) / max(1.0, new))
             LW[key] = new
-        for key in LV:
+        for key in starts:
             new = length(key[0], key[1], 0, True)
             delta = max(delta, abs(new - LV[key]) / max(1.0, new))
             LV[key] = new
+        return delta
+
+    # the rotation classes as the values are solved (_Race.sweep_classes)
+    for _ in range(max_iter):
+        delta = 0.0
+        for turns, starts in race.blocks:
+            for _ in range(1 if race.fell else 10):
+                d = sweep(turns, starts)
+                delta = max(delta, d)
+                if d < tol:
+                    break
         if delta < tol:
             return LV
     raise RuntimeError(f"reference lengths did not converge in {max_iter} sweeps")
@@ -391,17 +402,37 @@ def reference_profile(proc, goal, players, seat, hold, *, forced_first=False, mi
                 v[a] += p * u[a]
         return tuple(v)
 
-    for _ in range(max_iter):
+    def sweep(turns, starts):
         delta = 0.0
-        for key in order:
+        for key in turns:
             new = value(*key, False)
             delta = max(delta, max(abs(a - b) for a, b in zip(new, PW[key])))
             PW[key] = new
-        for key in P:
+        for key in starts:
             sc, m, h = key
             new = value(sc, m, h, 0, True)
             delta = max(delta, max(abs(a - b) for a, b in zip(new, P[key])))
             P[key] = new
+        return delta
+
+    # the scores (in seat order) with every mover at a time, swept until
+    # they agree (a bust hands the same scores on), from the largest sum
+    # down (a stop reads a larger sum); where a bust has lowered a score
+    # (a smaller sum, brought by the next pass), once a pass
+    blocks = {}
+    for key in order:
+        blocks.setdefault(key[0], ([], []))[0].append(key)
+    for key in P:
+        blocks.setdefault(key[0], ([], []))[1].append(key)
+    falls = race.fell
+    for _ in range(max_iter):
+        delta = 0.0
+        for b in sorted(blocks, key=lambda b: -sum(b)):
+            for _ in range(1 if falls else 10):
+                d = sweep(*blocks[b])
+                delta = max(delta, d)
+                if d < tol:
+                    break
         if delta < tol:
             return {(sc, h): P[(sc, 0, h)] for sc in tuples for h in race.states}
     raise RuntimeError(f"reference profile did not converge in {max_iter} sweeps")
