@@ -116,6 +116,22 @@ class Game:
         return out
 
 
+
+#: Sweeps of one pair of scores per pass at most (see :func:`_by_scores`).
+INNER = 10
+
+
+def _by_scores(order):
+    """The positions of ``order`` grouped by their pair of scores, in the
+    order's sequence: a pass sweeps one pair's positions until they agree
+    (a round that ends with both scores unchanged, or a tie round, comes
+    back to them; at most :data:`INNER` times a pass), the pairs from the
+    largest sum down, and ends once a whole pass changes nothing."""
+    blocks = {}
+    for k in order:
+        blocks.setdefault((k[0], k[1]), []).append(k)
+    return list(blocks.values())
+
 def _max_score_rolls(game, tmax):
     """Whether max-score rolls at each turn total below ``tmax``."""
     E = {t: float(t) for t in range(tmax, tmax + game.gmax + 1)}
@@ -165,9 +181,9 @@ def optimal_values(game, tol=1e-15, max_iter=200_000):
             r = game.after_turn(k, 0, True)
         return r[1] if r[0] == "win" else V[r[1]]
 
-    for _ in range(max_iter):
+    def sweep(block):
         delta = 0.0
-        for k in order:
+        for k in block:
             stop = val(k, game.after_turn(k, k[3], True))
             if game.forced_stop(k, True):
                 new = stop
@@ -181,6 +197,17 @@ def optimal_values(game, tol=1e-15, max_iter=200_000):
                     new = roll
             delta = max(delta, abs(new - V[k]))
             V[k] = new
+        return delta
+
+    blocks = _by_scores(order)
+    for _ in range(max_iter):
+        delta = 0.0
+        for block in blocks:
+            for _ in range(INNER):
+                d = sweep(block)
+                delta = max(delta, d)
+                if d < tol:
+                    break
         if delta < tol:
             return V
     raise RuntimeError("the optimal reference did not converge")
@@ -292,14 +319,25 @@ def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
     V = {k: 0.5 for k in seen}
     L = {k: 0.0 for k in seen}
     order = sorted(seen, key=lambda k: (-(k[0] + k[1]), -k[3], -k[2]))
-    for _ in range(max_iter):
+    def sweep(block):
         delta = 0.0
-        for k in order:
+        for k in block:
             nxt, cost = plan[k]
             v = sum(p * (r[1] if r[0] == "win" else V[r[1]]) for p, r, _ in nxt)
             la = cost + sum(p * (0.0 if r[0] == "win" else L[r[1]]) for p, r, _ in nxt)
             delta = max(delta, abs(v - V[k]), abs(la - L[k]) / max(1.0, la))
             V[k], L[k] = v, la
+        return delta
+
+    blocks = _by_scores(order)
+    for _ in range(max_iter):
+        delta = 0.0
+        for block in blocks:
+            for _ in range(INNER):
+                d = sweep(block)
+                delta = max(delta, d)
+                if d < tol:
+                    break
         if delta < tol:
             return V[first], L[first]
     raise RuntimeError("the match reference did not converge")
