@@ -117,20 +117,32 @@ class Game:
 
 
 
-#: Sweeps of one pair of scores per pass at most (see :func:`_by_scores`).
+#: Sweeps of one pair of scores per pass at most (see :func:`_passes`).
 INNER = 10
 
 
-def _by_scores(order):
-    """The positions of ``order`` grouped by their pair of scores, in the
-    order's sequence: a pass sweeps one pair's positions until they agree
+def _passes(order, sweep, tol, max_iter):
+    """Gauss-Seidel passes over the positions of ``order`` grouped by their
+    pair of scores, in the order's sequence: a pass sweeps one pair's
+    positions (``sweep(block)`` returns the largest change) until they agree
     (a round that ends with both scores unchanged, or a tie round, comes
     back to them; at most :data:`INNER` times a pass), the pairs from the
-    largest sum down, and ends once a whole pass changes nothing."""
+    largest sum down. True once a whole pass changes nothing by ``tol``,
+    False after ``max_iter`` passes."""
     blocks = {}
     for k in order:
         blocks.setdefault((k[0], k[1]), []).append(k)
-    return list(blocks.values())
+    for _ in range(max_iter):
+        delta = 0.0
+        for block in blocks.values():
+            for _ in range(INNER):
+                d = sweep(block)
+                delta = max(delta, d)
+                if d < tol:
+                    break
+        if delta < tol:
+            return True
+    return False
 
 def _max_score_rolls(game, tmax):
     """Whether max-score rolls at each turn total below ``tmax``."""
@@ -199,17 +211,8 @@ def optimal_values(game, tol=1e-15, max_iter=200_000):
             V[k] = new
         return delta
 
-    blocks = _by_scores(order)
-    for _ in range(max_iter):
-        delta = 0.0
-        for block in blocks:
-            for _ in range(INNER):
-                d = sweep(block)
-                delta = max(delta, d)
-                if d < tol:
-                    break
-        if delta < tol:
-            return V
+    if _passes(order, sweep, tol, max_iter):
+        return V
     raise RuntimeError("the optimal reference did not converge")
 
 
@@ -329,15 +332,6 @@ def evaluate(game, seat1, seat2, start=(0, 0), tol=1e-15, max_iter=200_000):
             V[k], L[k] = v, la
         return delta
 
-    blocks = _by_scores(order)
-    for _ in range(max_iter):
-        delta = 0.0
-        for block in blocks:
-            for _ in range(INNER):
-                d = sweep(block)
-                delta = max(delta, d)
-                if d < tol:
-                    break
-        if delta < tol:
-            return V[first], L[first]
+    if _passes(order, sweep, tol, max_iter):
+        return V[first], L[first]
     raise RuntimeError("the match reference did not converge")
