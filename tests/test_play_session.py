@@ -147,8 +147,12 @@ class DeadTerminalView(RecordingView):
 
 @pytest.mark.parametrize("sighup", [True, False])
 def test_a_hang_up_records_a_quit_and_writes_nothing_more(solution, tmp_path, monkeypatch,
-                                                          sighup):
+                                                          request, sighup):
     monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+    # a terminal's default disposition, whatever this run inherited (under
+    # nohup SIGHUP starts ignored, and the session rightly leaves it so)
+    inherited = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    request.addfinalizer(lambda: signal.signal(signal.SIGHUP, inherited))
 
     def run(keys):
         keys = HangUpKeys(keys, sighup)
