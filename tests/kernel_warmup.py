@@ -141,3 +141,23 @@ def compile_all(lock_dir, half=0):
             task()
             spent[name] = time.perf_counter() - t
     return spent
+
+
+def main(argv):
+    """``python tests/kernel_warmup.py HALF LOCK_DIR``: fill numba's cache
+    with one half's kernels before the tests run (CI runs both halves in
+    the background while it installs the rest); prints each task's seconds.
+    Only this half: the other process compiles the other."""
+    half, lock_dir = int(argv[0]), Path(argv[1])
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    for name, task in HALVES[half % 2]:
+        with FileLock(str(lock_dir / f"{name}.lock")):
+            t = time.perf_counter()
+            task()
+            print(f"warm-up {half}: {name} {time.perf_counter() - t:.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -1099,7 +1099,9 @@ def solve_open(nt, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, p
     Python's, the same worker solves Pig's pairs a quarter faster: numba
     compiles it again inside, where it may take the arrays not to overlap.)"""
     for w in prange(nt):
-        open_worker(w, pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact,
+        # np.int64(w): prange's index is typed int64, then uint64 in the
+        # threads' copy; one type compiles the worker once, not twice
+        open_worker(np.int64(w), pairs, groups, G, C, min_bank, forced, tie, tol, pi_sweeps, pi_exact,
                     max_sweeps, fbh, blk_ptr, blk_states, blk_tmax, tmin, tlen, cont_start, fb_p,
                     mv_ptr, mv_p, mv_g, mv_off, mv_h, ot_ptr, ot_idx, out_prob, oq, opt_start,
                     opt_gain, opt_next, opt_hh, hand_h, pass_ok, hidx, X, Z, Xf, Zf, Q, cut_at, bust_h, sw_l, sw_bu, simple, top, W, B,

@@ -280,7 +280,9 @@ def final_round(D, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced
     norec = np.zeros(0, dtype=np.int8)  # nothing recorded in a final round
     for d in prange(D + 1):
         t = numba.get_thread_id()
-        _final_one(d, 1 << 62, 1 << 62, replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
+        # int64 arguments, not prange's index type or literal constants:
+        # _final_one compiles once for both of its callers
+        _final_one(np.int64(d), np.int64(1 << 62), np.int64(1 << 62), replay, kind, hold_n, Tfix, bank_wins, gmax, min_bank, forced,
                    tie, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob, throws,
                    out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
                    pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab[0, 0], norec,

@@ -472,7 +472,10 @@ def _layout(model, cap, order):
     # and the others
     owner = np.repeat(np.arange(model.continuations), np.diff(model.out_start))
     fb = op == rk.OP_FEEDBACK
-    fb_p = np.bincount(owner[fb], weights=model.out_prob[fb], minlength=model.continuations)
+    # float64 even with no feedback outcome (np.bincount of nothing gives
+    # int64, and the kernels would compile again for that)
+    fb_p = np.bincount(owner[fb], weights=model.out_prob[fb],
+                       minlength=model.continuations).astype(np.float64)
     mv = np.flatnonzero(op == rk.OP_MOVE)
     ot = np.flatnonzero((op != rk.OP_MOVE) & (op != rk.OP_FEEDBACK) & (op != rk.OP_SKIP))
 

@@ -327,7 +327,9 @@ def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
     workers = 1 if model.falls else nt
     claim = np.zeros(1, dtype=np.int64)
     done = np.zeros(len(reps), dtype=np.int64)
-    warm = np.broadcast_to(np.asarray(warm, dtype=np.bool_), (len(reps),))
+    # a fresh C array whether ``warm`` is one flag or one a class (a
+    # broadcast view has another layout, which the worker compiles again for)
+    warm = np.array(np.broadcast_to(np.asarray(warm, dtype=np.bool_), (len(reps),)))
     shared = (reps, class_of, cf, TIE, TOL, pi_limit, PI_EXACT, limit, unsettle, damp, warm,
               p["st"], model.out_start, model.out_prob, p["oq"], p["oc"], model.opt_start,
               model.opt_gain, p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],

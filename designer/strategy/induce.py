@@ -70,7 +70,11 @@ def deck_losses(bad, good, goal, win, T, occ, acts, by_stake, beyond, out):
     n = min(goal, good) + 2
     out[:] = 0.0
     na = acts.shape[0]
-    for i in prange(goal):  # each mover score writes its own rows
+    for iu in prange(goal):  # each mover score writes its own rows
+        # the index as int64: prange's own index is typed int64 first and
+        # uint64 in the threads' copy, and the helpers below would compile
+        # for both
+        i = np.int64(iu)
         D = np.empty(n)
         H = np.empty(n)
         for j in range(goal):
