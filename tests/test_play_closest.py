@@ -50,6 +50,45 @@ def test_closest_rule_of_a_max_score_player(tmp_path, monkeypatch):
     assert closest_rule(GAME, [], max_size=2) is None
 
 
+def _max_score_moves():
+    rng = np.random.default_rng(1)
+    return [[*v, "draw" if GAME.good - v[4] > (GAME.bad - v[3]) * v[2] else "hold"]
+            for v in _deck_states(GAME, rng, 200)]
+
+
+def test_a_second_look_does_not_search_again(tmp_path, monkeypatch):
+    """The rules a search found are kept beside its scores: the next call
+    compares the moves with them without a search, with the same answer."""
+    import designer.strategy.card as card
+
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+    moves = _max_score_moves()
+    first = closest_rule(GAME, moves, max_size=2)
+    [saved] = tmp_path.glob("strategy-*-closest2.json")
+
+    def no_search(*a, **k):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(card, "strategy_card", no_search)
+    assert closest_rule(GAME, moves, max_size=2) == first
+    # another size is another search
+    with pytest.raises(AssertionError, match="searched again"):
+        closest_rule(GAME, moves, max_size=1)
+    # a damaged file, one of another design or one naming a rule the game
+    # does not read is not trusted: the search runs again and writes it afresh
+    good = saved.read_text()
+    monkeypatch.undo()
+    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
+    for bad in [good[:40], "[]", "null", good.replace('"design": "', '"design": "x'),
+                good.replace('"version": 1', '"version": 2'),
+                good.replace('"seat_win": [', '"seat_win": ["0.5", '),
+                good.replace('"rule_size": ', '"rule_size": -'),
+                good.replace('"text": "', '"text": "not a rule ')]:
+        saved.write_text(bad)
+        assert closest_rule(GAME, moves, max_size=2) == first, bad[:80]
+        assert saved.read_text() == good
+
+
 def test_game_of_reads_stored_params():
     assert game_of(GAME.params) == GAME
     assert game_of({"family": "deck", "bad": 0, "good": 3, "goal": 5, "komi": 0}) is None
