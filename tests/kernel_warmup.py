@@ -8,7 +8,8 @@ split in two halves of about equal compile time; each process compiles its
 half first, each task under a file lock, then takes the other half, which
 by then only loads from numba's cache what the other process wrote. The
 games are tiny: the tasks compile, they do not test (every kernel is tested
-elsewhere).
+elsewhere). Run as a script (:func:`main`), one half fills the cache before
+the tests start: CI does that in the background while it installs the rest.
 """
 
 import time
