@@ -1,5 +1,7 @@
 """The strategy-card rule closest to a human's recorded decisions."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -60,33 +62,45 @@ def test_a_second_look_does_not_search_again(tmp_path, monkeypatch):
     """The rules a search found are kept beside its scores: the next call
     compares the moves with them without a search, with the same answer."""
     import designer.strategy.card as card
+    from designer.play.closest import _saved_rows
 
     monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
     moves = _max_score_moves()
     first = closest_rule(GAME, moves, max_size=2)
     [saved] = tmp_path.glob("strategy-*-closest2.json")
+    good = saved.read_text()
+    assert first[0] in _saved_rows(saved, GAME)
+    # a damaged file, one of another design, format or game, or one with a
+    # value the table cannot print or a rule the game does not read, is not
+    # trusted
+    assert _saved_rows(saved, DeckGame(2, 4, 6)) is None
+    for bad in [good[:40], "[]", "null", "{}", good.replace('"design": "', '"design": "x'),
+                good.replace('"version": 1', '"version": 2'),
+                good.replace('"seat_win": [', '"seat_win": ["0.5", '),
+                good.replace('"seat_win": [', '"seat_win": [1.5, '),
+                good.replace('"rule_size": ', '"rule_size": -'),
+                re.sub(r'"size": \d+', '"size": true', good),
+                good.replace('"size": ', '"x": 1, "size": '),
+                good.replace('"text": "', '"text": "not a rule '),
+                good.replace('"seat_win": [', '"seat_win": [1' + "0" * 400 + ', '),
+                "[" * 100_000 + "]" * 100_000]:
+        assert bad != good
+        saved.write_text(bad)
+        assert _saved_rows(saved, GAME) is None, bad[:80]
 
     def no_search(*a, **k):
         raise AssertionError("searched again")
 
-    monkeypatch.setattr(card, "strategy_card", no_search)
+    saved.write_text(good)
+    with monkeypatch.context() as m:
+        m.setattr(card, "strategy_card", no_search)
+        assert closest_rule(GAME, moves, max_size=2) == first
+        with pytest.raises(AssertionError, match="searched again"):  # another size
+            closest_rule(GAME, moves, max_size=1)
+    # an untrusted file: the search runs again and writes it afresh
+    saved.write_text(good.replace('"version": 1', '"version": 2'))
     assert closest_rule(GAME, moves, max_size=2) == first
-    # another size is another search
-    with pytest.raises(AssertionError, match="searched again"):
-        closest_rule(GAME, moves, max_size=1)
-    # a damaged file, one of another design or one naming a rule the game
-    # does not read is not trusted: the search runs again and writes it afresh
-    good = saved.read_text()
-    monkeypatch.undo()
-    monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
-    for bad in [good[:40], "[]", "null", good.replace('"design": "', '"design": "x'),
-                good.replace('"version": 1', '"version": 2'),
-                good.replace('"seat_win": [', '"seat_win": ["0.5", '),
-                good.replace('"rule_size": ', '"rule_size": -'),
-                good.replace('"text": "', '"text": "not a rule ')]:
-        saved.write_text(bad)
-        assert closest_rule(GAME, moves, max_size=2) == first, bad[:80]
-        assert saved.read_text() == good
+    assert saved.read_text() == good
 
 
 def test_game_of_reads_stored_params():

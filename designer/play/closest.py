@@ -114,7 +114,8 @@ def _saved_rows(path, game):
             return None
         for r in rows:  # every rule must still read as one of the game's
             Rule.parse(game.family, r.text)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, DesignError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, OverflowError,
+            RecursionError, DesignError):
         return None
     return rows
 
