@@ -4,7 +4,7 @@ baseline measured in the same process, where only the search's scores are
 kept (each call searches again, its scores read from the cache).
 
 Two recorded designs (a deck and a die, as a play-tester's file holds),
-one level each; the first call of each kind searches from nothing and is
+three decisions each; the first call of each kind searches from nothing and is
 not timed. Prints the median of ``--repeats`` calls of each and the ratio.
 
     PYTHONPATH=. python benchmarks/play_stats.py [--repeats 5] [--busy]
@@ -20,26 +20,25 @@ from pathlib import Path
 
 from _timing import Busy, cpu, load, median_time
 
+from designer import DeckGame, DiceGame
 from designer.cli import main
 
-STATS = {
-    "version": 1,
-    "designs": {
-        "deck:bad=2,good=4,goal=6,komi=0": {
-            "name": "deck 2 bad / 4 good",
-            "params": {"family": "deck", "bad": 2, "good": 4, "goal": 6, "komi": 0},
-            "levels": {"hard": {"games": 3, "wins": 1, "quits": 1, "decisions": 4,
-                                "loss": 0.0312,
-                                "moves": [[0, 0, 0, 0, 4, "draw"], [0, 0, 2, 0, 2, "hold"]]}}},
-        "dice:faces=4,bust_faces=1,goal=8,komi=0": {
-            "name": "d4 bust on 1",
-            "params": {"family": "dice", "faces": 4, "bust_faces": [1], "goal": 8, "komi": 0},
-            "levels": {"easy": {"games": 2, "wins": 1, "quits": 0, "decisions": 3,
-                                "loss": 0.01,
-                                "moves": [[0, 0, 0, "roll"], [0, 0, 3, "roll"],
-                                          [2, 5, 3, "hold"]]}}},
-    },
-}
+
+def _design(game, moves):
+    """A statistics entry of ``game``: two games at level hard, ``moves``
+    (the mover's view, then the action) recorded."""
+    from designer.play.stats import design_key, params_of
+
+    return design_key(game), {
+        "name": game.name, "params": params_of(game),
+        "levels": {"hard": {"games": 2, "wins": 1, "quits": 0, "decisions": len(moves),
+                            "loss": 0.02, "moves": moves}}}
+
+
+STATS = {"version": 1, "designs": dict([
+    _design(DeckGame(3, 5, 7), [[0, 0, 0, 0, 5, "draw"], [0, 0, 1, 0, 4, "draw"],
+                                [2, 3, 2, 1, 3, "hold"]]),
+    _design(DiceGame(5, 9), [[0, 0, 0, "roll"], [0, 0, 3, "roll"], [2, 5, 3, "hold"]])])}
 
 
 def stats(folder):

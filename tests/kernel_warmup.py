@@ -94,35 +94,38 @@ def _strategy():
     strategy_card(_game("dice"), max_size=1, trials=2)
 
 
-#: Two lists of (name, task), about equal in compile time (CPU seconds
-#: from nothing on the 2-core machine in the comments, one process after
-#: the other), one per test process. A task needs only kernels compiled
-#: before it in its own list or by a task of the other list that ends
-#: earlier (the policy profile reads the N-player race and the two-player
-#: race; the two-seat rounds ending and the matches of rules games run on
-#: the two-player race's kernel, so the engine's race comes first).
+#: Two lists of (name, task), about equal in compile time (seconds from
+#: nothing in the comments: each half in a process of its own, side by
+#: side on the 2-core machine, as CI runs them; about 250 s a half), one
+#: per test process. A task needs only kernels compiled before it in its
+#: own list or by a task of the other list that ends earlier (the policy
+#: profile reads the N-player race and the two-player race; the two-seat
+#: rounds ending and the matches of rules games run on the two-player
+#: race's kernel, so the engine's race comes first).
 HALVES = (
-    [("engine-race", lambda: _rules("piglet", goal=3)),  # 32
-     ("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 22
-     ("deck-race-seats", lambda: _solve("deck", players=3)),  # 13
-     ("deck-profile", lambda: _seats_compare("deck")),  # 13
-     ("zombie", _zombie),  # 8
-     ("engine-rounds", lambda: _rules("great-rolled-ones", goal=4)),  # 49
-     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 9
+    [("engine-race", lambda: _rules("piglet", goal=3)),  # 55
+     ("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 28
+     ("deck-race-seats", lambda: _solve("deck", players=3)),  # 14
+     ("deck-profile", lambda: _seats_compare("deck")),  # 3
+     ("zombie", _zombie),  # 11
+     ("engine-rounds", lambda: _rules("great-rolled-ones", goal=4)),  # 31
+     ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 13
      # a policy at one seat of three in rounds: compiled inside the tests
      # otherwise, by both processes when they meet it at once
-     ("engine-seat-rounds-compare", _seat_rounds_compare)],  # 50
-    [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 17
-     ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 7
-     ("dice-race-seats", lambda: _seats_compare("dice")),  # 13
-     ("strategy", _strategy),  # 16: rule tables, matches, visits, induction
-     ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 25
+     ("engine-seat-rounds-compare", _seat_rounds_compare),  # 77
+     # the dice race's seat profile, last here: the dice race (the other
+     # half's second task) is long compiled by then
+     ("dice-race-seats", lambda: _seats_compare("dice"))],  # 25
+    [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 26
+     ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 13
+     ("strategy", _strategy),  # 18: rule tables, matches, visits, induction
+     ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 32
      # a policy at one seat of three in the race (strategy cards with 3-4
      # players, compare): compiled inside the tests otherwise
-     ("engine-seat-profile", _seat_race_compare),  # 17
+     ("engine-seat-profile", _seat_race_compare),  # 25
      # the rounds ending with 3 or 4 seats (both tie rules share the kernels)
-     ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 35
-     ("engine-matches", _rules_matches),  # 21
+     ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 47
+     ("engine-matches", _rules_matches),  # 81
      # equal turns where a bust lowers a banked score: its own iteration
      ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds"))],  # 6
 )

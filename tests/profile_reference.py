@@ -10,6 +10,8 @@ each seat's decision. Only for tiny games.
 
 import itertools
 
+from gauss_seidel import blocked_passes
+
 
 def _iterate(states, update, tol=1e-14, limit=200000):
     """Gauss-Seidel until a whole pass moves no value by more than ``tol``.
@@ -22,17 +24,7 @@ def _iterate(states, update, tol=1e-14, limit=200000):
     for x in states:
         blocks.setdefault(x[0], []).append(x)
     order = [sorted(blocks[S], key=lambda x: -x[2]) for S in sorted(blocks, key=lambda S: -sum(S))]
-    for _ in range(limit):
-        delta = 0.0
-        for block in order:
-            for _ in range(limit):
-                d = max(update(x) for x in block)
-                delta = max(delta, d)
-                if d <= tol:
-                    break
-        if delta <= tol:
-            return
-    raise RuntimeError("reference evaluation did not converge")
+    blocked_passes(order, update, tol, limit, limit, "reference evaluation")
 
 
 def _raise(S, m, k):

@@ -7,6 +7,8 @@ mover draws (rolls) only when that beats holding in its OWN entry (max-n),
 ties go to hold. Every value starts at ``1/N``. Only for tiny games.
 """
 
+from gauss_seidel import blocked_passes
+
 TIE = 1e-12  # near-ties (rounding) resolve to hold, as in the package
 
 
@@ -32,17 +34,7 @@ def _iterate(states, update, tol, limit, inner=10):
         s = x[0]
         blocks.setdefault(min(s[r:] + s[:r] for r in range(len(s))), []).append(x)
     order = [sorted(blocks[b], key=lambda x: -x[1]) for b in sorted(blocks, key=lambda b: -sum(b))]
-    for _ in range(limit):
-        delta = 0.0
-        for block in order:
-            for _ in range(inner):
-                d = max(update(x) for x in block)
-                delta = max(delta, d)
-                if d <= tol:
-                    break
-        if delta <= tol:
-            return
-    raise RuntimeError("reference value iteration did not converge")
+    blocked_passes(order, update, tol, limit, inner, "reference value iteration")
 
 
 def race_deck_reference(bad, good, goal, N, tol=1e-14, limit=100000):
