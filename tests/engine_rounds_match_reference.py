@@ -45,6 +45,10 @@ cap and at a winning hold its own, each end valued so. ``bank_wins``: a fixed po
 seat 2 also holds as soon as holding wins.
 """
 
+import math
+
+from gauss_seidel import passes
+
 TIE = 1e-13
 
 
@@ -127,22 +131,14 @@ def _passes(order, sweep, tol, max_iter):
     positions (``sweep(block)`` returns the largest change) until they agree
     (a round that ends with both scores unchanged, or a tie round, comes
     back to them; at most :data:`INNER` times a pass), the pairs from the
-    largest sum down. True once a whole pass changes nothing by ``tol``,
-    False after ``max_iter`` passes."""
+    largest sum down. True once a whole pass changes nothing by ``tol``
+    (strictly less), False after ``max_iter`` passes."""
     blocks = {}
     for k in order:
         blocks.setdefault((k[0], k[1]), []).append(k)
-    for _ in range(max_iter):
-        delta = 0.0
-        for block in blocks.values():
-            for _ in range(INNER):
-                d = sweep(block)
-                delta = max(delta, d)
-                if d < tol:
-                    break
-        if delta < tol:
-            return True
-    return False
+    # strictly below tol: at most the largest float below it
+    return passes(list(blocks.values()), sweep, math.nextafter(tol, 0.0), max_iter, INNER)
+
 
 def _max_score_rolls(game, tmax):
     """Whether max-score rolls at each turn total below ``tmax``."""

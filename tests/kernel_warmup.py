@@ -8,7 +8,7 @@ split in two halves of about equal compile time; each process compiles its
 half first, each task under a file lock, then takes the other half, which
 by then only loads from numba's cache what the other process wrote. The
 games are tiny: the tasks compile, they do not test (every kernel is tested
-elsewhere). Run as a script (:func:`main`), one half fills the cache before
+elsewhere). Run as a script (see its end), one half fills the cache before
 the tests start: CI does that in the background while it installs the rest.
 """
 
@@ -131,37 +131,32 @@ HALVES = (
 )
 
 
-def compile_all(lock_dir, half=0):
+def compile_all(lock_dir, half=0, other=True, say=None):
     """Run every task once in this process, its ``half`` of
-    :data:`HALVES` first, each under its file lock in ``lock_dir``: a task
-    another process is compiling is waited for, then only loaded from
-    numba's cache. Returns ``{name: seconds}`` spent here."""
+    :data:`HALVES` first (then the other half, unless ``other`` is
+    False), each under its file lock in ``lock_dir``: a task another
+    process is compiling is waited for, then only loaded from numba's
+    cache. ``say(text)`` hears each task's seconds. Returns ``{name:
+    seconds}`` spent here."""
     lock_dir = Path(lock_dir)
     lock_dir.mkdir(parents=True, exist_ok=True)
     spent = {}
-    for name, task in HALVES[half % 2] + HALVES[1 - half % 2]:
+    for name, task in HALVES[half % 2] + (HALVES[1 - half % 2] if other else []):
         with FileLock(str(lock_dir / f"{name}.lock")):
             t = time.perf_counter()
             task()
             spent[name] = time.perf_counter() - t
+        if say:
+            say(f"warm-up {half}: {name} {spent[name]:.1f} s")
     return spent
 
 
-def main(argv):
-    """``python tests/kernel_warmup.py HALF LOCK_DIR``: fill numba's cache
-    with one half's kernels before the tests run (CI runs both halves in
-    the background while it installs the rest); prints each task's seconds.
-    Only this half: the other process compiles the other."""
-    half, lock_dir = int(argv[0]), Path(argv[1])
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    for name, task in HALVES[half % 2]:
-        with FileLock(str(lock_dir / f"{name}.lock")):
-            t = time.perf_counter()
-            task()
-            print(f"warm-up {half}: {name} {time.perf_counter() - t:.1f} s", flush=True)
-
-
 if __name__ == "__main__":
+    # ``python tests/kernel_warmup.py HALF LOCK_DIR``: fill numba's cache with
+    # one half's kernels before the tests run (CI runs both halves in the
+    # background while it installs the rest); the other process compiles
+    # the other half
     import sys
 
-    main(sys.argv[1:])
+    compile_all(sys.argv[2], int(sys.argv[1]), other=False,
+                say=lambda text: print(text, flush=True))

@@ -63,17 +63,20 @@ def test_a_second_look_does_not_search_again(tmp_path, monkeypatch):
     compares the moves with them without a search, with the same answer."""
     import designer.strategy.card as card
     from designer.play.closest import _saved_rows
+    from designer.play.stats import design_key
+
+    key = design_key(GAME)
 
     monkeypatch.setenv("DESIGNER_DATA_DIR", str(tmp_path))
     moves = _max_score_moves()
     first = closest_rule(GAME, moves, max_size=2)
     [saved] = tmp_path.glob("strategy-*-closest2.json")
     good = saved.read_text()
-    assert first[0] in _saved_rows(saved, GAME)
+    assert first[0] in _saved_rows(saved, key, "deck")
     # a damaged file, one of another design, format or game, or one with a
     # value the table cannot print or a rule the game does not read, is not
     # trusted
-    assert _saved_rows(saved, DeckGame(2, 4, 6)) is None
+    assert _saved_rows(saved, design_key(DeckGame(2, 4, 6)), "deck") is None
     for bad in [good[:40], "[]", "null", "{}", good.replace('"design": "', '"design": "x'),
                 good.replace('"version": 1', '"version": 2'),
                 good.replace('"seat_win": [', '"seat_win": ["0.5", '),
@@ -86,7 +89,7 @@ def test_a_second_look_does_not_search_again(tmp_path, monkeypatch):
                 "[" * 100_000 + "]" * 100_000]:
         assert bad != good
         saved.write_text(bad)
-        assert _saved_rows(saved, GAME) is None, bad[:80]
+        assert _saved_rows(saved, key, "deck") is None, bad[:80]
 
     def no_search(*a, **k):
         raise AssertionError("searched again")

@@ -64,15 +64,16 @@ def closest_rule(game, moves, max_size=4, progress=None):
         check_game(game)
     except DesignError:
         return None
-    digest = hashlib.sha1(design_key(game).encode()).hexdigest()[:12]
+    key = design_key(game)
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     cache = data_dir() / f"strategy-{digest}.jsonl"
     cache.parent.mkdir(parents=True, exist_ok=True)
     found = cache.with_name(f"strategy-{digest}-closest{max_size}.json")
-    rows = _saved_rows(found, game)
+    rows = _saved_rows(found, key, game.family)
     if rows is None:
         card = strategy_card(game, max_size=max_size, cache=str(cache), progress=progress)
         rows = _candidates(card)
-        _save_rows(found, design_key(game), rows)
+        _save_rows(found, key, rows)
     from designer.policies.rules import Rule
 
     best = None
@@ -96,24 +97,24 @@ def _candidates(card):
     return rows
 
 
-def _saved_rows(path, game):
-    """The candidate rows an earlier search of ``game`` saved, or None
+def _saved_rows(path, key, family):
+    """The candidate rows an earlier search of design ``key`` (a game of
+    ``family``) saved, or None
     when there are none to trust (no file, another design or format, a
     damaged file): the search then runs again (its scores come from its own
     cache) and the file is written afresh."""
-    from designer.play.stats import design_key
     from designer.policies.rules import Rule
     from designer.strategy.card import CardRow
 
     try:
         data = json.loads(path.read_text())
-        if data.get("design") != design_key(game) or data.get("version") != 1:
+        if data.get("design") != key or data.get("version") != 1:
             return None
         rows = [CardRow(**{**r, "seat_win": tuple(r["seat_win"])}) for r in data["rows"]]
         if not rows or not all(map(_sound, rows)):
             return None
         for r in rows:  # every rule must still read as one of the game's
-            Rule.parse(game.family, r.text)
+            Rule.parse(family, r.text)
     except (OSError, ValueError, TypeError, KeyError, AttributeError, OverflowError,
             RecursionError, DesignError):
         return None
