@@ -1,12 +1,30 @@
 """Policies for deck and dice games: optimal, max-score, hold-at, user
 functions and the compact neural network; see :mod:`designer.policies.base`
-for the interface and :mod:`designer.policies.parse` for the strings."""
+for the interface and :mod:`designer.policies.parse` for the strings.
 
-from designer.policies.base import Policy
-from designer.policies.builtin import HoldAtPolicy, MaxScorePolicy, OptimalPolicy
-from designer.policies.compact import CompactPolicy
-from designer.policies.parse import POLICY_FORMS, parse_policy
-from designer.policies.user import FunctionPolicy, from_function
+The names below are loaded on first use: the command line reads only the
+policy forms (:mod:`designer.policies.parse`) to build its ``--help``, and
+importing the policies' kernels and tables would cost every command a
+second of start-up.
+"""
 
-__all__ = ["CompactPolicy", "FunctionPolicy", "HoldAtPolicy", "MaxScorePolicy",
-           "OptimalPolicy", "POLICY_FORMS", "Policy", "from_function", "parse_policy"]
+import importlib
+
+#: Where each public name lives.
+_HOME = {"Policy": "base", "HoldAtPolicy": "builtin", "MaxScorePolicy": "builtin",
+         "OptimalPolicy": "builtin", "CompactPolicy": "compact", "POLICY_FORMS": "parse",
+         "parse_policy": "parse", "FunctionPolicy": "user", "from_function": "user"}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value  # once loaded, an ordinary attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_HOME))
