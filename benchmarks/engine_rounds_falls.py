@@ -15,15 +15,26 @@ Run by hand: ``python benchmarks/engine_rounds_falls.py [--repeats N]
   the same game in the race (:func:`designer.engine.solve.solve_model`,
   the baseline of that row) for scale.
 
-Both solvers of the falls run on one thread (a pass reads pairs of the same
-pass); ``--busy`` runs everything again beside one CPU-bound process. The
-load average and the processor are printed first: the machine is shared.
+* Two-Dice Pig to 100 in equal turns on one thread and on two (numba's
+  threads; the two alternate, so both meet the same load), the one-thread
+  solve the baseline; the tables are checked identical (the same numbers
+  on any number of threads).
+
+The first two rows run on numba's threads (every solver here uses them).
+``--busy`` runs everything again
+beside one CPU-bound process, where two threads must not take more than
+1.2 times the one-thread time. The load average and the processor are
+printed first: the machine is shared.
 """
 
 import argparse
 import sys
 from pathlib import Path
 
+import statistics
+import time
+
+import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -53,6 +64,25 @@ def _rows(repeats):
               f"rounds / race {now / race:.0f}x")
 
 
+def _threads_row(repeats):
+    tdp = load_rules_game("two-dice-pig").rules.model
+    times = {1: [], 2: []}
+    tables = {}
+    for _ in range(repeats):
+        for nt in (1, 2):
+            numba.set_num_threads(nt)
+            t0 = time.perf_counter()
+            r = solve_rounds_falls(tdp, 100)
+            times[nt].append(time.perf_counter() - t0)
+            tables[nt] = r
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert all(np.array_equal(getattr(tables[1], k), getattr(tables[2], k))
+               for k in ("X", "LX", "Y", "LY"))
+    one, two = statistics.median(times[1]), statistics.median(times[2])
+    print(f"  Two-Dice Pig to 100, rounds: one thread {one:.2f} s, two threads {two:.2f} s, "
+          f"two / one {two / one:.2f} (tables identical)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
@@ -63,12 +93,14 @@ def main():
     tiny = load_rules_game("piglet").rules.model
     solve_rounds_falls(tiny, 3)  # load the kernels before timing
     solve_rounds_model(tiny, 3)
-    print("quiet:")
+    print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
     _rows(args.repeats)
+    _threads_row(args.repeats)
     if args.busy:
         with Busy():
             print(f"beside one CPU-bound process ({load()}):")
             _rows(args.repeats)
+            _threads_row(args.repeats)
 
 
 if __name__ == "__main__":

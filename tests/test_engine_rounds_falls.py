@@ -131,3 +131,30 @@ def test_play_that_passes_for_ever_has_no_length():
     got = solve_rounds_falls(model, 3, ties="earlier-seat", cap=9)
     p, _ = reference_rounds(FromModel(model), 3, "earlier-seat", cap=9, floor=-2)
     assert abs(got.first_player_win - p) < 1e-9 and got.length_finite
+
+
+@pytest.mark.parametrize("name, goal", [("two-dice-pig", 40), ("penalty", 12), ("two-starts", 10)])
+def test_the_numbers_do_not_depend_on_the_threads(name, goal):
+    """A pass runs on every thread, each taking the next pair whose inputs
+    are solved: every pair reads what it reads in one thread's order, so
+    the tables are identical, bit for bit, on one thread and on all (run
+    three times on all: the threads meet in another order each time)."""
+    import numba
+
+    if name == "two-dice-pig":
+        model = load_rules_game(name).rules.model
+    else:
+        model = _case(name)[0]
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    try:
+        numba.set_num_threads(1)
+        one = solve_rounds_falls(model, goal)
+        numba.set_num_threads(all_threads)
+        for _ in range(3):
+            many = solve_rounds_falls(model, goal)
+            for table in ("X", "LX", "Y", "LY"):
+                assert np.array_equal(getattr(one, table), getattr(many, table)), table
+            assert (many.passes, many.residual) == (one.passes, one.residual)
+    finally:
+        numba.set_num_threads(all_threads)
+    assert one.passes > 2

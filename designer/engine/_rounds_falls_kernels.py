@@ -8,7 +8,11 @@ row 0 (``k``: the falling outcome's rank, :data:`OQ_AUX` pointed there by
 the layout), which holds what the turn is worth after that bust.
 """
 
-from designer._jit import kernel
+import numpy as np
+from numba import prange
+
+from designer._jit import kernel, parallel_kernel
+from designer.engine._sync import fetch_add, load_acquire, store_release
 from designer.engine._rounds_kernels import (OP_CHOICE, OP_MOVE, OP_SKIP, OQ_AUX, OQ_OP,
                                              turn_starts)
 
@@ -175,88 +179,161 @@ def _secant(x0, f0, x1, f1):
 
 
 @kernel
-def solve_pass(G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, blk_ptr,
-               blk_states, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
-               opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY, stopv,
-               stopl, Wv, Wl, resv, resl, old, flags):
-    """One Gauss-Seidel pass over every pair of scores, in decreasing sum:
-    each pair's two turns (seat 2's ``Y[b, a]``, then seat 1's ``X[a, b]``)
-    are iterated until one round of both moves no start value by more than
-    ``tol`` (with one start state through a secant step on ``X[a, b]``, the
-    pair's values being affine in it while its decisions stay). Returns the
-    largest change of a stored win over the pass, or -1 when a pair did not
-    settle within ``max_inner`` rounds. ``flags[0]`` becomes 1 where a
-    pair's wins agree but its expected lengths keep growing (play that
-    passes for ever: no finite length)."""
+def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, blk_ptr,
+          blk_states, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+          hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY, stopv, stopl, Wv, Wl, resv,
+          resl, old, flags):
+    """Pair ``(a, b)`` of a pass: its two turns (seat 2's ``Y[b, a]``, then
+    seat 1's ``X[a, b]``) iterated until one round of both moves no start
+    value by more than ``tol`` (with one start state through a secant step
+    on ``X[a, b]``, the pair's values being affine in it while its
+    decisions stay). Returns the largest change of its stored wins, or -1
+    when it did not settle within ``max_inner`` rounds. ``flags[0]``
+    becomes 1 where the pair's wins agree but its expected lengths keep
+    growing (play that passes for ever: no finite length)."""
     H = starts.shape[0]
-    delta = 0.0
-    for sm in range(2 * C, 2 * lo - 1, -1):
-        for a in range(max(lo, sm - C), min(C, sm - lo) + 1):
-            b = sm - a
-            need_y = b < G or replay
-            need_x = (a < G and b < G) or (replay and a == b)
-            if not need_y:
-                continue
-            for h in range(H):
-                old[0, h] = Y[b - lo, a - lo, h]
-                old[1, h] = X[a - lo, b - lo, h]
-            x0 = 0.0
-            f0 = 0.0
-            l0 = 0.0
-            g0 = 0.0
-            settled = False
-            endless = 0
-            for it in range(max_inner):
-                xin = X[a - lo, b - lo, 0]
-                lin = LX[a - lo, b - lo, 0]
-                d = 0.0
-                for side in range(2 if need_x else 1):
-                    if side == 0:  # seat 2's turn, then seat 1's
-                        T = _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h,
-                                   X, LX, stopv, stopl, H)
-                        rowv, rowl = Y[b - lo, a - lo], LY[b - lo, a - lo]
-                    else:
-                        T = _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv,
-                                   stopl, H)
-                        rowv, rowl = X[a - lo, b - lo], LX[a - lo, b - lo]
-                    d = max(d, _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states,
-                                     cont_start, out_start, out_prob, throws, oq, opt_start,
-                                     opt_gain, opt_next, hand_h, hidx, tmin, stopv, stopl, Wv,
-                                     Wl, resv, resl, rowv, rowl, tol))
-                if not need_x:
-                    settled = True
-                    break
-                if d <= tol:
-                    settled = True
-                    break
-                if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
-                    endless += 1
-                    if endless > ENDLESS_ROUNDS:
-                        # play that can pass for ever (both seats passing):
-                        # the wins stand, the lengths have no limit. Level
-                        # at the cap, where seat 1 can only pass, that is
-                        # the cap's own doing: the length there is left 0
-                        if a == C and b == C:
-                            for h in range(H):
-                                LX[a - lo, b - lo, h] = 0.0
-                                LY[b - lo, a - lo, h] = 0.0
-                        else:
-                            flags[0] = 1
-                        settled = True
-                        break
+    need_x = (a < G and b < G) or (replay and a == b)
+    for h in range(H):
+        old[0, h] = Y[b - lo, a - lo, h]
+        old[1, h] = X[a - lo, b - lo, h]
+    x0 = 0.0
+    f0 = 0.0
+    l0 = 0.0
+    g0 = 0.0
+    settled = False
+    endless = 0
+    for it in range(max_inner):
+        xin = X[a - lo, b - lo, 0]
+        lin = LX[a - lo, b - lo, 0]
+        d = 0.0
+        for side in range(2 if need_x else 1):
+            if side == 0:  # seat 2's turn, then seat 1's
+                T = _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h, X, LX,
+                           stopv, stopl, H)
+                rowv, rowl = Y[b - lo, a - lo], LY[b - lo, a - lo]
+            else:
+                T = _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv, stopl, H)
+                rowv, rowl = X[a - lo, b - lo], LX[a - lo, b - lo]
+            d = max(d, _turn(T, H, min_bank, forced, tie, starts, blk_ptr, blk_states,
+                             cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
+                             opt_next, hand_h, hidx, tmin, stopv, stopl, Wv, Wl, resv, resl,
+                             rowv, rowl, tol))
+        if not need_x or d <= tol:
+            settled = True
+            break
+        if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
+            endless += 1
+            if endless > ENDLESS_ROUNDS:
+                # play that can pass for ever (both seats passing): the
+                # wins stand, the lengths have no limit. Level at the cap,
+                # where seat 1 can only pass, that is the cap's own doing:
+                # the length there is left 0
+                if a == C and b == C:
+                    for h in range(H):
+                        LX[a - lo, b - lo, h] = 0.0
+                        LY[b - lo, a - lo, h] = 0.0
                 else:
-                    endless = 0
-                if H == 1 and it > 0 and it % 2 == 1:
-                    # the next round from the fixed point of the last two
-                    X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])
-                    LX[a - lo, b - lo, 0] = _secant(l0, g0, lin, resl[0])
-                x0 = xin
-                f0 = resv[0]
-                l0 = lin
-                g0 = resl[0]
-            if not settled:
-                return -1.0
-            delta = max(delta, _change(Y[b - lo, a - lo], old[0], H))
-            if need_x:
-                delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
+                    flags[0] = 1
+                settled = True
+                break
+        else:
+            endless = 0
+        if H == 1 and it > 0 and it % 2 == 1:
+            # the next round from the fixed point of the last two
+            X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])
+            LX[a - lo, b - lo, 0] = _secant(l0, g0, lin, resl[0])
+        x0 = xin
+        f0 = resv[0]
+        l0 = lin
+        g0 = resl[0]
+    if not settled:
+        return -1.0
+    delta = _change(Y[b - lo, a - lo], old[0], H)
+    if need_x:
+        delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
     return delta
+
+
+@kernel
+def _ready(m, pairs, row, lo, done):
+    """Whether the pairs that pair ``m`` reads in this pass are solved:
+    ``(a, b)`` reads ``(a', b)`` for ``a' > a`` and ``(a, b')`` for ``b' >
+    b``, each solved after its neighbour towards ``(a, b)``, so the two
+    neighbours suffice (``row``: a pair's place in ``pairs``, -1 for one
+    no pass solves)."""
+    a = pairs[m, 0] - lo
+    b = pairs[m, 1] - lo
+    n = row.shape[0]
+    if a + 1 < n and row[a + 1, b] >= 0 and load_acquire(done, row[a + 1, b]) == 0:
+        return False
+    if b + 1 < n and row[a, b + 1] >= 0 and load_acquire(done, row[a, b + 1]) == 0:
+        return False
+    return True
+
+
+@kernel
+def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
+                blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
+                opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
+                stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas):
+    """Worker ``w`` of a pass (several run at once, sharing ``state``, a
+    claim counter per pair, and ``done``): it solves the first pair of
+    ``pairs`` (by decreasing ``a + b``) that no worker has claimed and whose
+    inputs are solved (:func:`_ready`), on its own scratch (``stopv[w]``
+    ...). A pair reads the pairs of larger sums it waited for and pairs of
+    smaller sums, which wait for it: every pair reads what it reads in one
+    thread's order, and the pass gives the same numbers on any number of
+    threads. ``deltas[w]``: the largest change of a stored win this worker
+    made, -1 once a pair did not settle."""
+    sv, sl, wv, wl, rv, rl, ol = stopv[w], stopl[w], Wv[w], Wl[w], resv[w], resl[w], old[w]
+    npairs = pairs.shape[0]
+    # the pairs ready lie within a few sums of the first unsolved
+    window = 4 * row.shape[0] + 4
+    first = 0
+    while True:
+        while first < npairs and load_acquire(done, first) != 0:
+            first += 1
+        if first >= npairs:
+            break
+        m = -1
+        for k in range(first, min(npairs, first + window)):
+            if (load_acquire(state, k) == 0 and _ready(k, pairs, row, lo, done)
+                    and fetch_add(state, k, 1) == 0):
+                m = k
+                break
+        if m < 0:
+            continue  # every ready pair is in another worker's hands
+        d = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, min_bank, forced, tie, tol,
+                  max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws,
+                  oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen,
+                  fall_h, X, LX, Y, LY, sv, sl, wv, wl, rv, rl, ol, flags)
+        if d < 0.0 or deltas[w] < 0.0:
+            deltas[w] = -1.0
+        else:
+            deltas[w] = max(deltas[w], d)
+        store_release(done, m, 1)
+
+
+@parallel_kernel
+def solve_pass(nt, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
+               blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
+               opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
+               stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas):
+    """One Gauss-Seidel pass over every pair of scores (``pairs``, by
+    decreasing sum) on ``nt`` workers (:func:`pass_worker`), one to a
+    thread of numba's. Returns the largest change of a stored win over the
+    pass, or -1 when a pair did not settle."""
+    state[:] = 0
+    done[:] = 0
+    deltas[:] = 0.0
+    for w in prange(nt):
+        # np.int64(w): prange's index is typed int64, then uint64 in the
+        # threads' copy; one type compiles the worker once, not twice
+        pass_worker(np.int64(w), pairs, row, G, C, lo, replay, min_bank, forced, tie, tol,
+                    max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob,
+                    throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff,
+                    fall_pen, fall_h, X, LX, Y, LY, stopv, stopl, Wv, Wl, resv, resl, old, flags,
+                    state, done, deltas)
+    if deltas.min() < 0.0:
+        return -1.0
+    return deltas.max()

@@ -44,8 +44,16 @@ they agree, with one start state through a secant step: a pair's values
 are affine in its own start value while its decisions stay), until no
 stored win moves by more than :data:`~designer._jit.TOL` in a pass; that
 last change is the reported residual. Scores that never fall settle in two
-passes (the second checks the first). One thread: a pass reads the pairs
-of the same pass.
+passes (the second checks the first).
+
+A pass runs on every thread: each takes the next pair whose inputs of the
+pass are solved. Pair ``(a, b)`` reads the pairs ``(a', b)``, ``a' > a``,
+and ``(a, b')``, ``b' > b``, of the pass (it waits for its two neighbours
+towards them), and through a fall pairs of smaller sums, which wait for it
+in turn and so still hold the last pass's values: every pair reads what it
+reads in one thread's order, and the numbers do not depend on the threads.
+A thread waits only when every ready pair is in another's hands; one kept
+off its core by another process holds back only the pairs below its own.
 
 The expected game length (actions: every throw or draw and every stop, a
 pass, a stop forced by the cap and seat 2's winning stop included) is
@@ -63,7 +71,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from designer import memory as mem
-from designer._jit import TIE, TOL, load_first
+from designer._jit import TIE, TOL, load_first, threads
 from designer.engine import _rounds_falls_kernels as fk
 from designer.engine import _rounds_kernels as rk
 from designer.engine.model import BUST, NONE, PENALTY, build_model
@@ -190,10 +198,31 @@ def falls_estimate(model, goal, cap=None, ties="replay"):
     F = len(_falling(model)[0])
     positions = _positions(model, goal, C, lo, ties)
     per_state = (model.outcomes + len(model.opt_gain)) / model.states
-    memory = 8 * (4 * n * n * H + 2 * (Tm + 1) * (H + F) + 2 * model.states * Tm + 6 * H)
+    nt = threads()
+    # the tables; each thread's scratch (a turn's stop values and sweep);
+    # the pairs in order, their rows and claim and solved marks
+    memory = 8 * (4 * n * n * H + nt * (2 * (Tm + 1) * (H + F) + 2 * model.states * Tm + 4 * H)
+                  + 5 * n * n + nt)
     return dict(positions=positions, start_states=H, memory=int(memory),
                 seconds=0.01 + SECONDS_PER_WORK * passes_guess(goal) * positions * per_state,
                 at_least=False)
+
+
+def _pairs(goal, C, lo, replay):
+    """The pairs of scores a pass solves, by decreasing sum (``(n_pairs,
+    2)`` int64, scores), and each pair's row there (``row[a - lo, b -
+    lo]``, -1 for a pair no pass solves: seat 2 at or past the goal outside
+    a replayed tie, where the round is over)."""
+    n = C - lo + 1
+    a, b = np.meshgrid(np.arange(lo, C + 1), np.arange(lo, C + 1), indexing="ij")
+    a, b = a.ravel(), b.ravel()
+    keep = (b < goal) | replay
+    a, b = a[keep], b[keep]
+    order = np.lexsort((a, -(a + b)))
+    pairs = np.ascontiguousarray(np.stack([a[order], b[order]], axis=1).astype(np.int64))
+    row = np.full((n, n), -1, dtype=np.int64)
+    row[pairs[:, 0] - lo, pairs[:, 1] - lo] = np.arange(len(pairs))
+    return pairs, row
 
 
 def _warm():
@@ -261,15 +290,18 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     fall_h = lay.out_h[idx].astype(np.int64)
     X, LX = np.full((n, n, H), 0.5), np.zeros((n, n, H))
     Y, LY = np.full((n, n, H), 0.5), np.zeros((n, n, H))
-    S = model.states
-    scratch = (np.zeros((Tm + 1, H + len(idx))), np.zeros((Tm + 1, H + len(idx))),
-               np.zeros((S, Tm)), np.zeros((S, Tm)), np.zeros(H), np.zeros(H), np.zeros((2, H)),
-               np.zeros(1, dtype=np.int64))
-    args = (goal, C, lo, ties == "replay", model.min_bank, model.forced_first, TIE, PAIR_TOL,
-            MAX_INNER, lay.starts.astype(np.int64), lay.blk_ptr, lay.blk_states,
+    S, nt = model.states, threads()
+    pairs, row = _pairs(goal, C, lo, ties == "replay")
+    scratch = (np.zeros((nt, Tm + 1, H + len(idx))), np.zeros((nt, Tm + 1, H + len(idx))),
+               np.zeros((nt, S, Tm)), np.zeros((nt, S, Tm)), np.zeros((nt, H)), np.zeros((nt, H)),
+               np.zeros((nt, 2, H)))
+    flags = np.zeros(1, dtype=np.int64)
+    args = (nt, pairs, row, goal, C, lo, ties == "replay", model.min_bank, model.forced_first,
+            TIE, PAIR_TOL, MAX_INNER, lay.starts.astype(np.int64), lay.blk_ptr, lay.blk_states,
             model.cont_start, model.out_start, model.out_prob, model.cont_throws, oq,
             model.opt_start, model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.tmin, eff,
-            pen, fall_h, X, LX, Y, LY, *scratch)
+            pen, fall_h, X, LX, Y, LY, *scratch, flags, np.zeros(len(pairs), dtype=np.int64),
+            np.zeros(len(pairs), dtype=np.int64), np.zeros(nt))
     for passes in range(1, MAX_PASSES + 1):
         delta = fk.solve_pass(*args)
         if delta < 0:
@@ -284,7 +316,7 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     h0 = int(lay.hidx[0])
     return RoundsFallsResult(float(X[start[0] - lo, start[1] - lo, h0]), goal, C, lo, ties,
                              tuple(start), X, LX, Y, LY, lay.starts, est["positions"],
-                             float(delta), passes, seconds, not scratch[-1][0])
+                             float(delta), passes, seconds, not flags[0])
 
 
 __all__ = ["RoundsFallsResult", "falls_estimate", "solve_rounds_falls"]
