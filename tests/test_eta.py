@@ -204,3 +204,29 @@ def test_progress_bar_moves_by_work():
     no_prior = unit_progress("x", 2, 0, 1, "loky", work={"a": 1.0, "b": 1.0})
     with no_prior:
         assert _TimeLeft().render(no_prior.progress.tasks[0]).plain == "estimating time left"
+
+
+@pytest.mark.parametrize("budget, solves", [(1e-9, 2), (60.0, None)])
+def test_a_trial_of_slow_designs_times_one_solve(tmp_path, monkeypatch, budget, solves):
+    """Where even the study's smallest design takes longer than the trial's
+    rounds (twice ``budget``) and one solve runs at a time, the trial's
+    second solve is its measure: two solves in all (the first loads the
+    kernels), not a third of the same design. With time to spare it makes
+    rounds as before (more than two solves)."""
+    from designer.search import eta, families
+
+    spec = load_study(write_study(tmp_path, SMALL_DECK.format(name="t", workers=1)))
+    calls = []
+    real = families.evaluate_unit
+
+    def counted(family_name, unit, args):
+        calls.append(unit_key(unit))
+        return real(family_name, unit, args)
+
+    monkeypatch.setattr(families, "evaluate_unit", counted)
+    found = eta.trial(spec, workers=1, budget=budget)
+    assert found is not None and found.seconds_per_work > 0
+    if solves is not None:
+        assert len(calls) == solves and len(set(calls)) == 1
+    else:
+        assert len(calls) > 2

@@ -316,7 +316,7 @@ def _tie_step(Tv, Cg, replay, min_bank, forced, tie, blk_ptr, blk_states, cont_s
         tv[h] = 1.0 - Tv[h] if replay else 0.0
     final_table(Cg, tv, lt, tie, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
                 opt_start, opt_gain, opt_next, hand_h, Wr, Lr)
-    final_starts(0, Cg, max(min_bank, 1), min_bank, forced, tv, lt, tie, blk_ptr, blk_states,
+    final_starts(np.int64(0), Cg, max(min_bank, 1), min_bank, forced, tv, lt, tie, blk_ptr, blk_states,
                  cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
                  hand_h, hidx, tmin, Wr, Lr, Wd, Ld, S2, L2)
     for g in range(Cg + 1):
@@ -422,7 +422,7 @@ def hold_bounds(G, C, gmax, guard, F, cont_start, out_start, out_prob, oq, opt_s
     below = C - gmax
     Qd = np.full(C + 1, -np.inf)
     for d in range(1, below):
-        Qd[d] = _hold_margin(d, 0, C + 1, guard, F, cont_start, out_start, out_prob, oq,
+        Qd[d] = _hold_margin(d, np.int64(0), C + 1, guard, F, cont_start, out_start, out_prob, oq,
                              opt_start, opt_gain, opt_next, hand_h)
     n = C - G
     for b in range(G):

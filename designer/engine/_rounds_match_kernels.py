@@ -350,7 +350,7 @@ def _open_pair(a, b, G, C, absolute, k1, n1, T1, k2, n2, T2, bank_wins, gmax, mi
     rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
     H = XW.shape[2]
     K1 = rW.shape[1]
-    big = 1 << 62
+    big = np.int64(1 << 62)  # int64, not a literal: one compilation of turn
     for h in range(H):
         for k in range(K1):
             aW[h, k] = 0.0

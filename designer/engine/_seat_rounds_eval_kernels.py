@@ -322,7 +322,7 @@ def eval_rows(kind, jobs, geo, toff, nt, a, pc, A, Z, tie, blk_ptr, blk_states, 
                 zr = zrow
             dec = tab[ti, tj]
             for b in range(blk_ptr.shape[0] - 1):
-                _block(b, mv, mv == a, pc, T, srow, zr, False, N, A, Z, Zs, none, Rows, Wv, Wz, bz,
+                _block(b, mv, mv == a, pc, T, srow, zr, np.bool_(False), N, A, Z, Zs, none, Rows, Wv, Wz, bz,
                        acc, pk, tie, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start,
                        out_prob, out_kind, out_points, out_h, opt_start, opt_gain, opt_next,
                        hand_h, hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, dec, tnb,
@@ -373,7 +373,7 @@ def _open_tuple(geo, S, fl, uk, ukm, a, pc, tie, A, Z, blk_ptr, blk_states, blk_
     dec = tab[ti, tj]
     for b in range(blk_ptr.shape[0] - 1):
         for m in range(N - 1, -1, -1):
-            _block(b, m, m == a, pc, Tm[m], srow[m], zrow[m], True, D, A, Z, Zs, uk[m], Rows, Wv[m],
+            _block(b, m, m == a, pc, Tm[m], srow[m], zrow[m], np.bool_(True), D, A, Z, Zs, uk[m], Rows, Wv[m],
                    Wz[m], bz, acc, pk, tie, blk_ptr, blk_states, blk_tmax, lo, hi, cont_start, out_start,
                    out_prob, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
                    hidx, pass_ok, min_bank, forced, pick, E, mstop, mcont, dec, tnb, tnl)

@@ -232,7 +232,7 @@ def _one(E, X, FV, S, H, p, i, j, k, w_rem, c_rem, s, goal):
     """The comparisons' truth at one state, into ``H[:, 0]``."""
     if E.shape[0] > 0:
         _features(p, i, j, k, w_rem, c_rem, s, goal, FV[0])
-        holds_block(E, X, FV, 1, S, H)
+        holds_block(E, X, FV, np.int64(1), S, H)
 
 
 @kernel
