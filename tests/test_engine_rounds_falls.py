@@ -158,3 +158,19 @@ def test_the_numbers_do_not_depend_on_the_threads(name, goal):
     finally:
         numba.set_num_threads(all_threads)
     assert one.passes > 2
+
+
+def test_the_solve_reports_each_pass():
+    """``solve_game(progress=...)`` hears every pass of the iteration: its
+    number and the largest change of a win it made, the last the residual
+    (the terminal's status line says so in words)."""
+    from designer.commands.solve import passes_said
+
+    heard = []
+    game = load_rules_game("two-dice-pig", goal=12, ending="rounds")
+    out = solve_game(game, progress=lambda n, change: heard.append((n, change)))
+    assert [n for n, _ in heard] == list(range(1, out["passes"] + 1)) and len(heard) > 2
+    assert heard[-1][1] == out["residual"] <= 1e-12
+    assert all(change > 1e-12 for _, change in heard[:-1])
+    assert passes_said("Two-Dice Pig", 12, 3.24e-7) == (
+        "solving Two-Dice Pig exactly: pass 12, largest change 3.2e-07 (stops at 1e-12)")

@@ -66,14 +66,28 @@ def run(args):
     return 0
 
 
+def passes_said(name, passes, change):
+    """The status line of an iterated solve after ``passes`` passes whose
+    last moved a win by ``change``.
+
+    >>> passes_said("Two-Dice Pig", 3, 0.0124)
+    'solving Two-Dice Pig exactly: pass 3, largest change 1.2e-02 (stops at 1e-12)'
+    """
+    from designer._jit import TOL
+
+    return f"solving {name} exactly: pass {passes:,}, largest change {change:.1e} (stops at {TOL:g})"
+
+
 def _run_rules(game, args):
     """A rules game, solved by the engine (:func:`designer.engine.game.solve_game`)."""
     from designer.engine.game import solve_game
     from designer.report.terminal import err_console, print_json
 
     if err_console.is_terminal and not args.json:
-        with err_console.status(f"solving {game.name} exactly..."):
-            summary = solve_game(game, max_komi=args.max_komi, length=args.length)
+        with err_console.status(f"solving {game.name} exactly...") as status:
+            summary = solve_game(game, max_komi=args.max_komi, length=args.length,
+                                 progress=lambda n, change: status.update(
+                                     passes_said(game.name, n, change)))
     else:
         summary = solve_game(game, max_komi=args.max_komi, length=args.length)
     if args.json:

@@ -292,7 +292,7 @@ ROUNDS_LENGTH_PER_SOLVE = 4.0
 LENGTH_AUTO_SECONDS = 10.0
 
 
-def solve_game(game, max_komi=10, length=None, starts=()):
+def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     """Solve ``game`` exactly with the engine (and the expected game length:
     always with ``length`` True, never with False; with None too, except
     for two seats under the rounds ending when it would take over
@@ -325,6 +325,10 @@ def solve_game(game, max_komi=10, length=None, starts=()):
         points), ``seat_win`` (every seat's win, seat 1 first) and
         ``expected_actions`` (None where the length is not computed):
         a study reads every start vector it sweeps off one solve.
+
+    ``progress(passes, change)``, if given, hears each pass of the
+    iteration where it is long: two seats in the rounds ending whose busts
+    can lower a banked score (:func:`~designer.engine.rounds_falls.solve_rounds_falls`).
     """
     starts = [tuple(int(x) for x in v) for v in starts]
     for v in starts:
@@ -340,7 +344,7 @@ def solve_game(game, max_komi=10, length=None, starts=()):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
     if game.ending == "rounds":
-        return _solve_rounds_game(game, max_komi, length, starts)
+        return _solve_rounds_game(game, max_komi, length, starts, progress)
     rules, unit = game.rules, game.unit
     r = solve_model(rules.model, rules.goal, 0)
     goal, lo = rules.goal, r.floor
@@ -571,14 +575,15 @@ def _rounds_out(game, X, max_komi, cap):
             "turn_states": rules.model.states, "cap": cap * unit}
 
 
-def _solve_rounds_falls_game(game, max_komi, length=None, starts=()):
+def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=None):
     """:func:`_solve_rounds_game` for a game whose busts can lower a banked
     score (:func:`designer.engine.rounds_falls.solve_rounds_falls`): the
     same figures; the expected length is carried by the solve itself."""
     from designer.engine.rounds_falls import solve_rounds_falls
 
     rules, unit = game.rules, game.unit
-    r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap)
+    r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap,
+                           progress=progress)
     h0 = int(np.searchsorted(r.start_states, 0))
     lo = r.floor
     out = _rounds_out(game, r.X[-lo:, -lo:, h0], max_komi, r.cap)
@@ -596,7 +601,7 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=()):
     return _add_starts(out, starts, unit, lambda v: [p := r.win(*v), 1.0 - p], actions)
 
 
-def _solve_rounds_game(game, max_komi, length=None, starts=()):
+def _solve_rounds_game(game, max_komi, length=None, starts=(), progress=None):
     """:func:`solve_game` under the rounds ending
     (:func:`designer.engine.rounds.solve_rounds_model`): the same figures,
     plus ``ties`` and ``cap``."""
@@ -608,7 +613,7 @@ def _solve_rounds_game(game, max_komi, length=None, starts=()):
 
     rules, unit = game.rules, game.unit
     if rules.model.falls:
-        return _solve_rounds_falls_game(game, max_komi, length, starts)
+        return _solve_rounds_falls_game(game, max_komi, length, starts, progress)
     r = solve_rounds_model(rules.model, rules.goal, ties=rules.ties, cap=game.cap)
     h0 = int(np.searchsorted(r.start_states, 0))
     out = _rounds_out(game, r.X[:, :, h0], max_komi, r.cap)

@@ -232,7 +232,7 @@ def _warm():
 
 
 def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, memory_limit=None,
-                       _timed=True):
+                       progress=None, _timed=True):
     """Solve two seats under the rounds ending, scores that can fall.
 
     Parameters
@@ -246,6 +246,10 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
         Score cap (default ``goal + CAP_MARGIN``).
     memory_limit : int, optional
         Bytes the solve may take, checked before anything is allocated.
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass: the passes made and
+        the largest change of a stored win in the last (the solve stops
+        once it is at most :data:`~designer._jit.TOL`).
 
     Returns
     -------
@@ -307,6 +311,8 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
         if delta < 0:
             raise ConvergenceError(f"the rounds ending with falling scores: a pair of scores did "
                                    f"not settle in {MAX_INNER:,} rounds")
+        if progress is not None:
+            progress(passes, float(delta))
         if delta <= TOL:
             break
     else:
