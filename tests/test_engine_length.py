@@ -215,3 +215,57 @@ def test_length_flags_are_refused_for_other_games():
         assert r.stderr.strip().splitlines() == [
             f"designer: error: invalid {flag} for Pig: allowed only for rules games (the "
             "solvers of the other games give the length with the solve)"]
+
+
+#: A coin whose tail wipes the banked score: optimal play rolls from 0 until
+#: the goal or a tail, so a game lasts as long as it takes to throw ``goal``
+#: heads in a row (an astronomically long game past a goal of about 40).
+COIN_WIPE = ('goal = {goal}\nending = "{ending}"\n[dice]\nsides = 2\nface.1 = {{ bust = true }}\n'
+             'face.2 = {{ points = 1 }}\n[dice.bust_effect]\nbust_faces = 1\nscore = "zero"\n')
+
+
+@pytest.mark.parametrize("goal", [3, 5, 12])
+def test_a_run_of_heads_takes_its_classic_length(goal, tmp_path):
+    """In the race, the expected throws until ``goal`` heads in a row are
+    ``2^(goal + 1) - 2`` (a known result), plus the winning stop."""
+    path = tmp_path / "coin.toml"
+    path.write_text(COIN_WIPE.format(goal=goal, ending="race"))
+    out = solve_game(load_rules_game(str(path)))
+    assert out["expected_actions"] == pytest.approx(2.0 ** (goal + 1) - 1, rel=1e-12)
+
+
+def test_stalled_tells_a_settling_length_from_a_growing_one():
+    """A length converging as a geometric series (even a slow one) is left
+    to settle; one that grows by a round's worth each pass (its relative
+    change falling as 1 / pass) is found stalled long before the budget,
+    and one whose change does not fall at once."""
+    from designer.engine.length import STALL_WINDOW, stalled
+
+    slow_geometric = [0.5 * 0.97 ** k for k in range(1, 400)]  # settles in about 900 passes
+    assert not any(stalled(slow_geometric[:n], 10_000) for n in range(1, 400))
+    assert stalled(slow_geometric, 500)  # not within 500 passes
+    growing = [1.0 / k for k in range(1, 10_000)]
+    first = next(n for n in range(1, 10_000) if stalled(growing[:n], 10_000))
+    assert STALL_WINDOW < first < 1_000
+    assert stalled([1e-3] * (STALL_WINDOW + 1), 10**9)
+    assert not stalled([1e-3] * STALL_WINDOW, 10**9)  # too few passes to tell
+
+
+def test_a_race_too_long_to_measure_keeps_its_win(tmp_path, monkeypatch):
+    """The same coin to 45 in the race: about 7e13 actions, whose length
+    the passes cannot settle (it grows by a round's worth each pass); once
+    that is plain (here within a budget of 2,000 passes: the default's
+    100,000 takes 10-15 s to tell) the solve stands with its win and says
+    why the length is not given, instead of failing after every pass
+    allowed (once about 270 s to goal 50)."""
+    import designer.engine.length as length
+
+    monkeypatch.setattr(length, "MAX_PASSES", 2_000)
+    path = tmp_path / "coin.toml"
+    path.write_text(COIN_WIPE.format(goal=45, ending="race"))
+    out = solve_game(load_rules_game(str(path)))
+    assert out["first_player_win"] == pytest.approx(0.5, abs=1e-9)
+    assert out["length_error"] == length.TOO_LONG and "expected_actions" not in out
+    r = cli("solve", str(path))
+    assert r.returncode == 0 and "expected game length: not given: the game is too long" in \
+        " ".join(r.stdout.split())

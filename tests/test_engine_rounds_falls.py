@@ -174,3 +174,29 @@ def test_the_solve_reports_each_pass():
     assert all(change > 1e-12 for _, change in heard[:-1])
     assert passes_said("Two-Dice Pig", 12, 3.24e-7) == (
         "solving Two-Dice Pig exactly: pass 12, largest change 3.2e-07 (stops at 1e-12)")
+
+
+def test_a_game_too_long_to_measure_keeps_its_win(tmp_path):
+    """A coin whose tail wipes the score, in equal turns: a game to 20
+    lasts about 2 million actions, which the solve gives; to 40 about 2^41,
+    which double precision cannot give (a round comes back to the same
+    scores with a chance within 1e-10 of 1): the win stands, the length is
+    refused in words, not given wrong (it was once about 19.5 actions to
+    50, the passes stopping when the wins settled)."""
+    from designer.engine.length import TOO_LONG
+
+    text = ('goal = {goal}\nending = "rounds"\n[dice]\nsides = 2\nface.1 = {{ bust = true }}\n'
+            'face.2 = {{ points = 1 }}\n[dice.bust_effect]\nbust_faces = 1\nscore = "zero"\n')
+    path = tmp_path / "coin.toml"
+    path.write_text(text.format(goal=20))
+    out = solve_game(load_rules_game(str(path)))
+    assert 2.0 ** 21 <= out["expected_actions"] < 2.0 ** 21 * 1.01
+    path.write_text(text.format(goal=40))
+    out = solve_game(load_rules_game(str(path)))
+    assert out["first_player_win"] == pytest.approx(0.5, abs=1e-12)
+    assert out["length_error"] == TOO_LONG and "expected_actions" not in out
+    r = solve_rounds_falls(load_rules_game(str(path)).rules.model, 40)
+    assert (r.length_finite, r.length_problem) == (False, "too long")
+    # not asked: the passes stop once the wins settle
+    r = solve_rounds_falls(load_rules_game(str(path)).rules.model, 40, lengths=False)
+    assert (r.length_finite, r.length_problem) == (False, "not asked")

@@ -119,6 +119,8 @@ def show_rules_solution(summary, verbose=False):
     elif "length_skipped_seconds" in summary:
         console.print(f"  expected game length: left out (about "
                       f"{summary['length_skipped_seconds']:.0f} s to compute; add --length)")
+    elif "length_error" in summary:
+        console.print(f"  expected game length: not given: {summary['length_error']}")
     console.print(f"  fair komi: {start_points(summary['fair_komi'])} "
                   f"(first-player edge {edge(summary['fair_komi_first_player_win'])})")
     rows = pd.DataFrame([{"komi": r["komi"], "first-player win": r["first_player_win"],

@@ -21,6 +21,11 @@ _ZERO = 1
 #: Rounds of a pair whose wins agree while its expected lengths still move
 #: before the lengths are declared endless.
 ENDLESS_ROUNDS = 200
+#: A pair whose round comes back to it with a chance above ``1 - STEEP``
+#: (more than ``1 / STEEP`` rounds on average) has an expected length that
+#: double precision cannot give (its error grows as ``1e-16 / (1 - m)``):
+#: ``flags[1]`` says so.
+STEEP = 1e-10
 
 
 @kernel
@@ -167,6 +172,16 @@ def _lchange(new, old, H):
 
 
 @kernel
+def _steep(x0, f0, x1, f1):
+    """Whether the line through ``(x0, f0)`` and ``(x1, f1)`` has a slope
+    within ``STEEP`` of 1, measured where the two points are far enough
+    apart for the slope to be more than rounding."""
+    if abs(x1 - x0) <= 1e-6 * max(1.0, abs(x1)):
+        return False
+    return abs((f1 - f0) / (x1 - x0) - 1.0) <= STEEP
+
+
+@kernel
 def _secant(x0, f0, x1, f1):
     """The fixed point of the line through ``(x0, f0)`` and ``(x1, f1)``
     (``f = f(x)``), or ``f1`` where the slope is not in ``[0, 1)``."""
@@ -187,21 +202,26 @@ def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
     seat 1's ``X[a, b]``) iterated until one round of both moves no start
     value by more than ``tol`` (with one start state through a secant step
     on ``X[a, b]``, the pair's values being affine in it while its
-    decisions stay). Returns the largest change of its stored wins, or -1
-    when it did not settle within ``max_inner`` rounds. ``flags[0]``
-    becomes 1 where the pair's wins agree but its expected lengths keep
-    growing (play that passes for ever: no finite length)."""
+    decisions stay). Returns the largest change of its stored wins (-1
+    when it did not settle within ``max_inner`` rounds) and the largest
+    relative change of its expected lengths. ``flags[0]`` becomes 1 where
+    the pair's wins agree but its expected lengths keep growing (play that
+    passes for ever: no finite length), ``flags[1]`` where its length is
+    too long for double precision (:data:`STEEP`)."""
     H = starts.shape[0]
     need_x = (a < G and b < G) or (replay and a == b)
     for h in range(H):
         old[0, h] = Y[b - lo, a - lo, h]
         old[1, h] = X[a - lo, b - lo, h]
+        old[2, h] = LY[b - lo, a - lo, h]
+        old[3, h] = LX[a - lo, b - lo, h]
     x0 = 0.0
     f0 = 0.0
     l0 = 0.0
     g0 = 0.0
     settled = False
     endless = 0
+    steep = False  # a secant step on the length as steep as STEEP
     for it in range(max_inner):
         xin = X[a - lo, b - lo, 0]
         lin = LX[a - lo, b - lo, 0]
@@ -235,23 +255,32 @@ def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                 else:
                     flags[0] = 1
                 settled = True
+                steep = False  # passing for ever, or the cap's level: said above
                 break
         else:
             endless = 0
         if H == 1 and it > 0 and it % 2 == 1:
             # the next round from the fixed point of the last two
             X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])
+            # the length's map is affine only once the decisions stay, as
+            # the wins agreeing show; its slope is then the chance that a
+            # round comes back to the pair
+            steep = steep or (2.0 <= d <= 2.0 + tol and _steep(l0, g0, lin, resl[0]))
             LX[a - lo, b - lo, 0] = _secant(l0, g0, lin, resl[0])
         x0 = xin
         f0 = resv[0]
         l0 = lin
         g0 = resl[0]
     if not settled:
-        return -1.0
+        return -1.0, 0.0
+    if steep:
+        flags[1] = 1
     delta = _change(Y[b - lo, a - lo], old[0], H)
+    ldelta = _lchange(LY[b - lo, a - lo], old[2], H)
     if need_x:
         delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
-    return delta
+        ldelta = max(ldelta, _lchange(LX[a - lo, b - lo], old[3], H))
+    return delta, ldelta
 
 
 @kernel
@@ -275,7 +304,7 @@ def _ready(m, pairs, row, lo, done):
 def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                 blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
                 opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
-                stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas):
+                stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas, ldeltas):
     """Worker ``w`` of a pass (several run at once, sharing ``state``, a
     claim counter per pair, and ``done``): it solves the first pair of
     ``pairs`` (by decreasing ``a + b``) that no worker has claimed and whose
@@ -284,7 +313,8 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
     smaller sums, which wait for it: every pair reads what it reads in one
     thread's order, and the pass gives the same numbers on any number of
     threads. ``deltas[w]``: the largest change of a stored win this worker
-    made, -1 once a pair did not settle."""
+    made, -1 once a pair did not settle; ``ldeltas[w]``: of a length,
+    relative."""
     sv, sl, wv, wl, rv, rl, ol = stopv[w], stopl[w], Wv[w], Wl[w], resv[w], resl[w], old[w]
     npairs = pairs.shape[0]
     # the pairs ready lie within a few sums of the first unsolved
@@ -303,7 +333,7 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
                 break
         if m < 0:
             continue  # every ready pair is in another worker's hands
-        d = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, min_bank, forced, tie, tol,
+        d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, min_bank, forced, tie, tol,
                   max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws,
                   oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen,
                   fall_h, X, LX, Y, LY, sv, sl, wv, wl, rv, rl, ol, flags)
@@ -311,6 +341,7 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
             deltas[w] = -1.0
         else:
             deltas[w] = max(deltas[w], d)
+        ldeltas[w] = max(ldeltas[w], ld)
         store_release(done, m, 1)
 
 
@@ -318,14 +349,16 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
 def solve_pass(nt, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
                opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
-               stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas):
+               stopv, stopl, Wv, Wl, resv, resl, old, flags, state, done, deltas, ldeltas):
     """One Gauss-Seidel pass over every pair of scores (``pairs``, by
     decreasing sum) on ``nt`` workers (:func:`pass_worker`), one to a
     thread of numba's. Returns the largest change of a stored win over the
-    pass, or -1 when a pair did not settle."""
+    pass (-1 when a pair did not settle) and the largest relative change of
+    an expected length."""
     state[:] = 0
     done[:] = 0
     deltas[:] = 0.0
+    ldeltas[:] = 0.0
     for w in prange(nt):
         # np.int64(w): prange's index is typed int64, then uint64 in the
         # threads' copy; one type compiles the worker once, not twice
@@ -333,7 +366,7 @@ def solve_pass(nt, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
                     max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob,
                     throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff,
                     fall_pen, fall_h, X, LX, Y, LY, stopv, stopl, Wv, Wl, resv, resl, old, flags,
-                    state, done, deltas)
+                    state, done, deltas, ldeltas)
     if deltas.min() < 0.0:
-        return -1.0
-    return deltas.max()
+        return -1.0, ldeltas.max()
+    return deltas.max(), ldeltas.max()

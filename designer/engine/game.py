@@ -20,7 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from designer import memory as mem
-from designer.engine.length import game_lengths
+from designer.engine.length import LengthTooLong, game_lengths
 from designer.engine.pyrules import load_module_rules, split_name
 from designer.engine.rulesfile import MAX_GOAL, Rules, example_path, examples, load_rules
 from designer.engine.rounds import rounds_estimate
@@ -366,9 +366,13 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
            "passes": r.passes, "sweeps": r.sweeps, "seconds": r.seconds}
     actions = None
     if length is not False:  # about the solve's time: always asked
-        L, out["length_seconds"] = game_lengths(rules.model, r)
-        actions = L[-lo:, -lo:, h0]  # from score 0 on
-        _add_lengths(out, actions, game.start)
+        try:
+            L, out["length_seconds"] = game_lengths(rules.model, r)
+        except LengthTooLong as exc:  # the solve stands without it
+            out["length_error"] = str(exc)
+        else:
+            actions = L[-lo:, -lo:, h0]  # from score 0 on
+            _add_lengths(out, actions, game.start)
     return _add_starts(out, starts, game.unit, lambda v: [p := r.value(*v), 1.0 - p], actions)
 
 
@@ -579,21 +583,24 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=No
     """:func:`_solve_rounds_game` for a game whose busts can lower a banked
     score (:func:`designer.engine.rounds_falls.solve_rounds_falls`): the
     same figures; the expected length is carried by the solve itself."""
+    from designer.engine.length import TOO_LONG
     from designer.engine.rounds_falls import solve_rounds_falls
 
     rules, unit = game.rules, game.unit
     r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap,
-                           progress=progress)
+                           progress=progress, lengths=length is not False)
     h0 = int(np.searchsorted(r.start_states, 0))
     lo = r.floor
     out = _rounds_out(game, r.X[-lo:, -lo:, h0], max_komi, r.cap)
     out.update(states=r.states, residual=r.residual, passes=r.passes, sweeps=r.passes,
                seconds=r.seconds)
     actions = None
-    if length is not False and not r.length_finite:
+    if length is not False and r.length_problem == "endless":
         out["length_error"] = ("optimal play can pass for ever at some scores (both seats "
                                "passing): the game has no expected length, and its win "
                                "probabilities are one solution of several")
+    elif length is not False and not r.length_finite:
+        out["length_error"] = TOO_LONG
     elif length is not False:
         actions = r.LX[-lo:, -lo:, h0]
         out["length_seconds"] = 0.0  # carried by the solve

@@ -29,6 +29,7 @@ A game with several feedback states is evaluated by the general match
 (:func:`designer.engine.match.match_model`, optimal against optimal).
 """
 
+import math
 import time
 
 import numpy as np
@@ -117,6 +118,45 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
     return L, time.perf_counter() - t0
 
 
+#: Passes over which :func:`stalled` measures how fast lengths settle.
+STALL_WINDOW = 20
+
+
+def stalled(changes, budget):
+    """Whether lengths that still move (``changes``: their largest
+    relative change, pass by pass) will not settle within ``budget`` passes
+    in all: at the rate their change shrank over the last
+    :data:`STALL_WINDOW` passes, ``rho`` per pass, reaching
+    :data:`~designer._jit.TOL` takes ``log(TOL / r) / log(rho)`` more. A
+    geometric series settles at a steady rate; lengths that grow by about
+    a round's worth every pass, towards a game of astronomically many
+    rounds, shrink their relative change ever more slowly, and the passes
+    they need outgrow any budget."""
+    n = len(changes)
+    if n <= STALL_WINDOW:
+        return False
+    r, r0 = changes[-1], changes[-1 - STALL_WINDOW]
+    if r <= TOL:
+        return False
+    if r >= r0:
+        return True
+    rho = (r / r0) ** (1.0 / STALL_WINDOW)
+    return n + math.log(TOL / r) / math.log(rho) > budget
+
+
+#: Why a game's length is not given where it would take astronomically many
+#: rounds (:func:`stalled`).
+TOO_LONG = ("the game is too long to measure: at some scores play comes back to the same "
+            "scores so many times on average that its expected length is past what double "
+            "precision and the passes allowed can give (the win probabilities are given as "
+            "solved)")
+
+
+class LengthTooLong(ConvergenceError):
+    """A game whose expected length cannot be measured (:data:`TOO_LONG`):
+    its solve stands without it."""
+
+
 def settle(one_pass, falls, rows, lo, never):
     """Run passes of a length's kernel until the lengths settle.
 
@@ -129,10 +169,11 @@ def settle(one_pass, falls, rows, lo, never):
     Raises
     ------
     ConvergenceError
-        Turns that never end (``never(scores)`` says so), or lengths that
-        still move after :data:`MAX_PASSES` passes.
+        Turns that never end (``never(scores)`` says so), lengths that
+        stall (:func:`stalled`: :class:`LengthTooLong`) or that still move after
+        :data:`MAX_PASSES` passes.
     """
-    passes = 0
+    passes, changes = 0, []
     while True:
         change, stuck = one_pass()
         passes += 1
@@ -141,6 +182,9 @@ def settle(one_pass, falls, rows, lo, never):
             raise ConvergenceError(never(tuple(int(v) for v in bad)))
         if not falls or float(change.max()) <= TOL:
             return
+        changes.append(float(change.max()))
+        if stalled(changes, MAX_PASSES):
+            raise LengthTooLong(TOO_LONG)
         if passes >= MAX_PASSES:
             raise ConvergenceError(f"the game length still moves by {change.max():.1e} after "
                                    f"{passes} passes")

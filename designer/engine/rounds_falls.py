@@ -75,6 +75,7 @@ from designer._jit import TIE, TOL, load_first, threads
 from designer.engine import _rounds_falls_kernels as fk
 from designer.engine import _rounds_kernels as rk
 from designer.engine.model import BUST, NONE, PENALTY, build_model
+from designer.engine.length import stalled
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _layout, _order
 from designer.engine.solve import TooLargeError
 from designer.errors import ConvergenceError, DesignError
@@ -125,8 +126,15 @@ class RoundsFallsResult:
     passes : int
     seconds : float
     length_finite : bool
-        False where optimal play can pass for ever (both seats passing at
-        some scores): the wins stand, ``LX`` and ``LY`` are not lengths.
+        False where the expected lengths are not given: the wins stand,
+        ``LX`` and ``LY`` are not lengths (:attr:`length_problem` says why).
+    length_problem : str
+        ``""``; ``"endless"`` where optimal play can pass for ever (both
+        seats passing at some scores); ``"too long"`` where some scores
+        come back to themselves for so many rounds on average (more than
+        ``1 / STEEP``, or lengths that still grow after the wins settled)
+        that double precision cannot give the length; ``"not asked"``
+        with ``lengths`` False.
     """
 
     first_player_win: float
@@ -145,6 +153,7 @@ class RoundsFallsResult:
     passes: int
     seconds: float
     length_finite: bool = True
+    length_problem: str = ""
 
     def _at(self, table, a, b, state):
         h = int(np.searchsorted(self.start_states, state))
@@ -232,7 +241,7 @@ def _warm():
 
 
 def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, memory_limit=None,
-                       progress=None, _timed=True):
+                       progress=None, lengths=True, _timed=True):
     """Solve two seats under the rounds ending, scores that can fall.
 
     Parameters
@@ -250,6 +259,12 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
         ``progress(passes, change)`` after every pass: the passes made and
         the largest change of a stored win in the last (the solve stops
         once it is at most :data:`~designer._jit.TOL`).
+    lengths : bool
+        Go on, once the wins settle, until the expected lengths settle too
+        (to :data:`~designer._jit.TOL` of themselves), or until they are
+        found too long to measure (:func:`~designer.engine.length.stalled`).
+        False: ``LX`` and ``LY`` are what the passes made of them, not
+        lengths (``length_finite`` False).
 
     Returns
     -------
@@ -298,23 +313,29 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     pairs, row = _pairs(goal, C, lo, ties == "replay")
     scratch = (np.zeros((nt, Tm + 1, H + len(idx))), np.zeros((nt, Tm + 1, H + len(idx))),
                np.zeros((nt, S, Tm)), np.zeros((nt, S, Tm)), np.zeros((nt, H)), np.zeros((nt, H)),
-               np.zeros((nt, 2, H)))
-    flags = np.zeros(1, dtype=np.int64)
+               np.zeros((nt, 4, H)))
+    flags = np.zeros(2, dtype=np.int64)
     args = (nt, pairs, row, goal, C, lo, ties == "replay", model.min_bank, model.forced_first,
             TIE, PAIR_TOL, MAX_INNER, lay.starts.astype(np.int64), lay.blk_ptr, lay.blk_states,
             model.cont_start, model.out_start, model.out_prob, model.cont_throws, oq,
             model.opt_start, model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.tmin, eff,
             pen, fall_h, X, LX, Y, LY, *scratch, flags, np.zeros(len(pairs), dtype=np.int64),
-            np.zeros(len(pairs), dtype=np.int64), np.zeros(nt))
+            np.zeros(len(pairs), dtype=np.int64), np.zeros(nt), np.zeros(nt))
+    lagging = []  # the lengths' largest relative change, pass by pass, once the wins settled
     for passes in range(1, MAX_PASSES + 1):
-        delta = fk.solve_pass(*args)
+        delta, ldelta = fk.solve_pass(*args)
         if delta < 0:
             raise ConvergenceError(f"the rounds ending with falling scores: a pair of scores did "
                                    f"not settle in {MAX_INNER:,} rounds")
         if progress is not None:
             progress(passes, float(delta))
         if delta <= TOL:
-            break
+            if not lengths or ldelta <= TOL or flags.any():
+                break
+            lagging.append(ldelta)
+            if stalled(lagging, MAX_PASSES - passes + len(lagging)):
+                flags[1] = 1
+                break
     else:
         raise ConvergenceError(f"the rounds ending with falling scores did not settle in "
                                f"{MAX_PASSES:,} passes (last change {delta:.3g})")
@@ -322,7 +343,9 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     h0 = int(lay.hidx[0])
     return RoundsFallsResult(float(X[start[0] - lo, start[1] - lo, h0]), goal, C, lo, ties,
                              tuple(start), X, LX, Y, LY, lay.starts, est["positions"],
-                             float(delta), passes, seconds, not flags[0])
+                             float(delta), passes, seconds, lengths and not flags.any(),
+                             "not asked" if not lengths else "endless" if flags[0] else
+                             "too long" if flags[1] else "")
 
 
 __all__ = ["RoundsFallsResult", "falls_estimate", "solve_rounds_falls"]
