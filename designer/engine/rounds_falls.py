@@ -57,7 +57,14 @@ off its core by another process holds back only the pairs below its own.
 
 The expected game length (actions: every throw or draw and every stop, a
 pass, a stop forced by the cap and seat 2's winning stop included) is
-carried beside every value under the same decisions.
+carried beside every value under the same decisions, and the passes go on
+until the lengths too move by no more than ``TOL`` of themselves (they can
+lag the wins: where a fall sends play back to where it was, each pass adds
+about a round to them). A length too long to measure is said, not given:
+a pair whose round comes back to it with a chance within
+:data:`~designer.engine._rounds_falls_kernels.STEEP` of 1, or lengths that
+would not settle within the passes allowed
+(:func:`~designer.engine.length.stalled`).
 
 Size
 ----
@@ -210,8 +217,8 @@ def falls_estimate(model, goal, cap=None, ties="replay"):
     nt = threads()
     # the tables; each thread's scratch (a turn's stop values and sweep);
     # the pairs in order, their rows and claim and solved marks
-    memory = 8 * (4 * n * n * H + nt * (2 * (Tm + 1) * (H + F) + 2 * model.states * Tm + 4 * H)
-                  + 5 * n * n + nt)
+    memory = 8 * (4 * n * n * H + nt * (2 * (Tm + 1) * (H + F) + 2 * model.states * Tm + 6 * H)
+                  + 5 * n * n + 2 * nt)
     return dict(positions=positions, start_states=H, memory=int(memory),
                 seconds=0.01 + SECONDS_PER_WORK * passes_guess(goal) * positions * per_state,
                 at_least=False)
