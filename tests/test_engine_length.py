@@ -255,7 +255,7 @@ def test_a_race_too_long_to_measure_keeps_its_win(tmp_path, monkeypatch):
     """The same coin to 45 in the race: about 7e13 actions, whose length
     the passes cannot settle (it grows by a round's worth each pass); once
     that is plain (here within a budget of 2,000 passes: the default's
-    100,000 takes 10-15 s to tell) the solve stands with its win and says
+    10,000 takes about 3 s to tell) the solve stands with its win and says
     why the length is not given, instead of failing after every pass
     allowed (once about 270 s to goal 50)."""
     import designer.engine.length as length

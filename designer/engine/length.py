@@ -120,6 +120,10 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
 
 #: Passes over which :func:`stalled` measures how fast lengths settle.
 STALL_WINDOW = 20
+#: Passes in all within which lengths must be on course to settle (a
+#: length converging as a geometric series that needs more is refused as
+#: too long to measure, long before :data:`MAX_PASSES`).
+STALL_BUDGET = 10_000
 
 
 def stalled(changes, budget):
@@ -183,7 +187,7 @@ def settle(one_pass, falls, rows, lo, never):
         if not falls or float(change.max()) <= TOL:
             return
         changes.append(float(change.max()))
-        if stalled(changes, MAX_PASSES):
+        if stalled(changes, min(STALL_BUDGET, MAX_PASSES)):
             raise LengthTooLong(TOO_LONG)
         if passes >= MAX_PASSES:
             raise ConvergenceError(f"the game length still moves by {change.max():.1e} after "
