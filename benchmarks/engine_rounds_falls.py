@@ -28,11 +28,10 @@ printed first: the machine is shared.
 """
 
 import argparse
-import sys
-from pathlib import Path
-
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np

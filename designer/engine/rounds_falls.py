@@ -132,11 +132,9 @@ class RoundsFallsResult:
         The last pass's largest change of a stored win.
     passes : int
     seconds : float
-    length_finite : bool
-        False where the expected lengths are not given: the wins stand,
-        ``LX`` and ``LY`` are not lengths (:attr:`length_problem` says why).
     length_problem : str
-        ``""``; ``"endless"`` where optimal play can pass for ever (both
+        ``""`` where ``LX`` and ``LY`` are the expected lengths; else they
+        are not, the wins standing: ``"endless"`` where optimal play can pass for ever (both
         seats passing at some scores); ``"too long"`` where some scores
         come back to themselves for so many rounds on average (more than
         ``1 / STEEP``, or lengths that still grow after the wins settled)
@@ -159,8 +157,13 @@ class RoundsFallsResult:
     residual: float
     passes: int
     seconds: float
-    length_finite: bool = True
     length_problem: str = ""
+
+    @property
+    def length_finite(self):
+        """Whether ``LX`` and ``LY`` are the expected lengths
+        (:attr:`length_problem` empty)."""
+        return not self.length_problem
 
     def _at(self, table, a, b, state):
         h = int(np.searchsorted(self.start_states, state))
@@ -350,7 +353,7 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
     h0 = int(lay.hidx[0])
     return RoundsFallsResult(float(X[start[0] - lo, start[1] - lo, h0]), goal, C, lo, ties,
                              tuple(start), X, LX, Y, LY, lay.starts, est["positions"],
-                             float(delta), passes, seconds, lengths and not flags.any(),
+                             float(delta), passes, seconds,
                              "not asked" if not lengths else "endless" if flags[0] else
                              "too long" if flags[1] else "")
 

@@ -52,9 +52,8 @@ smallest design once (which loads the compiled kernels) and again (its
 speed :math:`r_0`), then its largest design predicted to take at most
 :data:`TRIAL_SECONDS` at that speed, ``p`` times at once on ``p`` threads
 (the kernels release the GIL, so the ``p`` solves share the cores as the
-run's ``p`` processes will), in rounds for twice that time (where even the
-smallest design takes that long and ``p`` is 1, the second solve is the
-only round). That design's
+run's ``p`` processes will), in rounds for twice that time (the second
+solve the first round where that design is the smallest and ``p`` is 1). That design's
 median seconds over its work is the prior :math:`r` (noted in the store as
 :data:`PRIOR` when a run starts), used until the first design is stored. The start-up :math:`t_0` of a run
 that has never run is taken as twice the time the process making the trial
@@ -260,17 +259,19 @@ def trial(spec, workers=None, started=None, in_run=False, budget=TRIAL_SECONDS):
     if solve(todo[-1]) is None:  # loads the compiled kernels
         return None
     loaded = time.time()
+    timed = time.perf_counter()
     first = solve(todo[-1])
     if first is None:
         return None
     rate = first[0] / work[-1]
     k = next((i for i, w in enumerate(work) if rate * w <= budget), len(work) - 1)
     n = max(1, min(int(workers or spec.workers), 8))
-    secs, timing = [], time.perf_counter()
-    if k == len(work) - 1 and n == 1 and first[0] >= 2 * budget:
-        # the smallest design alone takes the rounds' whole time: the solve
-        # just timed is the one round they would make
-        secs = list(first)
+    # the solve just timed is the rounds' first where they time the same
+    # design on one thread (a smallest design that takes their whole time
+    # is then timed once, not again)
+    same = k == len(work) - 1 and n == 1
+    secs = list(first) if same else []
+    timing = timed if same else time.perf_counter()
     while not secs or (time.perf_counter() - timing < 2 * budget and len(secs) < 20 * n):
         more = solve(todo[k], n)  # rounds for 2 budgets: a busy instant weighs less
         if more is None:
