@@ -149,8 +149,8 @@ from designer.errors import ConvergenceError, DesignError, SolverError
 #: Why a two-seat game whose busts lower a banked score is refused here
 #: (:mod:`designer.engine.rounds_falls` solves it; nothing else reads it).
 FALLS_SOLVE_ONLY = ("under the rounds ending, a game whose busts lower a banked score is "
-                    "taken by designer solve, rules check and studies, not yet by compare, "
-                    "play or strategy cards")
+                    "taken by designer solve, rules check, studies and play, not yet by "
+                    "compare or strategy cards")
 
 #: Tie rules of the rounds ending.
 TIE_RULES = ("replay", "earlier-seat")

@@ -456,12 +456,18 @@ def _kept(solution, key, make):
 def solve(game):
     """Solve ``game`` with the engine: a :class:`RulesSolution` for the race
     of 2 players, a :class:`SeatsSolution` for 3 or 4, a
-    :class:`RoundsSolution` for the rounds ending of 2 players, a
+    :class:`RoundsSolution` for the rounds ending of 2 players (a
+    :class:`~designer.play.rules_rounds_falls.FallsSolution` where scores
+    can fall), a
     :class:`~designer.play.rules_seat_rounds.SeatRoundsSolution` of 3 or 4."""
     if game.ending == "rounds" and game.players > 2:
         from designer.play import rules_seat_rounds
 
         return rules_seat_rounds.solve(game)
+    if game.ending == "rounds" and game.rules.model.falls:
+        from designer.play import rules_rounds_falls
+
+        return rules_rounds_falls.solve(game)
     if game.ending == "rounds":
         return solve_rounds(game)
     if game.players > 2:
@@ -476,13 +482,43 @@ def solve(game):
 
 def solve_seconds(game):
     """The estimated seconds of :func:`solve` where it can be long (a rules
-    game of three or four seats in rounds; None where the table alone
-    passes the memory limit), else None."""
-    if game.family != "rules" or not game.seat_rounds:
+    game of three or four seats in rounds, None where the table alone
+    passes the memory limit; two seats in rounds where scores can fall),
+    else None."""
+    if game.family != "rules" or game.ending != "rounds":
         return None
-    from designer.play.rules_seat_rounds import solve_estimate
+    if game.seat_rounds:
+        from designer.play.rules_seat_rounds import solve_estimate
 
-    return solve_estimate(game)["seconds"]
+        return solve_estimate(game)["seconds"]
+    if game.rules.model.falls:
+        from designer.play.rules_rounds_falls import solve_estimate
+
+        return solve_estimate(game)["seconds"]
+    return None
+
+
+#: The longest solve (estimated, seconds) that ``designer play`` starts
+#: before a game: a person waits for the computer's first move.
+MAX_SOLVE_SECONDS = 600
+
+
+def refuse_long_solve(game, what, est, max_seconds=MAX_SOLVE_SECONDS):
+    """Refuse, before anything is allocated, to play ``game`` (``what``:
+    its seats and ending, in words) whose solve ``est`` (``seconds``, None
+    for unknown, and ``positions``) is over ``max_seconds``.
+
+    Raises
+    ------
+    DesignError
+    """
+    if est["seconds"] is not None and est["seconds"] > max_seconds:
+        took = est["seconds"] / 60
+        words = f"{took:,.0f} minutes" if took < 120 else f"{took / 60:,.1f} hours"
+        raise DesignError(f"playing {game.name} {what} needs its exact solve first: about "
+                          f"{words} ({est['positions']:,} positions), over the "
+                          f"{max_seconds / 60:.0f} minutes play waits for; lower the goal "
+                          "(--goal)")
 
 
 def solver_for(game):

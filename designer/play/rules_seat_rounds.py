@@ -48,8 +48,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from designer.engine import _seat_rounds_kernels as sk
-from designer.errors import DesignError
-from designer.play.rules_engine import RoundsTurnValues, ViewedSolution
+from designer.play.rules_engine import (MAX_SOLVE_SECONDS, RoundsTurnValues,
+                                         ViewedSolution, refuse_long_solve)
 
 
 class SeatRoundsTurnValues(RoundsTurnValues):
@@ -162,11 +162,6 @@ def solve_estimate(game):
     return est
 
 
-#: The longest solve (estimated, seconds) that ``designer play`` starts
-#: before a game: a person waits for the computer's first move.
-MAX_SOLVE_SECONDS = 600
-
-
 def solve(game, max_seconds=MAX_SOLVE_SECONDS):
     """Solve ``game`` (3 or 4 seats, rounds ending): a :class:`SeatRoundsSolution`.
 
@@ -181,14 +176,8 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
 
     rules = game.rules
     est = solve_estimate(game)
-    if est["seconds"] is not None and est["seconds"] > max_seconds:
-        took = est["seconds"] / 60
-        words = f"{took:,.0f} minutes" if took < 120 else f"{took / 60:,.1f} hours"
-        raise DesignError(f"playing {game.name} with {game.players} players under the rounds "
-                          f"ending needs its exact solve first: about {words} "
-                          f"({est['positions']:,} positions), over the "
-                          f"{max_seconds / 60:.0f} minutes play waits for; lower the goal "
-                          "(--goal)")
+    refuse_long_solve(game, f"with {game.players} players under the rounds ending", est,
+                      max_seconds)
     result, (A, geo, toff, lay) = solve_seat_rounds_model(
         rules.model, rules.goal, game.players, ties=rules.ties, cap=game.cap, _table=True)
     return SeatRoundsSolution(game, result, A, geo, toff, lay.hidx)
