@@ -171,8 +171,17 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
              + (last_seat_rows(N, G, C) + by_level) * H * N * 8 if policy.kind == TABLE else 0)
     answer = G ** N * H * N * N
     memory = int(est["memory"] + (rows * H * N + scratch + answer) * 8 + mscore + table)
-    evaluations = N if policy.kind != OPTIMAL else 0
+    evaluations = N * N * EVALUATION_PER_SEAT if policy.kind != OPTIMAL else 0
     return dict(cap=C, Tc=Tc, memory=memory, seconds=est["seconds"] * (1 + evaluations))
+
+
+#: An evaluation with the policy at one of ``N`` seats costs about ``N``
+#: times this many solves at the same cap: it carries every seat's win
+#: through each turn where the solve carries the mover's alone (measured on
+#: the development machine: 0.9-2.3 solves with three seats, 1.6-1.9 with
+#: four, on Piglet, Pig, Hog and The Great Rolled Ones; one solve each, as
+#: this estimate counted before, left four-seat games at half their time).
+EVALUATION_PER_SEAT = 1 / 2.4
 
 
 def _warm():
