@@ -4,14 +4,10 @@ values the hard level plays equal the iterated solve's turn starts, games
 played by the rules of rounds, wipes and penalties win as often as the
 solve says, and the command plays Two-Dice Pig in a pseudo-terminal."""
 
-import os
-import re
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from test_engine_rounds_falls import FORCED, PENALTY, TWO3, WIPE
+from test_play_rules_rounds import play_in_a_terminal
 
 from designer.engine.game import load_rules_game
 from designer.engine.model import BUST, END, PENALTY as LOWER, ZERO
@@ -19,8 +15,6 @@ from designer.errors import DesignError
 from designer.play import make_player
 from designer.play import rules_engine as R
 from designer.play import rules_rounds_falls as RF
-
-ROOT = Path(__file__).resolve().parents[1]
 
 #: (file text, tie rule): a pair of dice whose double 1 wipes, a die whose
 #: 1 wipes, a penalty down to a floor below 0, a forced first roll with a
@@ -135,25 +129,5 @@ def test_a_long_solve_is_refused_before_it_starts():
 
 
 def test_the_command_plays_two_dice_pig_in_rounds(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    env = {**os.environ, "DESIGNER_DATA_DIR": str(tmp_path), "COLUMNS": "100", "LINES": "50"}
-    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "two-dice-pig",
-                                           "--ending", "rounds", "--goal", "12", "--first",
-                                           "computer", "--no-pause", "--seed", "4"],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=120,
-                          dimensions=(50, 100))
-    child.expect(r"Computer \(first\)")
-    child.expect("round 1")
-    move = r"\(turn total (\d+)\): d or space = roll(, h = (?:pass|stop and bank \d+))?"
-    for _ in range(500):
-        i = child.expect([move, "You win", "The computer wins"])
-        if i > 0:
-            break
-        child.send("h" if child.match.group(2) and int(child.match.group(1)) >= 6 else "d")
-    else:
-        raise AssertionError("the game did not end")
-    child.expect(pexpect.EOF)
-    tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
-    assert "Your record at level medium on this design: 1 game" in tail
-    child.close()
-    assert child.exitstatus == 0
+    play_in_a_terminal(tmp_path, ["two-dice-pig", "--ending", "rounds", "--goal", "12",
+                                  "--seed", "4"], 6)

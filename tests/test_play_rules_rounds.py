@@ -120,22 +120,25 @@ def test_the_hard_level_plays_the_best_action():
     assert values[best] == max(values.values())
 
 
-def test_the_command_plays_the_great_rolled_ones(tmp_path):
+def play_in_a_terminal(tmp_path, args, hold_from):
+    """``designer play ARGS`` in a pseudo-terminal, the computer first: roll
+    until the turn total reaches ``hold_from``, then bank, to the end of
+    the game; checks the record line and exit status 0."""
     pexpect = pytest.importorskip("pexpect")
     env = {**os.environ, "DESIGNER_DATA_DIR": str(tmp_path), "COLUMNS": "100", "LINES": "50"}
-    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", "great-rolled-ones",
-                                           "--goal", "8", "--first", "computer", "--no-pause",
-                                           "--seed", "2"],
+    child = pexpect.spawn(sys.executable, ["-m", "designer", "play", *args, "--first",
+                                           "computer", "--no-pause"],
                           cwd=str(ROOT), env=env, encoding="utf-8", timeout=120,
                           dimensions=(50, 100))
     child.expect(r"Computer \(first\)")
     child.expect("round 1")
     move = r"\(turn total (\d+)\): d or space = roll(, h = (?:pass|stop and bank \d+))?"
-    for _ in range(300):
+    for _ in range(500):
         i = child.expect([move, "You win", "The computer wins"])
         if i > 0:
             break
-        child.send("h" if child.match.group(2) and int(child.match.group(1)) >= 3 else "d")
+        child.send("h" if child.match.group(2) and int(child.match.group(1)) >= hold_from
+                   else "d")
     else:
         raise AssertionError("the game did not end")
     child.expect(pexpect.EOF)
@@ -143,3 +146,7 @@ def test_the_command_plays_the_great_rolled_ones(tmp_path):
     assert "Your record at level medium on this design: 1 game" in tail
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_command_plays_the_great_rolled_ones(tmp_path):
+    play_in_a_terminal(tmp_path, ["great-rolled-ones", "--goal", "8", "--seed", "2"], 3)

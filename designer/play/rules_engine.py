@@ -893,9 +893,15 @@ def solve_rounds(game):
     r = rounds.solve_rounds_model(model, rules.goal, ties=rules.ties, cap=game.cap)
     lay = rounds._layout(model, r.cap, rounds._order(model))
     tv = 1.0 - r.T if rules.ties == "replay" else np.zeros(len(r.start_states))
+    return RoundsSolution(game, r, solver_final(model, lay, r.cap, tv), tv,
+                          start_index(model, r.start_states))
+
+
+def start_index(model, start_states):
+    """Each turn state's index among ``start_states`` (-1: none)."""
     hidx = np.full(model.states, -1, dtype=np.int64)
-    hidx[r.start_states] = np.arange(len(r.start_states))
-    return RoundsSolution(game, r, solver_final(model, lay, r.cap, tv), tv, hidx)
+    hidx[start_states] = np.arange(len(start_states))
+    return hidx
 
 
 def evaluate(solution, state, chosen):

@@ -31,31 +31,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.engine.model import CHOOSE, END, PENALTY, ZERO
-from designer.play.rules_engine import (MAX_SOLVE_SECONDS, TurnValues, ViewedSolution,
-                                        refuse_long_solve)
+from designer.engine.model import BUST, PENALTY, ZERO
+from designer.play.rules_engine import (MAX_SOLVE_SECONDS, RoundsTurnValues, ViewedSolution,
+                                        refuse_long_solve, start_index)
 
 
-class FallsTurnValues(TurnValues):
-    """``W`` of one turn of the rounds ending where scores can fall.
-    ``view`` is ``("seat1", a, b)`` or ``("seat2", b, a)`` (module doc),
-    scores in units, each at most the solve's cap."""
+class FallsTurnValues(RoundsTurnValues):
+    """``W`` of one turn of the rounds ending where scores can fall:
+    :class:`~designer.play.rules_engine.RoundsTurnValues`' recursion with
+    the ends of the module doc. ``view`` is ``("seat1", a, b)`` or
+    ``("seat2", b, a)``, scores in units, each at most the solve's cap."""
 
     def __init__(self, solution, view):
         self.sol, self.view = solution, view
         g = solution.game.rules
         self.m, self.goal = g.model, g.goal
         r = solution.result
-        mb = self.m.min_bank
         if view[0] == "seat1":
             self.tcap = r.cap - view[1]
         else:  # seat 2 stops as soon as its stop wins
             b, a = view[1], view[2]
-            self.tcap = max(max(r.goal, a + 1) - b, mb)
+            self.tcap = max(max(r.goal, a + 1) - b, self.m.min_bank)
         self.memo = {}
-
-    def _h(self, s):
-        return int(self.sol.hidx[int(s)])
 
     def _round_end(self, a, b, h):
         """Seat 2's win when the round ends at ``(a, b)`` (seat 1's score,
@@ -73,49 +70,25 @@ class FallsTurnValues(TurnValues):
         """The mover's win when its turn ends with its banked score at
         ``score`` (raised, lowered or kept) and the next turn starts from
         turn state ``s_start``."""
-        r, h = self.sol.result, self._h(s_start)
+        r, h = self.sol.result, self._hidx(s_start)
         if self.view[0] == "seat1":
             b = self.view[2]
             return 1.0 - float(r.Y[b - r.floor, min(score, r.cap) - r.floor, h])
-        a = self.view[2]
-        return self._round_end(a, score, h)
+        return self._round_end(self.view[2], score, h)
 
-    def _mine(self):
-        return self.view[1]
-
-    def stop(self, s, t):
-        return self.end_at(self._mine() + min(int(t), self.tcap), self.m.handover[s])
+    def end(self, u, s_start):
+        """The mover's win when the turn ends banking ``u`` (at most the
+        turn's end: the cap, or seat 2's win)."""
+        return self.end_at(self.view[1] + min(int(u), self.tcap), s_start)
 
     def _outcome(self, o, t):
         m = self.m
-        k = m.out_kind[o]
-        if k == CHOOSE:
+        if m.out_kind[o] != BUST:
             return super()._outcome(o, t)
-        i = self._mine()
-        if k == END:
-            return self.end_at(i + min(t + int(m.out_points[o]), self.tcap), m.out_next[o])
-        e = m.out_effect[o]
+        i, e = self.view[1], m.out_effect[o]
         fallen = 0 if e == ZERO else max(i - int(m.out_penalty[o]), m.floor) \
             if e == PENALTY else i
         return self.end_at(fallen, m.out_next[o])
-
-    def _option_value(self, r, t):
-        tt = t + int(self.m.opt_gain[r])
-        if tt >= self.tcap:
-            return self.stop(int(self.m.opt_next[r]), tt)
-        return self.memo[(int(self.m.opt_next[r]), tt, False)]
-
-    def value(self, s, t, fresh=False):
-        if t >= self.tcap and not fresh:
-            return self.stop(s, t)
-        key = (int(s), int(t), bool(fresh and t == 0))
-        self._ensure(key)
-        return self.memo[key]
-
-    def option(self, r, t):
-        tt = t + int(self.m.opt_gain[r])
-        return self._option_value(r, t) if tt >= self.tcap else \
-            self.value(int(self.m.opt_next[r]), tt)
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,16 +135,12 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
     Raises
     ------
     DesignError
-        A solve estimated at more than ``max_seconds``, or over the memory
-        limit (:class:`~designer.engine.solve.TooLargeError`), refused
-        before anything is allocated.
+        As :func:`designer.play.rules_seat_rounds.solve`: a solve too long
+        or too large, refused before anything is allocated.
     """
     from designer.engine.rounds_falls import solve_rounds_falls
 
     refuse_long_solve(game, "under the rounds ending", solve_estimate(game), max_seconds)
     rules = game.rules
-    model = rules.model
-    r = solve_rounds_falls(model, rules.goal, ties=rules.ties, cap=game.cap, lengths=False)
-    hidx = np.full(model.states, -1, dtype=np.int64)
-    hidx[r.start_states] = np.arange(len(r.start_states))
-    return FallsSolution(game, r, hidx)
+    r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap, lengths=False)
+    return FallsSolution(game, r, start_index(rules.model, r.start_states))
