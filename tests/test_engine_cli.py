@@ -118,6 +118,18 @@ def test_rules_check_json_fields():
     assert falls["scores_can_fall"] is True
 
 
+def test_rules_check_says_what_takes_falling_scores_in_rounds():
+    """Under the rounds ending the check of a game whose busts lower a
+    banked score names the commands that take it (in the race every
+    command does, and nothing is said)."""
+    text = " ".join(cli("rules", "check", "two-dice-pig", "--ending", "rounds").stdout.split())
+    assert ("note: under the rounds ending, a game whose busts lower a banked score is taken "
+            "by designer solve, rules check, studies and play, not yet by compare or strategy "
+            "cards") in text
+    assert "note:" not in cli("rules", "check", "two-dice-pig").stdout
+    assert "note:" not in cli("rules", "check", "great-rolled-ones").stdout
+
+
 def test_rules_check_a_file_with_settings(tmp_path):
     (tmp_path / "coin.toml").write_text(PIGLET_LIKE)
     out = json.loads(cli("rules", "check", "coin.toml", "--goal", "9", "--komi", "2",
