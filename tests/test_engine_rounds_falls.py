@@ -10,7 +10,7 @@ from engine_reference import Die, FromModel, PairOfDice, PenaltyDie, reference_r
 from designer.engine.game import load_rules_game, solve_game
 from designer.engine.model import build_model
 from designer.engine.rounds import solve_rounds_model
-from designer.engine.rounds_falls import falls_estimate, solve_rounds_falls
+from designer.engine.rounds_falls import ENDLESS, falls_estimate, solve_rounds_falls
 from designer.engine.rounds_length import rounds_lengths
 from designer.engine.rulesfile import parse_rules
 
@@ -117,7 +117,7 @@ def test_solve_game_reaches_falling_scores_in_rounds():
     assert out["states"] == est["positions"]
 
 
-def test_play_that_passes_for_ever_has_no_length():
+def test_play_that_passes_for_ever_has_no_length(tmp_path):
     """Rolling busts three times in four and costs 3 points: above the goal
     both seats pass a replayed round for ever, so the game need not end
     (its wins there are one solution of many); the length is refused in
@@ -127,7 +127,11 @@ def test_play_that_passes_for_ever_has_no_length():
             'face.1 = { bust = true }\nface.2 = { points = 1 }\n[dice.bust_effect]\n'
             'bust_faces = 1\nscore = "penalty"\npenalty = 3\nfloor = -2\n')
     model = parse_rules(text).model
-    assert not solve_rounds_falls(model, 3, cap=9).length_finite
+    endless = solve_rounds_falls(model, 3, cap=9)
+    assert not endless.length_finite and endless.length_problem == "endless"
+    (tmp_path / "pass.toml").write_text(text)
+    out = solve_game(load_rules_game(str(tmp_path / "pass.toml")))
+    assert out["length_error"] == ENDLESS and "expected_actions" not in out
     got = solve_rounds_falls(model, 3, ties="earlier-seat", cap=9)
     p, _ = reference_rounds(FromModel(model), 3, "earlier-seat", cap=9, floor=-2)
     assert abs(got.first_player_win - p) < 1e-9 and got.length_finite

@@ -584,7 +584,7 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=No
     score (:func:`designer.engine.rounds_falls.solve_rounds_falls`): the
     same figures; the expected length is carried by the solve itself."""
     from designer.engine.length import TOO_LONG
-    from designer.engine.rounds_falls import solve_rounds_falls
+    from designer.engine.rounds_falls import ENDLESS, solve_rounds_falls
 
     rules, unit = game.rules, game.unit
     r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap,
@@ -595,12 +595,8 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=No
     out.update(states=r.states, residual=r.residual, passes=r.passes, sweeps=r.passes,
                seconds=r.seconds)
     actions = None
-    if length is not False and r.length_problem == "endless":
-        out["length_error"] = ("optimal play can pass for ever at some scores (both seats "
-                               "passing): the game has no expected length, and its win "
-                               "probabilities are one solution of several")
-    elif length is not False and not r.length_finite:
-        out["length_error"] = TOO_LONG
+    if length is not False and not r.length_finite:  # asked: "endless" or "too long"
+        out["length_error"] = {"endless": ENDLESS, "too long": TOO_LONG}[r.length_problem]
     elif length is not False:
         actions = r.LX[-lo:, -lo:, h0]
         out["length_seconds"] = 0.0  # carried by the solve

@@ -101,6 +101,11 @@ PAIR_TOL = 1e-14
 SECONDS_PER_WORK = 1.2e-8
 
 
+#: Why a game's length is not given where optimal play can pass for ever.
+ENDLESS = ("optimal play can pass for ever at some scores (both seats passing): the game "
+           "has no expected length, and its win probabilities are one solution of several")
+
+
 def passes_guess(goal):
     """Passes :func:`falls_estimate` assumes: measured 4, 16 and 28 on
     Two-Dice Pig to 20, 50 and 100 (a wipe reaches further back as the
@@ -358,4 +363,4 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
                              "too long" if flags[1] else "")
 
 
-__all__ = ["RoundsFallsResult", "falls_estimate", "solve_rounds_falls"]
+__all__ = ["ENDLESS", "RoundsFallsResult", "falls_estimate", "solve_rounds_falls"]

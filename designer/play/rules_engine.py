@@ -416,9 +416,7 @@ class RulesSolution:
     def _hidx(self):
         cached = self.__dict__.get("_h")
         if cached is None:
-            r = self.result
-            cached = np.full(self.game.rules.model.states, -1, dtype=np.int64)
-            cached[r.start_states] = np.arange(len(r.start_states))
+            cached = start_index(self.game.rules.model, self.result.start_states)
             object.__setattr__(self, "_h", cached)
         return cached
 
@@ -460,14 +458,9 @@ def solve(game):
     :class:`~designer.play.rules_rounds_falls.FallsSolution` where scores
     can fall), a
     :class:`~designer.play.rules_seat_rounds.SeatRoundsSolution` of 3 or 4."""
-    if game.ending == "rounds" and game.players > 2:
-        from designer.play import rules_seat_rounds
-
-        return rules_seat_rounds.solve(game)
-    if game.ending == "rounds" and game.rules.model.falls:
-        from designer.play import rules_rounds_falls
-
-        return rules_rounds_falls.solve(game)
+    long = _long_solver(game)
+    if long is not None:
+        return long.solve(game)
     if game.ending == "rounds":
         return solve_rounds(game)
     if game.players > 2:
@@ -480,22 +473,31 @@ def solve(game):
     return RulesSolution(game, solve_model(game.rules.model, game.rules.goal))
 
 
+def _long_solver(game):
+    """The module whose ``solve`` and ``solve_estimate`` take ``game`` where
+    its solve can be long: three or four seats in rounds
+    (:mod:`designer.play.rules_seat_rounds`), two in rounds where scores
+    can fall (:mod:`designer.play.rules_rounds_falls`); else None."""
+    if game.ending != "rounds":
+        return None
+    if game.seat_rounds:
+        from designer.play import rules_seat_rounds
+
+        return rules_seat_rounds
+    if game.rules.model.falls:
+        from designer.play import rules_rounds_falls
+
+        return rules_rounds_falls
+    return None
+
+
 def solve_seconds(game):
     """The estimated seconds of :func:`solve` where it can be long (a rules
     game of three or four seats in rounds, None where the table alone
     passes the memory limit; two seats in rounds where scores can fall),
     else None."""
-    if game.family != "rules" or game.ending != "rounds":
-        return None
-    if game.seat_rounds:
-        from designer.play.rules_seat_rounds import solve_estimate
-
-        return solve_estimate(game)["seconds"]
-    if game.rules.model.falls:
-        from designer.play.rules_rounds_falls import solve_estimate
-
-        return solve_estimate(game)["seconds"]
-    return None
+    long = _long_solver(game) if game.family == "rules" else None
+    return None if long is None else long.solve_estimate(game)["seconds"]
 
 
 #: The longest solve (estimated, seconds) that ``designer play`` starts
