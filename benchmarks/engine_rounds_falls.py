@@ -1,7 +1,7 @@
 """Benchmark: the rounds ending where a bust can lower a banked score.
 
 Run by hand: ``python benchmarks/engine_rounds_falls.py [--repeats N]
-[--busy]``. Two rows:
+[--busy]``. Four rows:
 
 * Pig to 100 in equal turns, where scores never fall, solved by both
   two-seat rounds solvers: the iteration over the whole table
@@ -14,6 +14,10 @@ Run by hand: ``python benchmarks/engine_rounds_falls.py [--repeats N]
   which only the iteration solves: its time, passes and residual, beside
   the same game in the race (:func:`designer.engine.solve.solve_model`,
   the baseline of that row) for scale.
+
+* Two-Dice Pig to 100 in equal turns solved as ``designer play`` solves
+  it, without the game length (the passes stop once the wins settle),
+  against the solve with it, the baseline.
 
 * Two-Dice Pig to 100 in equal turns on one thread and on two (numba's
   threads; the two alternate, so both meet the same load), the one-thread
@@ -63,6 +67,18 @@ def _rows(repeats):
               f"rounds / race {now / race:.0f}x")
 
 
+def _play_row(repeats):
+    """The solve ``designer play`` runs (the wins alone) against the one
+    ``designer solve`` runs (with the game length), the baseline."""
+    tdp = load_rules_game("two-dice-pig").rules.model
+    base, ref = median_time(lambda: solve_rounds_falls(tdp, 100), repeats)
+    now, got = median_time(lambda: solve_rounds_falls(tdp, 100, lengths=False), repeats)
+    assert abs(got.first_player_win - ref.first_player_win) < 1e-12
+    print(f"  Two-Dice Pig to 100, rounds, play's solve (no length): {now:.2f} s, "
+          f"{got.passes} passes; with the length {base:.2f} s, {ref.passes} passes; "
+          f"ratio {now / base:.2f}")
+
+
 def _threads_row(repeats):
     tdp = load_rules_game("two-dice-pig").rules.model
     times = {1: [], 2: []}
@@ -94,11 +110,13 @@ def main():
     solve_rounds_model(tiny, 3)
     print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
     _rows(args.repeats)
+    _play_row(args.repeats)
     _threads_row(args.repeats)
     if args.busy:
         with Busy():
             print(f"beside one CPU-bound process ({load()}):")
             _rows(args.repeats)
+            _play_row(args.repeats)
             _threads_row(args.repeats)
 
 
