@@ -584,3 +584,108 @@ class _Start:
 
     def __init__(self, h):
         self.h = h
+
+
+def reference_rounds_hold(proc, goal, n1, n2, ties="replay", cap=None, *, bank_wins=False,
+                          forced_first=False, min_bank=0, floor=0):
+    """Seat 1's win probability and the expected actions left at every
+    round start under the rounds ending (as :func:`reference_rounds`), seat
+    1 playing ``hold-at:n1`` and seat 2 ``hold-at:n2``, by one linear
+    solve of the Markov chain the two fixed policies make, written from the
+    rules.
+
+    A mover stops once its turn total is at least its ``n`` where a stop is
+    allowed (``t >= min_bank``, and at a total of 0 only when the first
+    throw is not forced); seat 1's score is held at ``cap`` (its turn
+    stops there); with ``bank_wins`` seat 2 also stops as soon as stopping
+    wins (its score at or above the goal and above seat 1's). An option is
+    the one of the largest gain (the first of them). Every throw counts one
+    action, and so does every stop (a pass, a hold). Only for processes
+    whose every option gains (a turn never comes back to a state), whose
+    total-0 states are turn starts.
+
+    Returns
+    -------
+    dict, dict
+        ``V[(a, b, h)]`` seat 1's win at a round's start (seat 1 to move
+        with ``a`` against ``b``, the turn from ``h``) and ``L[(a, b, h)]``
+        the expected actions left there.
+    """
+    import numpy as np
+
+    cap = goal + 30 if cap is None else cap
+    states = _states(proc)
+    rolls = {s: proc.rolls(s) for s in states}
+    seat1 = [(a, b) for a in range(floor, goal) for b in range(floor, goal)]
+    if ties == "replay":
+        seat1 += [(a, a) for a in range(goal, cap + 1)]
+    seat2 = [(b, a) for a in range(floor, cap + 1) for b in range(floor, goal)]
+    if ties == "replay":
+        seat2 += [(b, a) for b in range(goal, cap + 1) for a in range(floor, cap + 1)]
+    index = {}
+    for a, b in seat1:
+        for h in states:
+            index[(1, a, b, h)] = len(index)
+    for b, a in seat2:
+        for h in states:
+            index[(2, b, a, h)] = len(index)
+
+    def turn(x, y, mover, h):
+        """The turn's ends from start ``h`` of a mover at ``x`` against
+        ``y``: ``{("stop", total, next) or ("bust", score, next): p}`` and
+        the expected actions in it."""
+        n = n1 if mover == 1 else n2
+        ends, actions = {}, 0.0
+
+        def stops(s, t):
+            if mover == 1 and x + t >= cap:
+                return True  # the score is held at the cap
+            if not (t >= min_bank and (t > 0 or not forced_first)):
+                return not rolls[s]
+            won = mover == 2 and bank_wins and x + t >= goal and x + t > y
+            return t >= n or won or not rolls[s]
+
+        def walk(s, t, p):
+            nonlocal actions
+            if not (t == 0 and forced_first) and stops(s, t):
+                key = ("stop", t, proc.handover(s))
+                ends[key] = ends.get(key, 0.0) + p
+                actions += p  # the stop
+                return
+            outs = rolls[s][0]  # a hold-at policy takes the first way to go on
+            actions += p  # the throw
+            for o in outs:
+                q = p * o[0]
+                if o[1] == "bust":
+                    key = ("bust", o[3](x), o[2])
+                    ends[key] = ends.get(key, 0.0) + q
+                elif o[1] == "end":
+                    key = ("stop", t + o[2], o[3])  # ended by the dice: no stop action
+                    ends[key] = ends.get(key, 0.0) + q
+                else:
+                    g, s2 = max(o[2], key=lambda opt: opt[0])
+                    walk(s2, t + g, q)
+
+        walk(h, 0, 1.0)
+        return ends, actions
+
+    N = len(index)
+    M = np.eye(N)
+    cw, cl = np.zeros(N), np.zeros(N)
+    for (mover, x, y, h), i in index.items():
+        ends, acts = turn(x, y, mover, h)
+        cl[i] = acts
+        for (kind, v, h2), p in ends.items():
+            if mover == 1:  # seat 2 to move at y once seat 1 ended at v
+                score = min(x + v, cap) if kind == "stop" else v
+                M[i, index[(2, y, score, h2)]] -= p
+                continue
+            a, b2 = y, (x + v if kind == "stop" else v)
+            if max(a, b2) >= goal and (b2 != a or ties == "earlier-seat"):
+                cw[i] += p * (a >= b2)  # the round ends the game
+            else:  # the next round (or a replayed tie) from (a, b2)
+                M[i, index[(1, a, b2, h2)]] -= p
+    V = np.linalg.solve(M, cw)
+    L = np.linalg.solve(M, cl)
+    return ({(a, b, h): V[i] for (m, a, b, h), i in index.items() if m == 1},
+            {(a, b, h): L[i] for (m, a, b, h), i in index.items() if m == 1})

@@ -17,6 +17,8 @@ import pytest
 from cli_runner import cli
 from cli_runner import one_line_refusal as _one_line_refusal
 from designer.engine import solve_model
+from designer.engine._match_kernels import HOLD_AT, OPTIMAL, TABLE
+from designer.engine.match import RulesPolicy
 from designer.engine.rounds import rounds_estimate, solve_rounds_model
 from designer.engine.rulesfile import example_path, examples, load_rules
 from designer.engine.solve import estimate
@@ -118,16 +120,20 @@ def test_rules_check_json_fields():
     assert falls["scores_can_fall"] is True
 
 
-def test_rules_check_says_what_takes_falling_scores_in_rounds():
+def test_rules_check_of_falling_scores_in_rounds():
     """Under the rounds ending the check of a game whose busts lower a
-    banked score names the commands that take it (in the race every
-    command does, and nothing is said)."""
-    text = " ".join(cli("rules", "check", "two-dice-pig", "--ending", "rounds").stdout.split())
-    assert ("note: under the rounds ending, a game whose busts lower a banked score is taken "
-            "by designer solve, rules check, studies and play, not yet by compare or strategy "
-            "cards") in text
-    assert "note:" not in cli("rules", "check", "two-dice-pig").stdout
-    assert "note:" not in cli("rules", "check", "great-rolled-ones").stdout
+    banked score says so, with what a rule's comparison allocates (every
+    command takes such a game: no note of what does not)."""
+    from designer.engine.rounds_falls_match import match_bytes
+
+    r = cli("rules", "check", "two-dice-pig", "--ending", "rounds")
+    text = " ".join(r.stdout.split())
+    assert "a bust can lower the banked score (solved by iterating)" in text
+    assert "note:" not in text
+    out = json.loads(cli("rules", "check", "two-dice-pig", "--ending", "rounds",
+                         "--json").stdout)
+    model = load_rules(example_path("two-dice-pig")).model
+    assert out["rule_compare_memory_bytes"] == match_bytes(model, 100, (TABLE, OPTIMAL), 160)
 
 
 def test_rules_check_a_file_with_settings(tmp_path):
@@ -234,8 +240,18 @@ def test_falling_scores_in_equal_turns(tmp_path):
     res = solve_rounds_falls(load_rules(tmp_path / "game.toml").model, 12)
     assert out["first_player_win"] == res.win(2, 0) and out["ending"] == "rounds"
     assert out["expected_actions"] == res.actions(2, 0) and out["passes"] == res.passes
-    _one_line_refusal(cli("compare", "game.toml", "--ending", "rounds", "--policy", "hold-at:5",
-                          "--against", "optimal"), "lower a banked score", "not yet by compare")
+    from designer.engine.rounds_falls_match import match_rounds_falls
+
+    c = cli("compare", "game.toml", "--ending", "rounds", "--komi", "-2", "--policy",
+            "hold-at:5", "--against", "optimal", "--json")
+    assert c.returncode == 0, c.stderr
+    got = json.loads(c.stdout)
+    m = match_rounds_falls(load_rules(tmp_path / "game.toml").model, 12,
+                           RulesPolicy(HOLD_AT, "hold-at:5", 5), RulesPolicy(OPTIMAL, "optimal"),
+                           bank_wins=True)
+    assert got["win_as_first"] == m.win_as_first((2, 0))
+    assert got["win_as_second"] == m.win_as_second((2, 0))
+    assert got["passes"] == m.passes and got["residual"] == m.residual <= 1e-12
 
 
 def test_solve_komi_in_points(tmp_path):

@@ -160,13 +160,30 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
                           float(solution.unsettled_residual), game.ending, cap)
 
 
+#: Seconds of a two-seat comparison under the rounds ending where scores
+#: fall, per second of the falls solve's estimate: the solve and the two
+#: seatings' iterated matches (measured 2.6-3.8 on Two-Dice Pig to 30 and
+#: 50, two threads, ``max-score``, ``hold-at:20`` and a rule).
+FALLS_COMPARE_PER_SOLVE = 3.5
+
+
 def compare_seconds(game, policy):
-    """The estimated seconds of :func:`compare_rules_seats` for ``policy`` on
-    ``game`` where the wait can be long (3-4 seats under the rounds ending:
-    the solve at the policy's cap and one evaluation per seat, by
-    :func:`designer.engine.seat_rounds_match.profile_estimate`), else None
-    (also for a policy or a size the comparison refuses: it says why)."""
-    if game.family != "rules" or not game.seat_rounds:
+    """The estimated seconds of :func:`compare_rules` (two seats under the
+    rounds ending where scores fall: the iterated solve and matches) or
+    :func:`compare_rules_seats` (3-4 seats under the rounds ending: the
+    solve at the policy's cap and one evaluation per seat, by
+    :func:`designer.engine.seat_rounds_match.profile_estimate`) for
+    ``policy`` on ``game`` where the wait can be long, else None (also for a
+    policy or a size the comparison refuses: it says why)."""
+    if game.family != "rules":
+        return None
+    if game.players == 2 and game.ending == "rounds" and game.rules.model.falls:
+        from designer.engine.rounds_falls import falls_estimate
+
+        rules = game.rules
+        return FALLS_COMPARE_PER_SOLVE * falls_estimate(rules.model, rules.goal, game.cap,
+                                                        rules.ties)["seconds"]
+    if not game.seat_rounds:
         return None
     from designer.engine.seat_rounds_match import profile_estimate
 

@@ -62,10 +62,6 @@ def show_check(f):
         turn.append("a bust can lower the banked score (solved by iterating)")
     if turn:
         console.print("  " + "; ".join(turn))
-    if f["scores_can_fall"] and f["ending"] == "rounds" and f["players"] == 2:
-        from designer.engine.rounds import FALLS_SOLVE_ONLY
-
-        console.print(f"  note: {FALLS_SOLVE_ONLY}", highlight=False)
     console.print(f"  turn states: {f['turn_states']:,} ({f['start_states']:,} can start a turn)")
     feats = ", ".join(f"{name} {lo}..{hi}" for name, (lo, hi) in f["features"].items())
     console.print(f"  a rule: or py: policy reads i, j, k, goal and the race (need, diff, ...)"

@@ -301,6 +301,27 @@ def _ready(m, pairs, row, lo, done):
 
 
 @kernel
+def claim(first, pairs, row, lo, state, done):
+    """The next pair of ``pairs`` for a worker to solve: ``(m, first)``,
+    ``m`` the first pair from ``first`` on that no worker has claimed
+    (``state``, claimed here) and whose inputs are solved (:func:`_ready`),
+    -1 when every ready pair is in another worker's hands, -2 when every
+    pair is solved; ``first`` the first pair not yet solved."""
+    npairs = pairs.shape[0]
+    while first < npairs and load_acquire(done, first) != 0:
+        first += 1
+    if first >= npairs:
+        return -2, first
+    # the pairs ready lie within a few sums of the first unsolved
+    window = 4 * row.shape[0] + 4
+    for k in range(first, min(npairs, first + window)):
+        if (load_acquire(state, k) == 0 and _ready(k, pairs, row, lo, done)
+                and fetch_add(state, k, 1) == 0):
+            return k, first
+    return -1, first
+
+
+@kernel
 def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                 blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
                 opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
@@ -316,21 +337,11 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
     made, -1 once a pair did not settle; ``ldeltas[w]``: of a length,
     relative."""
     sv, sl, wv, wl, rv, rl, ol = stopv[w], stopl[w], Wv[w], Wl[w], resv[w], resl[w], old[w]
-    npairs = pairs.shape[0]
-    # the pairs ready lie within a few sums of the first unsolved
-    window = 4 * row.shape[0] + 4
     first = 0
     while True:
-        while first < npairs and load_acquire(done, first) != 0:
-            first += 1
-        if first >= npairs:
+        m, first = claim(first, pairs, row, lo, state, done)
+        if m == -2:
             break
-        m = -1
-        for k in range(first, min(npairs, first + window)):
-            if (load_acquire(state, k) == 0 and _ready(k, pairs, row, lo, done)
-                    and fetch_add(state, k, 1) == 0):
-                m = k
-                break
         if m < 0:
             continue  # every ready pair is in another worker's hands
         d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, min_bank, forced, tie, tol,

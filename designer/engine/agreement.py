@@ -193,7 +193,9 @@ def rounds_agreement(model, goal, a, b, match, *, unit=1):
     optimal play's decisions)."""
     from designer.engine.rounds_match import table_cap, table_plan
 
-    tp = table_plan(model, match.cap)
+    # (a match where scores fall to a floor below 0 lays its nodes out to
+    # the cap less the floor: ``plan_cap``)
+    tp = table_plan(model, getattr(match, "plan_cap", match.cap))
     # seat 1's positions up to the cap of a match of rules (a fixed policy's
     # match may raise its own cap), so that the count does not depend on it
     mask, may_stop = _rounds_positions(model, goal, min(match.cap, table_cap(model, goal)), tp)

@@ -249,7 +249,7 @@ def check_game(game):
     else:
         est = estimate(rules.model, rules.goal)
     extra = {}
-    if game.players == 2 and game.ending == "rounds" and not rules.model.falls:
+    if game.players == 2 and game.ending == "rounds":
         from designer.engine.rounds_match import rule_match_bytes
 
         # a rule reads the scores: its compare is tabled by both of them

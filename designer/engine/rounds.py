@@ -147,10 +147,10 @@ from designer.engine.solve import TooLargeError
 from designer.errors import ConvergenceError, DesignError, SolverError
 
 #: Why a two-seat game whose busts lower a banked score is refused here
-#: (:mod:`designer.engine.rounds_falls` solves it; nothing else reads it).
+#: (:mod:`designer.engine.rounds_falls` solves it: every command goes there).
 FALLS_SOLVE_ONLY = ("under the rounds ending, a game whose busts lower a banked score is "
-                    "taken by designer solve, rules check, studies and play, not yet by "
-                    "compare or strategy cards")
+                    "solved by iterating (designer.engine.rounds_falls), not by the rounds "
+                    "solver")
 
 #: Tie rules of the rounds ending.
 TIE_RULES = ("replay", "earlier-seat")

@@ -259,6 +259,10 @@ def rule_match_bytes(model, goal):
     ``py:`` policy against optimal play to ``goal`` (units) under the
     rounds ending, at the default cap (the rounds solve not counted)."""
     C = table_cap(model, goal)
+    if model.falls:
+        from designer.engine.rounds_falls_match import match_bytes
+
+        return match_bytes(model, goal, (TABLE, OPTIMAL), C)
     gmax = _gmax(model)
     return _bytes((TABLE, OPTIMAL), model.states, goal, C, len(model.start_states()), C + 1,
                   C + gmax + 1, 1, threads(), table_plan(model, C))
@@ -275,7 +279,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
                        bank_wins=False, record=False, memory_limit=None,
                        name="this game", unit=1, _timed=True, _every_start=False):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` under the
-    rounds ending to ``goal``, exactly.
+    rounds ending to ``goal``, exactly (a model whose busts lower a banked
+    score by :func:`designer.engine.rounds_falls_match.match_rounds_falls`,
+    to a residual; ``solution`` then its falls solve).
 
     Parameters
     ----------
@@ -319,7 +325,7 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     Raises
     ------
     DesignError
-        A model whose busts lower a banked score, ``max-score`` where it is
+        ``max-score`` where it is
         not defined, a tie rule not known, a table policy that names a way
         to go on a state does not have, or a fixed policy that would need
         an absurd cap.
@@ -334,8 +340,15 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
         raise DesignError(f"invalid goal={goal}: allowed goal >= 1")
     if ties not in R.TIE_RULES:
         raise DesignError(f"invalid ties={ties!r}: allowed " + " or ".join(map(repr, R.TIE_RULES)))
-    if model.falls:
-        raise DesignError(R.FALLS_SOLVE_ONLY)
+    if model.falls:  # busts lower a banked score: the iterated match
+        from designer.engine.rounds_falls import RoundsFallsResult
+        from designer.engine.rounds_falls_match import match_rounds_falls
+
+        return match_rounds_falls(model, goal, a, b, ties=ties, cap=cap,
+                                  solution=solution if isinstance(solution, RoundsFallsResult)
+                                  else None, bank_wins=bank_wins, record=record,
+                                  memory_limit=memory_limit, name=name, unit=unit,
+                                  _timed=_timed)
     order = R._order(model)  # refuses turns that return to a state without scoring
     G, S = goal, model.states
     gmax = _gmax(model)

@@ -184,7 +184,14 @@ class RulesEvaluator(Scoring):
             from designer.engine.rounds_match import table_cap
 
             cap = table_cap(r.model, r.goal)
-            if solution is None or solution.cap != cap:
+            if solution is not None and solution.cap == cap:
+                pass
+            elif r.model.falls:  # busts lower a banked score: the iterated solve
+                from designer.engine.rounds_falls import solve_rounds_falls
+
+                solution = solve_rounds_falls(r.model, r.goal, ties=r.ties, cap=cap,
+                                              lengths=False)
+            else:
                 solution = solve_rounds_model(r.model, r.goal, ties=r.ties, cap=cap)
         elif solution is None:
             from designer.engine.solve import solve_model

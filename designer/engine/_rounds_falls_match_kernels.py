@@ -1,0 +1,266 @@
+"""Numba kernels of a match between two fixed policies under the rounds
+ending where a bust can lower a banked score (two seats);
+:mod:`designer.engine.rounds_falls_match` has the mathematics.
+
+A turn is the rounds match's (:func:`designer.engine._rounds_match_kernels.turn`)
+with plain numbers (one coefficient: no unknowns), its ends read from the
+match's own tables; the optimal mover decides from the same ends at the
+falls solve's tables. A bust that lowers the score reads column ``H + k``
+of row 0 of the ends (``k``: the falling outcome's rank; the layout's
+``out_h`` points there), which holds what the turn is worth after that
+bust, as in the falls solve.
+"""
+
+import numpy as np
+from numba import prange
+
+from designer._jit import kernel, parallel_kernel
+from designer.engine._match_kernels import OPTIMAL, TABLE
+from designer.engine._rounds_falls_kernels import (ENDLESS_ROUNDS, _change, _fallen, _lchange,
+                                                   _round_end, _secant, claim)
+from designer.engine._rounds_match_kernels import turn
+from designer.engine._sync import store_release
+
+
+@kernel
+def _ends1(a, b, C, lo, Tcl, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stopL, stopO):
+    """Seat 1's turn ends at ``(a, b)``: a stop at total ``u`` is worth
+    ``1 - Y[b, min(a + u, C)]`` (the score held at the cap ``C``), a fall
+    ``1 - Y[b, f(a)]``; ``stopO`` the same at the solve's ``Ys``."""
+    H = YW.shape[2]
+    for u in range(Tcl + 1):
+        A = min(a + u, C) - lo
+        for h in range(H):
+            stopW[u, h, 0] = 1.0 - YW[b - lo, A, h]
+            stopL[u, h, 0] = YL[b - lo, A, h]
+            stopO[u, h] = 1.0 - Ys[b - lo, A, h]
+    for k in range(fall_eff.shape[0]):
+        na = _fallen(a, fall_eff[k], fall_pen[k], lo) - lo
+        stopW[0, H + k, 0] = 1.0 - YW[b - lo, na, fall_h[k]]
+        stopL[0, H + k, 0] = YL[b - lo, na, fall_h[k]]
+        stopO[0, H + k] = 1.0 - Ys[b - lo, na, fall_h[k]]
+
+
+@kernel
+def _ends2(a, b, G, lo, replay, Tcl, fall_eff, fall_pen, fall_h, XW, XL, Xs, stopW, stopL,
+           stopO):
+    """Seat 2's turn ends at ``b`` once seat 1 ended at ``a``: the round's
+    end at ``(a, b + u)`` (a fall: at ``(a, f(b))``); ``stopO`` the same at
+    the solve's ``Xs``."""
+    H = XW.shape[2]
+    for u in range(Tcl + 1):
+        for h in range(H):
+            stopW[u, h, 0], stopL[u, h, 0] = _round_end(a, b + u, h, G, lo, replay, XW, XL)
+            stopO[u, h] = _round_end(a, b + u, h, G, lo, replay, Xs, Xs)[0]
+    for k in range(fall_eff.shape[0]):
+        nb = _fallen(b, fall_eff[k], fall_pen[k], lo)
+        stopW[0, H + k, 0], stopL[0, H + k, 0] = _round_end(a, nb, fall_h[k], G, lo, replay,
+                                                            XW, XL)
+        stopO[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, Xs, Xs)[0]
+
+
+@kernel
+def _move(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
+          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+          opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
+          node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
+          rowv, rowl, tol):
+    """One turn into ``rowv`` (wins) and ``rowl`` (expected actions) from
+    its ends (:func:`_ends1`, :func:`_ends2`); returns the largest change of
+    a win, plus 2 when a length moved by more than ``tol`` (relatively).
+    A turn with no total to sweep (seat 1 at the cap) is a pass, or under
+    a forced first throw that throw, every total it reaches an end."""
+    H = rowv.shape[0]
+    if Tend == 0 and not forced:
+        for h in range(H):
+            resW[h, 0] = stopW[0, h, 0]
+            resL[h, 0] = stopL[0, h, 0] + 1.0  # the pass
+    else:
+        turn(kind, hold_n, twin, max(Tend, 1), Tcl, min_bank, forced, tie, blk_ptr, blk_states,
+             tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
+             opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
+             node_base, node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW,
+             resL, resO)
+    d = 0.0
+    moved = False
+    for h in range(H):
+        d = max(d, abs(resW[h, 0] - rowv[h]))
+        if abs(resL[h, 0] - rowl[h]) / max(1.0, abs(resL[h, 0])) > tol:
+            moved = True
+        rowv[h] = resW[h, 0]
+        rowl[h] = resL[h, 0]
+    return d + 2.0 if moved else d
+
+
+@kernel
+def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
+          tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
+          throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+          pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
+          OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
+          cacc, clacc, resW, resL, resO, old, flags):
+    """Pair ``(a, b)`` of a pass: seat 2's turn (``Y[b, a]``, seat 2 playing
+    ``k2``), then seat 1's (``X[a, b]``, ``k1``), iterated as the falls
+    solve iterates them (a secant step with one start state); returns the
+    largest change of a stored win (-1 when the pair did not settle within
+    ``max_inner`` rounds) and of a length, relatively. ``flags[0]``: the
+    wins agree while the lengths keep growing (play that passes for ever);
+    ``flags[1]``: a length too long for double precision."""
+    H = XW.shape[2]
+    need_x = (a < G and b < G) or (replay and a == b)
+    rec_on = OD.shape[3] > 0 and 0 <= a < G and 0 <= b < G
+    rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
+    rec2 = OD[1, b, a] if rec_on and k2 == OPTIMAL else OD[0, 0, 0, :0]
+    big = np.int64(1 << 62)
+    # seat 2's turn: optimal play stops once a stop wins (as the solve);
+    # a fixed policy at its own end, or with bank_wins where a stop wins
+    win2 = max(G - b, a + 1 - b, min_bank, 0)
+    if k2 == OPTIMAL:
+        Tend2 = win2
+        Tcl2 = win2
+    else:
+        Tend2 = T2 if k2 != TABLE else tends2[b - lo, a - lo]
+        if bank_wins:
+            Tend2 = min(Tend2, max(win2, 1))
+        Tcl2 = Tend2 - 1 + gmax
+    twin = win2 if bank_wins else big
+    dec2 = tab2[b - lo, a - lo] if k2 == TABLE else tab2[0, 0]
+    # seat 1's turn: every score held at the cap
+    if k1 == OPTIMAL:
+        Tend1 = C - a
+        Tcl1 = Tend1
+    else:
+        Tend1 = min(C - a, T1 if k1 != TABLE else tends1[a - lo, b - lo])
+        Tcl1 = max(Tend1 - 1 + gmax, 0)
+    dec1 = tab1[a - lo, b - lo] if k1 == TABLE else tab1[0, 0]
+    for h in range(H):
+        old[0, h] = YW[b - lo, a - lo, h]
+        old[1, h] = XW[a - lo, b - lo, h]
+        old[2, h] = YL[b - lo, a - lo, h]
+        old[3, h] = XL[a - lo, b - lo, h]
+    x0 = 0.0
+    f0 = 0.0
+    l0 = 0.0
+    g0 = 0.0
+    settled = False
+    endless = 0
+    for it in range(max_inner):
+        xin = XW[a - lo, b - lo, 0]
+        lin = XL[a - lo, b - lo, 0]
+        _ends2(a, b, G, lo, replay, Tcl2, fall_eff, fall_pen, fall_h, XW, XL, Xs, stopW, stopL,
+               stopO)
+        d = _move(k2, n2, twin, Tend2, Tcl2, min_bank, forced, tie, blk_ptr, blk_states, tmin,
+                  cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+                  opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
+                  node_base, node_len, dec2, rec2, stopW, stopL, stopO, W, LW, WO, cacc, clacc,
+                  resW, resL, resO, YW[b - lo, a - lo], YL[b - lo, a - lo], tol)
+        if need_x:
+            _ends1(a, b, C, lo, Tcl1, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stopL,
+                   stopO)
+            d = max(d, _move(k1, n1, big, Tend1, Tcl1, min_bank, forced, tie, blk_ptr,
+                             blk_states, tmin, cont_start, out_start, out_prob, throws,
+                             out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+                             hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec1,
+                             rec1, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
+                             XW[a - lo, b - lo], XL[a - lo, b - lo], tol))
+        if not need_x or d <= tol:
+            settled = True
+            break
+        if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
+            endless += 1
+            if endless > ENDLESS_ROUNDS:
+                if a == C and b == C:  # the cap's own level: its length left 0
+                    for h in range(H):
+                        XL[a - lo, b - lo, h] = 0.0
+                        YL[b - lo, a - lo, h] = 0.0
+                else:
+                    flags[0] = 1
+                settled = True
+                break
+        else:
+            endless = 0
+        if H == 1 and it > 0 and it % 2 == 1:
+            # the pair's values are affine in its own start value: the
+            # next round from the fixed point of the last two
+            XW[a - lo, b - lo, 0] = _secant(x0, f0, xin, XW[a - lo, b - lo, 0])
+            XL[a - lo, b - lo, 0] = _secant(l0, g0, lin, XL[a - lo, b - lo, 0])
+        x0 = xin
+        f0 = XW[a - lo, b - lo, 0]
+        l0 = lin
+        g0 = XL[a - lo, b - lo, 0]
+    if not settled:
+        return -1.0, 0.0
+    delta = _change(YW[b - lo, a - lo], old[0], H)
+    ldelta = _lchange(YL[b - lo, a - lo], old[2], H)
+    if need_x:
+        delta = max(delta, _change(XW[a - lo, b - lo], old[1], H))
+        ldelta = max(ldelta, _lchange(XL[a - lo, b - lo], old[3], H))
+    return delta, ldelta
+
+
+@kernel
+def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
+                 min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
+                 out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
+                 opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
+                 node_len, tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys,
+                 XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
+                 old, flags, state, done, deltas, ldeltas):
+    """Worker ``w`` of a pass: as the falls solve's workers, it takes the
+    next pair whose inputs of the pass are solved
+    (:func:`designer.engine._rounds_falls_kernels.claim`) and evaluates it
+    (:func:`_pair`) on its own scratch (``stopW[w]`` ...)."""
+    first = 0
+    while True:
+        m, first = claim(first, pairs, row, lo, state, done)
+        if m == -2:
+            break
+        if m < 0:
+            continue  # every ready pair is in another worker's hands
+        d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, k1, n1, T1, k2, n2, T2,
+                      bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr,
+                      blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
+                      out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
+                      pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
+                      OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW[w], stopL[w],
+                      stopO[w], W[w], LW[w], WO[w], cacc[w, :1], clacc[w, :1], resW[w], resL[w],
+                      resO[w], old[w], flags)
+        if d < 0.0 or deltas[w] < 0.0:
+            deltas[w] = -1.0
+        else:
+            deltas[w] = max(deltas[w], d)
+        ldeltas[w] = max(ldeltas[w], ld)
+        store_release(done, m, 1)
+
+
+@parallel_kernel
+def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
+               min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
+               out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
+               opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len,
+               tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW,
+               YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO, old, flags,
+               state, done, deltas, ldeltas):
+    """One Gauss-Seidel pass over every pair of scores (``pairs``, by
+    decreasing sum) on ``nt`` workers (:func:`match_worker`), one to a
+    thread, as the falls solve's passes: a pair reads the pairs of larger
+    sums it waited for and, through a fall, pairs of smaller sums, which
+    wait for it; the numbers do not depend on the threads. Returns the
+    largest change of a stored win (-1 when a pair did not settle) and of
+    a length, relatively."""
+    state[:] = 0
+    done[:] = 0
+    deltas[:] = 0.0
+    ldeltas[:] = 0.0
+    for w in prange(nt):
+        # np.int64(w): one type for the worker (as the falls solve's pass)
+        match_worker(np.int64(w), pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2,
+                     bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states,
+                     tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
+                     opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+                     mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, fall_eff,
+                     fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
+                     cacc, clacc, resW, resL, resO, old, flags, state, done, deltas, ldeltas)
+    if deltas.min() < 0.0:
+        return -1.0, ldeltas.max()
+    return deltas.max(), ldeltas.max()
