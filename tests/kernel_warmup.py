@@ -64,6 +64,16 @@ def _rules_matches():
     compare_rules(load_rules_game("great-rolled-ones", goal=4), "max-score", "hold-at:2")
 
 
+def _falls_compare():
+    """Equal turns where a bust lowers a banked score: the falls match's
+    kernels (a rule against optimal play, its agreement counted)."""
+    from designer.analysis.rules_compare import compare_rules
+    from designer.engine.game import load_rules_game
+
+    compare_rules(load_rules_game("two-dice-pig", goal=3, ending="rounds"), "rule:below 2",
+                  "optimal")
+
+
 def _seat_rounds_compare():
     """A policy at one seat of three in rounds: the solve at the policy's
     cap (without the game length: a second compilation of the seat-rounds
@@ -116,10 +126,10 @@ HALVES = (
      ("engine-seat-rounds-compare", _seat_rounds_compare),  # 77
      # the dice race's seat profile, last here: the dice race (the other
      # half's second task) is long compiled by then
-     ("dice-race-seats", lambda: _seats_compare("dice"))],  # 25
+     ("dice-race-seats", lambda: _seats_compare("dice")),  # 25
+     ("strategy", _strategy)],  # 18: rule tables, matches, visits, induction
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 26
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 13
-     ("strategy", _strategy),  # 18: rule tables, matches, visits, induction
      ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 32
      # a policy at one seat of three in the race (strategy cards with 3-4
      # players, compare): compiled inside the tests otherwise
@@ -128,7 +138,9 @@ HALVES = (
      ("engine-seat-rounds", lambda: _rules("piglet", goal=3, players=3, ending="rounds")),  # 47
      ("engine-matches", _rules_matches),  # 81
      # equal turns where a bust lowers a banked score: its own iteration
-     ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds"))],  # 21
+     ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds")),  # 21
+     # its match (compare, strategy cards): after the falls solve it reads
+     ("engine-rounds-falls-compare", _falls_compare)],  # 31
 )
 
 

@@ -56,16 +56,38 @@ def test_hold_policies_match_the_linear_reference(ties, name, bank):
     assert m.win_as_second() == 1.0 - m.win[1, -lo, -lo, 0]
 
 
+def _choices():
+    """A die whose 1 wipes the banked score and whose 3 lets the mover keep
+    3 points and throw on, or keep 1 and move to a second state (a coin: a
+    tail busts, a head scores 2): a choice of two options."""
+    from designer.engine.model import build_model
+
+    conts = [[[(1 / 3, "bust", 0, "zero", 0), (1 / 3, "choose", [(2, 0)]),
+               (1 / 3, "choose", [(3, 0), (1, 1)])]],
+             [[(1 / 2, "bust", 0, "none", 0), (1 / 2, "choose", [(2, 1)])]]]
+    return build_model(conts, [0, 0])
+
+
 OPT_CASES = [(ties, name) for ties in ("replay", "earlier-seat")
-             for name in ("two3", "wipe", "penalty", "two-starts")] + [("replay", "forced")]
+             for name in ("two3", "wipe", "penalty", "two-starts", "choices")]
+OPT_CASES.append(("replay", "forced"))
 
 
 @pytest.mark.parametrize("ties, name", OPT_CASES, ids=[f"{n}-{t}" for t, n in OPT_CASES])
 def test_optimal_against_itself_is_the_solve(ties, name):
     """Optimal play in both seats, its decisions read from the falls solve's
     tables turn by turn, gives the solve's own win and game length at
-    every round start (two start states included)."""
-    model, goal, _, _ = _case(name)
+    every round start (two start states, a choice of two options)."""
+    if name == "choices":
+        from engine_reference import FromModel, reference_rounds
+
+        model, goal = _choices(), 6
+        assert np.diff(model.opt_start).max() == 2
+        p, _ = reference_rounds(FromModel(model), goal, ties, cap=goal + 6)
+        assert abs(solve_rounds_falls(model, goal, ties=ties, cap=goal + 6).first_player_win
+                   - p) < 1e-9
+    else:
+        model, goal, _, _ = _case(name)
     cap = goal + 6
     s = solve_rounds_falls(model, goal, ties=ties, cap=cap)
     m = match_rounds_falls(model, goal, OPT, OPT, ties=ties, cap=cap, solution=s)

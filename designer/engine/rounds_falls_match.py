@@ -93,6 +93,8 @@ def match_bytes(model, goal, kinds, cap=None, nt=None):
     if TABLE in kinds:
         tp = falls_plan(model, C, lo)
         need += sum(k == TABLE for k in kinds) * n * n * (max(tp["nodes"], 1) + 8)
+    if OPTIMAL in kinds:  # optimal play's decisions, recorded for the agreement
+        need += 2 * goal * goal * max(falls_plan(model, C, lo)["nodes"], 1)
     return int(need)
 
 
