@@ -231,4 +231,8 @@ def test_compare_says_how_long_it_will_take():
     game = load_rules_game("two-dice-pig", ending="rounds")
     est = falls_estimate(game.rules.model, 100, 160)["seconds"]
     assert compare_seconds(game, "hold-at:20") == FALLS_COMPARE_PER_SOLVE * est > 5
+    # a fixed policy whose turns pass the default cap raises it: a longer wait
+    far = falls_estimate(game.rules.model, 100, 100 + 300 + 12)["seconds"]
+    assert compare_seconds(game, "hold-at:300") == FALLS_COMPARE_PER_SOLVE * far > 5 * est
+    assert compare_seconds(game, "hold-at:10000000") is None  # refused by the compare itself
     assert compare_seconds(load_rules_game("two-dice-pig"), "hold-at:20") is None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from designer.analysis.compare import Comparison
 from designer.engine._match_kernels import OPTIMAL
-from designer.engine.match import match_model, parse_rules_policy
+from designer.engine.match import RulesPolicy, match_model, parse_rules_policy
 from designer.engine.solve import solve_model
 from designer.errors import DesignError
 
@@ -179,9 +179,15 @@ def compare_seconds(game, policy):
         return None
     if game.players == 2 and game.ending == "rounds" and game.rules.model.falls:
         from designer.engine.rounds_falls import falls_estimate
+        from designer.engine.rounds_falls_match import match_cap
 
         rules = game.rules
-        return FALLS_COMPARE_PER_SOLVE * falls_estimate(rules.model, rules.goal, game.cap,
+        try:  # at the cap a fixed policy's turns raise it to
+            C = match_cap(rules.model, rules.goal, parse_rules_policy(policy, game),
+                          RulesPolicy(OPTIMAL, "optimal"), game.cap, game.name)[0]
+        except DesignError:
+            return None
+        return FALLS_COMPARE_PER_SOLVE * falls_estimate(rules.model, rules.goal, C,
                                                         rules.ties)["seconds"]
     if not game.seat_rounds:
         return None

@@ -80,6 +80,30 @@ def falls_plan(model, C, lo):
     return tp
 
 
+def match_cap(model, goal, a, b, cap=None, name="this game"):
+    """``(C, Tc, ends)``: the score cap of a match of ``a`` against ``b``
+    (``cap``, default the solve's, raised above the goal by the largest
+    turn total a fixed policy can reach), ``max-score``'s horizon and the
+    total from which each policy's turn surely ends (0: it has none).
+
+    Raises
+    ------
+    DesignError
+        A cap not above the goal, or a fixed policy that would raise it by
+        more than :data:`~designer.engine.rounds_match.MAX_CAP_MARGIN`.
+    """
+    Tc = max_score_end(model, name) if MAX_SCORE in (a.kind, b.kind) else 1
+    ends = [_fixed_end(p, model, Tc) for p in (a, b)]
+    C = max(goal + R.CAP_MARGIN if cap is None else int(cap), goal + max(ends) + _gmax(model))
+    if C <= goal:
+        raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
+    if C - goal > MAX_CAP_MARGIN:
+        raise DesignError(f"{a.name} against {b.name} on {name}: a turn of the fixed policy "
+                          f"can reach {C - goal} units past the goal; allowed at most "
+                          f"{MAX_CAP_MARGIN} (use a smaller N)")
+    return C, Tc, ends
+
+
 def match_bytes(model, goal, kinds, cap=None, nt=None):
     """Bytes a match of policies ``kinds`` allocates at the cap ``cap``
     (the solve for ``optimal`` not counted)."""
@@ -160,15 +184,7 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
                               f"hold-at:N, rule: or py: policies")
     G = goal
     gmax = _gmax(model)
-    Tc = max_score_end(model, name) if MAX_SCORE in kinds else 1
-    ends = [_fixed_end(p, model, Tc) for p in (a, b)]
-    C = max(G + R.CAP_MARGIN if cap is None else int(cap), G + max(ends) + gmax)
-    if C <= G:
-        raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
-    if C - G > MAX_CAP_MARGIN:
-        raise DesignError(f"{a.name} against {b.name} on {name}: a turn of the fixed policy "
-                          f"can reach {C - G} units past the goal; allowed at most "
-                          f"{MAX_CAP_MARGIN} (use a smaller N)")
+    C, Tc, ends = match_cap(model, G, a, b, cap, name)
     lo, C, n, Tm = _sizes(model, G, C)
     memory_limit = mem.resolve(memory_limit)
     need = match_bytes(model, G, kinds, C)
@@ -275,4 +291,4 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
     return m
 
 
-__all__ = ["match_bytes", "match_rounds_falls"]
+__all__ = ["match_bytes", "match_cap", "match_rounds_falls"]
