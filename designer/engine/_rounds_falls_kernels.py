@@ -194,6 +194,74 @@ def _secant(x0, f0, x1, f1):
 
 
 @kernel
+def remember(a, b, lo, X, LX, Y, LY, old):
+    """Keep pair ``(a, b)``'s stored values (wins, lengths) in ``old``
+    before a pass moves them (:func:`pair_changes`)."""
+    for h in range(X.shape[2]):
+        old[0, h] = Y[b - lo, a - lo, h]
+        old[1, h] = X[a - lo, b - lo, h]
+        old[2, h] = LY[b - lo, a - lo, h]
+        old[3, h] = LX[a - lo, b - lo, h]
+
+
+@kernel
+def pair_changes(a, b, lo, need_x, X, LX, Y, LY, old):
+    """The largest change of pair ``(a, b)``'s stored wins in its pass, and
+    of its lengths, relatively (``old``: :func:`remember`)."""
+    H = X.shape[2]
+    delta = _change(Y[b - lo, a - lo], old[0], H)
+    ldelta = _lchange(LY[b - lo, a - lo], old[2], H)
+    if need_x:
+        delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
+        ldelta = max(ldelta, _lchange(LX[a - lo, b - lo], old[3], H))
+    return delta, ldelta
+
+
+@kernel
+def round_settled(it, d, tol, a, b, C, lo, X, LX, LY, xin, lin, fx, fl, memo, flags):
+    """After round ``it`` of pair ``(a, b)``'s two turns (``d``: the largest
+    change of a win, plus 2 where a length moved; ``xin``, ``lin``: seat
+    1's first start value and length before it, ``fx``, ``fl`` after):
+    whether the pair is settled. ``memo`` carries the last round's
+    ``(x, f(x))`` of both, the rounds the wins have agreed while the
+    lengths move, and ``memo[5] = 1`` once a secant step on the length
+    was as steep as :data:`STEEP`. Where the lengths keep moving for
+    :data:`ENDLESS_ROUNDS` rounds, play can pass for ever (``flags[0]``),
+    except at the cap's own level, where seat 1 can only pass (its length
+    left 0). With one start state the next round starts from the fixed
+    point of the last two (a pair's values are affine in its own start
+    value while its decisions stay)."""
+    if d <= tol:
+        return True
+    if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
+        memo[4] += 1.0
+        if memo[4] > ENDLESS_ROUNDS:
+            if a == C and b == C:
+                for h in range(X.shape[2]):
+                    LX[a - lo, b - lo, h] = 0.0
+                    LY[b - lo, a - lo, h] = 0.0
+            else:
+                flags[0] = 1
+            memo[5] = 0.0  # passing for ever, or the cap's level: said above
+            return True
+    else:
+        memo[4] = 0.0
+    if X.shape[2] == 1 and it > 0 and it % 2 == 1:
+        X[a - lo, b - lo, 0] = _secant(memo[0], memo[1], xin, fx)
+        # the length's map is affine only once the decisions stay, as the
+        # wins agreeing show; its slope is then the chance that a round
+        # comes back to the pair
+        if 2.0 <= d <= 2.0 + tol and _steep(memo[2], memo[3], lin, fl):
+            memo[5] = 1.0
+        LX[a - lo, b - lo, 0] = _secant(memo[2], memo[3], lin, fl)
+    memo[0] = xin
+    memo[1] = fx
+    memo[2] = lin
+    memo[3] = fl
+    return False
+
+
+@kernel
 def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts, blk_ptr,
           blk_states, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
           hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY, stopv, stopl, Wv, Wl, resv,
@@ -210,18 +278,9 @@ def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
     too long for double precision (:data:`STEEP`)."""
     H = starts.shape[0]
     need_x = (a < G and b < G) or (replay and a == b)
-    for h in range(H):
-        old[0, h] = Y[b - lo, a - lo, h]
-        old[1, h] = X[a - lo, b - lo, h]
-        old[2, h] = LY[b - lo, a - lo, h]
-        old[3, h] = LX[a - lo, b - lo, h]
-    x0 = 0.0
-    f0 = 0.0
-    l0 = 0.0
-    g0 = 0.0
+    remember(a, b, lo, X, LX, Y, LY, old)
+    memo = np.zeros(6)
     settled = False
-    endless = 0
-    steep = False  # a secant step on the length as steep as STEEP
     for it in range(max_inner):
         xin = X[a - lo, b - lo, 0]
         lin = LX[a - lo, b - lo, 0]
@@ -238,49 +297,15 @@ def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                              cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
                              opt_next, hand_h, hidx, tmin, stopv, stopl, Wv, Wl, resv, resl,
                              rowv, rowl, tol))
-        if not need_x or d <= tol:
+        if not need_x or round_settled(it, d, tol, a, b, C, lo, X, LX, LY, xin, lin, resv[0],
+                                       resl[0], memo, flags):
             settled = True
             break
-        if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
-            endless += 1
-            if endless > ENDLESS_ROUNDS:
-                # play that can pass for ever (both seats passing): the
-                # wins stand, the lengths have no limit. Level at the cap,
-                # where seat 1 can only pass, that is the cap's own doing:
-                # the length there is left 0
-                if a == C and b == C:
-                    for h in range(H):
-                        LX[a - lo, b - lo, h] = 0.0
-                        LY[b - lo, a - lo, h] = 0.0
-                else:
-                    flags[0] = 1
-                settled = True
-                steep = False  # passing for ever, or the cap's level: said above
-                break
-        else:
-            endless = 0
-        if H == 1 and it > 0 and it % 2 == 1:
-            # the next round from the fixed point of the last two
-            X[a - lo, b - lo, 0] = _secant(x0, f0, xin, resv[0])
-            # the length's map is affine only once the decisions stay, as
-            # the wins agreeing show; its slope is then the chance that a
-            # round comes back to the pair
-            steep = steep or (2.0 <= d <= 2.0 + tol and _steep(l0, g0, lin, resl[0]))
-            LX[a - lo, b - lo, 0] = _secant(l0, g0, lin, resl[0])
-        x0 = xin
-        f0 = resv[0]
-        l0 = lin
-        g0 = resl[0]
     if not settled:
         return -1.0, 0.0
-    if steep:
+    if memo[5] != 0.0:
         flags[1] = 1
-    delta = _change(Y[b - lo, a - lo], old[0], H)
-    ldelta = _lchange(LY[b - lo, a - lo], old[2], H)
-    if need_x:
-        delta = max(delta, _change(X[a - lo, b - lo], old[1], H))
-        ldelta = max(ldelta, _lchange(LX[a - lo, b - lo], old[3], H))
-    return delta, ldelta
+    return pair_changes(a, b, lo, need_x, X, LX, Y, LY, old)
 
 
 @kernel

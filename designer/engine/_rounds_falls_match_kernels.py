@@ -16,8 +16,8 @@ from numba import prange
 
 from designer._jit import kernel, parallel_kernel
 from designer.engine._match_kernels import OPTIMAL, TABLE
-from designer.engine._rounds_falls_kernels import (ENDLESS_ROUNDS, _change, _fallen, _lchange,
-                                                   _round_end, _secant, claim)
+from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_changes,
+                                                   remember, round_settled)
 from designer.engine._rounds_match_kernels import turn
 from designer.engine._sync import store_release
 
@@ -105,8 +105,8 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
     largest change of a stored win (-1 when the pair did not settle within
     ``max_inner`` rounds) and of a length, relatively. ``flags[0]``: the
     wins agree while the lengths keep growing (play that passes for ever);
-    ``flags[1]``: a length too long for double precision."""
-    H = XW.shape[2]
+    ``flags[1]``: a length too long for double precision (as the falls
+    solve's pairs: :func:`~designer.engine._rounds_falls_kernels.round_settled`)."""
     need_x = (a < G and b < G) or (replay and a == b)
     rec_on = OD.shape[3] > 0 and 0 <= a < G and 0 <= b < G
     rec1 = OD[0, a, b] if rec_on and k1 == OPTIMAL else OD[0, 0, 0, :0]
@@ -133,17 +133,9 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
         Tend1 = min(C - a, T1 if k1 != TABLE else tends1[a - lo, b - lo])
         Tcl1 = max(Tend1 - 1 + gmax, 0)
     dec1 = tab1[a - lo, b - lo] if k1 == TABLE else tab1[0, 0]
-    for h in range(H):
-        old[0, h] = YW[b - lo, a - lo, h]
-        old[1, h] = XW[a - lo, b - lo, h]
-        old[2, h] = YL[b - lo, a - lo, h]
-        old[3, h] = XL[a - lo, b - lo, h]
-    x0 = 0.0
-    f0 = 0.0
-    l0 = 0.0
-    g0 = 0.0
+    remember(a, b, lo, XW, XL, YW, YL, old)
+    memo = np.zeros(6)
     settled = False
-    endless = 0
     for it in range(max_inner):
         xin = XW[a - lo, b - lo, 0]
         lin = XL[a - lo, b - lo, 0]
@@ -163,39 +155,15 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
                              hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec1,
                              rec1, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
                              XW[a - lo, b - lo], XL[a - lo, b - lo], tol))
-        if not need_x or d <= tol:
+        if not need_x or round_settled(it, d, tol, a, b, C, lo, XW, XL, YL, xin, lin,
+                                       resW[0, 0], resL[0, 0], memo, flags):
             settled = True
             break
-        if 2.0 <= d <= 2.0 + tol:  # the wins agree, the lengths do not yet
-            endless += 1
-            if endless > ENDLESS_ROUNDS:
-                if a == C and b == C:  # the cap's own level: its length left 0
-                    for h in range(H):
-                        XL[a - lo, b - lo, h] = 0.0
-                        YL[b - lo, a - lo, h] = 0.0
-                else:
-                    flags[0] = 1
-                settled = True
-                break
-        else:
-            endless = 0
-        if H == 1 and it > 0 and it % 2 == 1:
-            # the pair's values are affine in its own start value: the
-            # next round from the fixed point of the last two
-            XW[a - lo, b - lo, 0] = _secant(x0, f0, xin, XW[a - lo, b - lo, 0])
-            XL[a - lo, b - lo, 0] = _secant(l0, g0, lin, XL[a - lo, b - lo, 0])
-        x0 = xin
-        f0 = XW[a - lo, b - lo, 0]
-        l0 = lin
-        g0 = XL[a - lo, b - lo, 0]
     if not settled:
         return -1.0, 0.0
-    delta = _change(YW[b - lo, a - lo], old[0], H)
-    ldelta = _lchange(YL[b - lo, a - lo], old[2], H)
-    if need_x:
-        delta = max(delta, _change(XW[a - lo, b - lo], old[1], H))
-        ldelta = max(ldelta, _lchange(XL[a - lo, b - lo], old[3], H))
-    return delta, ldelta
+    if memo[5] != 0.0:
+        flags[1] = 1
+    return pair_changes(a, b, lo, need_x, XW, XL, YW, YL, old)
 
 
 @kernel
