@@ -149,9 +149,9 @@ def test_the_numbers_do_not_depend_on_the_threads():
     all_threads = numba.config.NUMBA_NUM_THREADS
     try:
         numba.set_num_threads(1)
-        one = match_rounds_falls(model, 30, hold(12), OPT, bank_wins=True)
+        one = match_rounds_falls(model, 16, hold(8), OPT, bank_wins=True)
         numba.set_num_threads(all_threads)
-        many = match_rounds_falls(model, 30, hold(12), OPT, bank_wins=True)
+        many = match_rounds_falls(model, 16, hold(8), OPT, bank_wins=True)
     finally:
         numba.set_num_threads(all_threads)
     assert np.array_equal(one.win, many.win) and np.array_equal(one.actions, many.actions)

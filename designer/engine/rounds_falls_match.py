@@ -124,7 +124,7 @@ def match_bytes(model, goal, kinds, cap=None, nt=None):
 
 def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=None,
                        bank_wins=False, record=False, memory_limit=None, name="this game",
-                       unit=1, progress=None, _timed=True):
+                       unit=1, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` (busts that
     lower a banked score) under the rounds ending to ``goal``.
 
@@ -147,8 +147,6 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
         Keep optimal play's decisions over the scores ``0 .. goal - 1``
         (``optimal_table``, over the nodes of :func:`falls_plan` at
         ``plan_cap``: the cap less the floor).
-    progress : callable, optional
-        ``progress(seating, passes, change)`` after every pass.
 
     Returns
     -------
@@ -264,8 +262,6 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
             if delta < 0:
                 raise endless(f"{what}: the turns at some scores did not settle in "
                               f"{MAX_INNER:,} rounds", model.forced_first, model.min_bank)
-            if progress is not None:
-                progress(p, passes, float(delta))
             if delta <= TOL:
                 if flags[0]:
                     raise endless(f"{what}: play can go on for ever at some scores under these "
