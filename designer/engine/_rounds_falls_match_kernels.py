@@ -3,9 +3,9 @@ ending where a bust can lower a banked score (two seats);
 :mod:`designer.engine.rounds_falls_match` has the mathematics.
 
 A turn is the rounds match's (:func:`designer.engine._rounds_match_kernels.turn`)
-with plain numbers (one coefficient: no unknowns), its ends read from the
+with plain numbers (no unknowns: :func:`_turn1`), its ends read from the
 match's own tables; the optimal mover decides from the same ends at the
-falls solve's tables. A bust that lowers the score reads column ``H + k``
+falls solve's tables, in the same sweep over a continuation's outcomes. A bust that lowers the score reads column ``H + k``
 of row 0 of the ends (``k``: the falling outcome's rank; the layout's
 ``out_h`` points there), which holds what the turn is worth after that
 bust, as in the falls solve.
@@ -15,10 +15,12 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._match_kernels import OPTIMAL, TABLE
+from designer.engine._match_kernels import HOLD_AT, OPTIMAL, TABLE, _option
 from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_changes,
                                                    remember, round_settled)
-from designer.engine._rounds_match_kernels import turn
+from designer.engine._rounds_kernels import (OP_CHOICE, OP_END, OP_MOVE, OP_SKIP, OQ_AUX,
+                                             OQ_GAIN, OQ_NEXT, OQ_OP)
+from designer.engine._rounds_match_kernels import _pick_opt
 from designer.engine._sync import store_release
 
 
@@ -31,13 +33,13 @@ def _ends1(a, b, C, lo, Tcl, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stop
     for u in range(Tcl + 1):
         A = min(a + u, C) - lo
         for h in range(H):
-            stopW[u, h, 0] = 1.0 - YW[b - lo, A, h]
-            stopL[u, h, 0] = YL[b - lo, A, h]
+            stopW[u, h] = 1.0 - YW[b - lo, A, h]
+            stopL[u, h] = YL[b - lo, A, h]
             stopO[u, h] = 1.0 - Ys[b - lo, A, h]
     for k in range(fall_eff.shape[0]):
         na = _fallen(a, fall_eff[k], fall_pen[k], lo) - lo
-        stopW[0, H + k, 0] = 1.0 - YW[b - lo, na, fall_h[k]]
-        stopL[0, H + k, 0] = YL[b - lo, na, fall_h[k]]
+        stopW[0, H + k] = 1.0 - YW[b - lo, na, fall_h[k]]
+        stopL[0, H + k] = YL[b - lo, na, fall_h[k]]
         stopO[0, H + k] = 1.0 - Ys[b - lo, na, fall_h[k]]
 
 
@@ -50,21 +52,174 @@ def _ends2(a, b, G, lo, replay, Tcl, fall_eff, fall_pen, fall_h, XW, XL, Xs, sto
     H = XW.shape[2]
     for u in range(Tcl + 1):
         for h in range(H):
-            stopW[u, h, 0], stopL[u, h, 0] = _round_end(a, b + u, h, G, lo, replay, XW, XL)
+            stopW[u, h], stopL[u, h] = _round_end(a, b + u, h, G, lo, replay, XW, XL)
             stopO[u, h] = _round_end(a, b + u, h, G, lo, replay, Xs, Xs)[0]
     for k in range(fall_eff.shape[0]):
         nb = _fallen(b, fall_eff[k], fall_pen[k], lo)
-        stopW[0, H + k, 0], stopL[0, H + k, 0] = _round_end(a, nb, fall_h[k], G, lo, replay,
-                                                            XW, XL)
+        stopW[0, H + k], stopL[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, XW,
+                                                      XL)
         stopO[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, Xs, Xs)[0]
 
 
 @kernel
+def _cont_both(c, t, Tend, Tcl, tie, out_start, out_prob, throws, oq, opt_start, opt_gain,
+               opt_next, hand_h, stopW, stopL, stopO, W, LW, WO):
+    """Continuation ``c`` at total ``t`` for the optimal mover, in one sweep
+    of its outcomes (read from the layout's packed ``oq``, as the solve
+    reads them): its value at the solve's tables (what the mover decides
+    by; a choice's option as :func:`_pick_opt` picks it) and, under the
+    same picks, the match's win and actions (the throw counted)."""
+    v = 0.0
+    w = 0.0
+    n = throws[c]
+    for o in range(out_start[c], out_start[c + 1]):
+        p = out_prob[o]
+        op = oq[o, OQ_OP]
+        if op == OP_MOVE or op == OP_CHOICE:
+            if op == OP_MOVE:  # one option
+                u = t + oq[o, OQ_GAIN]
+                s2 = oq[o, OQ_NEXT]
+            else:
+                r = _pick_opt(o, t, Tend, Tcl, tie, opt_start, opt_gain, opt_next, hand_h, stopO,
+                              WO)
+                u = t + opt_gain[r]
+                s2 = opt_next[r]
+            if u >= Tend:  # the turn ends there with a stop
+                uc = min(u, Tcl)
+                h2 = hand_h[s2]
+                v += p * stopO[uc, h2]
+                w += p * stopW[uc, h2]
+                n += p * stopL[uc, h2]
+                n += p
+            else:
+                v += p * WO[s2, u]
+                w += p * W[s2, u]
+                n += p * LW[s2, u]
+        elif op != OP_SKIP:  # an end with points, or a bust (a fall: its own column)
+            uc = min(t + oq[o, OQ_GAIN], Tcl) if op == OP_END else 0
+            h2 = oq[o, OQ_AUX]
+            v += p * stopO[uc, h2]
+            w += p * stopW[uc, h2]
+            n += p * stopL[uc, h2]
+    return v, w, n
+
+
+@kernel
+def _cont_fixed(c, t, kind, Tend, Tcl, out_start, out_prob, throws, oq, opt_start, opt_gain,
+                opt_next, hand_h, pick, E, Tc, stopW, stopL, W, LW):
+    """Continuation ``c`` at total ``t`` for a fixed policy ``kind`` (its
+    option at a choice: :func:`~designer.engine._match_kernels._option`):
+    the match's win and actions (the throw counted)."""
+    w = 0.0
+    n = throws[c]
+    for o in range(out_start[c], out_start[c + 1]):
+        p = out_prob[o]
+        op = oq[o, OQ_OP]
+        if op == OP_MOVE or op == OP_CHOICE:
+            if op == OP_MOVE:
+                u = t + oq[o, OQ_GAIN]
+                s2 = oq[o, OQ_NEXT]
+            else:
+                r = _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc, pick)
+                u = t + opt_gain[r]
+                s2 = opt_next[r]
+            if u >= Tend:
+                uc = min(u, Tcl)
+                h2 = hand_h[s2]
+                w += p * stopW[uc, h2]
+                n += p * stopL[uc, h2]
+                n += p
+            else:
+                w += p * W[s2, u]
+                n += p * LW[s2, u]
+        elif op != OP_SKIP:
+            uc = min(t + oq[o, OQ_GAIN], Tcl) if op == OP_END else 0
+            h2 = oq[o, OQ_AUX]
+            w += p * stopW[uc, h2]
+            n += p * stopL[uc, h2]
+    return w, n
+
+
+@kernel
+def _turn1(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
+           cont_start, out_start, out_prob, throws, oq, opt_start,
+           opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
+           node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, resW, resL):
+    """:func:`designer.engine._rounds_match_kernels.turn` with one number per
+    position (``stopW[u, h]``, ``W[s, t]``, ...): the same decisions, ties
+    and actions, each continuation's outcomes swept once (for the optimal
+    mover, its value at the solve's tables and the match's side by side)."""
+    opt = kind == OPTIMAL
+    for blk in range(blk_ptr.shape[0] - 1):
+        for t in range(Tend - 1, -1, -1):
+            for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
+                s = blk_states[q]
+                if t < tmin[s]:
+                    continue
+                c0 = cont_start[s]
+                c1 = cont_start[s + 1]
+                has = c1 > c0
+                allowed = t >= min_bank and (t > 0 or pass_ok[s])
+                start = t == 0 and hidx[s] >= 0
+                hs = hand_h[s]
+                tc = min(t, Tcl)
+                cc = -1
+                aw = 0.0
+                al = 0.0
+                if opt:
+                    bn = 0.0
+                    for c in range(c0, c1):
+                        v, w, n = _cont_both(c, t, Tend, Tcl, tie, out_start, out_prob, throws,
+                                             oq, opt_start, opt_gain,
+                                             opt_next, hand_h, stopW, stopL, stopO, W, LW, WO)
+                        if cc < 0 or v > bn + tie:
+                            cc = c
+                            bn = v
+                            aw = w
+                            al = n
+                    so = stopO[tc, hs]
+                    stop_me = not has
+                    if allowed and has:
+                        thr = tie if t > 0 else -tie
+                        stop_me = not bn - so > thr
+                    WO[s, t] = so if stop_me else bn
+                    if rec.shape[0] > 0 and t < node_len[s]:
+                        rec[node_base[s] + t] = 0 if stop_me else cc - c0 + 1
+                else:
+                    if kind == HOLD_AT:
+                        cc = c0 if has else -1
+                        stop_me = not has or (allowed and (t >= hold_n or t >= twin))
+                    elif kind == TABLE:
+                        v = dec[node_base[s] + t] if t < node_len[s] else 0
+                        cc = (c0 + v - 1 if v > 0 else c0) if has else -1
+                        stop_me = not has or (allowed and (v == 0 or t >= twin))
+                    else:  # max-score (t < Tc: its turn ends from Tc on)
+                        cc = mcont[s, t]
+                        if cc < 0 and has:
+                            cc = c0
+                        stop_me = not has or mstop[s, t] or (allowed and t >= twin)
+                    if cc >= 0 and (not stop_me or (start and forced)):
+                        aw, al = _cont_fixed(cc, t, kind, Tend, Tcl, out_start, out_prob, throws,
+                                             oq, opt_start, opt_gain,
+                                             opt_next, hand_h, pick, E, Tc, stopW, stopL, W, LW)
+                if stop_me:
+                    W[s, t] = stopW[tc, hs]
+                    LW[s, t] = stopL[tc, hs] + 1.0  # the stop
+                else:
+                    W[s, t] = aw
+                    LW[s, t] = al
+                if start:
+                    h = hidx[s]
+                    src_c = forced and cc >= 0
+                    resW[h] = aw if src_c else W[s, t]
+                    resL[h] = al if src_c else LW[s, t]
+
+
+@kernel
 def _move(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+          cont_start, out_start, out_prob, throws, oq, opt_start,
           opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
-          node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
-          rowv, rowl, tol):
+          node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, resW, resL, rowv, rowl, tol):
     """One turn into ``rowv`` (wins) and ``rowl`` (expected actions) from
     its ends (:func:`_ends1`, :func:`_ends2`); returns the largest change of
     a win, plus 2 when a length moved by more than ``tol`` (relatively).
@@ -73,32 +228,30 @@ def _move(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_sta
     H = rowv.shape[0]
     if Tend == 0 and not forced:
         for h in range(H):
-            resW[h, 0] = stopW[0, h, 0]
-            resL[h, 0] = stopL[0, h, 0] + 1.0  # the pass
+            resW[h] = stopW[0, h]
+            resL[h] = stopL[0, h] + 1.0  # the pass
     else:
-        turn(kind, hold_n, twin, max(Tend, 1), Tcl, min_bank, forced, tie, blk_ptr, blk_states,
-             tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
-             opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-             node_base, node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW,
-             resL, resO)
+        _turn1(kind, hold_n, twin, max(Tend, 1), Tcl, min_bank, forced, tie, blk_ptr,
+               blk_states, tmin, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
+               mcont, node_base, node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, resW, resL)
     d = 0.0
     moved = False
     for h in range(H):
-        d = max(d, abs(resW[h, 0] - rowv[h]))
-        if abs(resL[h, 0] - rowl[h]) / max(1.0, abs(resL[h, 0])) > tol:
+        d = max(d, abs(resW[h] - rowv[h]))
+        if abs(resL[h] - rowl[h]) / max(1.0, abs(resL[h])) > tol:
             moved = True
-        rowv[h] = resW[h, 0]
-        rowl[h] = resL[h, 0]
+        rowv[h] = resW[h]
+        rowl[h] = resL[h]
     return d + 2.0 if moved else d
 
 
 @kernel
 def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank, forced,
           tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start, out_start, out_prob,
-          throws, out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx,
+          throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
           pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
           OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
-          cacc, clacc, resW, resL, resO, old, flags):
+          resW, resL, old, flags):
     """Pair ``(a, b)`` of a pass: seat 2's turn (``Y[b, a]``, seat 2 playing
     ``k2``), then seat 1's (``X[a, b]``, ``k1``), iterated as the falls
     solve iterates them (a secant step with one start state); returns the
@@ -142,21 +295,21 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
         _ends2(a, b, G, lo, replay, Tcl2, fall_eff, fall_pen, fall_h, XW, XL, Xs, stopW, stopL,
                stopO)
         d = _move(k2, n2, twin, Tend2, Tcl2, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-                  cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start,
+                  cont_start, out_start, out_prob, throws, oq, opt_start,
                   opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-                  node_base, node_len, dec2, rec2, stopW, stopL, stopO, W, LW, WO, cacc, clacc,
-                  resW, resL, resO, YW[b - lo, a - lo], YL[b - lo, a - lo], tol)
+                  node_base, node_len, dec2, rec2, stopW, stopL, stopO, W, LW, WO, resW,
+                  resL, YW[b - lo, a - lo], YL[b - lo, a - lo], tol)
         if need_x:
             _ends1(a, b, C, lo, Tcl1, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stopL,
                    stopO)
             d = max(d, _move(k1, n1, big, Tend1, Tcl1, min_bank, forced, tie, blk_ptr,
                              blk_states, tmin, cont_start, out_start, out_prob, throws,
-                             out_kind, out_points, out_h, opt_start, opt_gain, opt_next, hand_h,
+                             oq, opt_start, opt_gain, opt_next, hand_h,
                              hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec1,
-                             rec1, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
+                             rec1, stopW, stopL, stopO, W, LW, WO, resW, resL,
                              XW[a - lo, b - lo], XL[a - lo, b - lo], tol))
         if not need_x or round_settled(it, d, tol, a, b, C, lo, XW, XL, YL, xin, lin,
-                                       resW[0, 0], resL[0, 0], memo, flags):
+                                       resW[0], resL[0], memo, flags):
             settled = True
             break
     if not settled:
@@ -169,10 +322,10 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
 @kernel
 def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
                  min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
-                 out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
+                 out_start, out_prob, throws, oq, opt_start, opt_gain,
                  opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
                  node_len, tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys,
-                 XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO,
+                 XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, resW, resL,
                  old, flags, state, done, deltas, ldeltas):
     """Worker ``w`` of a pass: as the falls solve's workers, it takes the
     next pair whose inputs of the pass are solved
@@ -187,12 +340,10 @@ def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_w
             continue  # every ready pair is in another worker's hands
         d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, k1, n1, T1, k2, n2, T2,
                       bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr,
-                      blk_states, tmin, cont_start, out_start, out_prob, throws, out_kind,
-                      out_points, out_h, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
+                      blk_states, tmin, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
                       pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
                       OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW[w], stopL[w],
-                      stopO[w], W[w], LW[w], WO[w], cacc[w, :1], clacc[w, :1], resW[w], resL[w],
-                      resO[w], old[w], flags)
+                      stopO[w], W[w], LW[w], WO[w], resW[w], resL[w], old[w], flags)
         if d < 0.0 or deltas[w] < 0.0:
             deltas[w] = -1.0
         else:
@@ -204,10 +355,10 @@ def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_w
 @parallel_kernel
 def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
                min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
-               out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
+               out_start, out_prob, throws, oq, opt_start, opt_gain,
                opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len,
                tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW,
-               YL, stopW, stopL, stopO, W, LW, WO, cacc, clacc, resW, resL, resO, old, flags,
+               YL, stopW, stopL, stopO, W, LW, WO, resW, resL, old, flags,
                state, done, deltas, ldeltas):
     """One Gauss-Seidel pass over every pair of scores (``pairs``, by
     decreasing sum) on ``nt`` workers (:func:`match_worker`), one to a
@@ -224,11 +375,11 @@ def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wi
         # np.int64(w): one type for the worker (as the falls solve's pass)
         match_worker(np.int64(w), pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2,
                      bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states,
-                     tmin, cont_start, out_start, out_prob, throws, out_kind, out_points, out_h,
+                     tmin, cont_start, out_start, out_prob, throws, oq,
                      opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
                      mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, fall_eff,
                      fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
-                     cacc, clacc, resW, resL, resO, old, flags, state, done, deltas, ldeltas)
+                     resW, resL, old, flags, state, done, deltas, ldeltas)
     if deltas.min() < 0.0:
         return -1.0, ldeltas.max()
     return deltas.max(), ldeltas.max()

@@ -49,6 +49,7 @@ import numpy as np
 from designer import memory as mem
 from designer._jit import TIE, TOL, load_first, threads
 from designer.engine import _rounds_falls_match_kernels as FK
+from designer.engine import _rounds_kernels as rk
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.length import stalled
@@ -199,8 +200,8 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
     lay = R._layout(model, C, order)
     S, H = model.states, len(lay.starts)
     idx, eff, pen = _falling(model)
-    out_h = lay.out_h.copy()
-    out_h[idx] = H + np.arange(len(idx))  # a fall reads its own column
+    oq = lay.oq.copy()
+    oq[idx, rk.OQ_AUX] = H + np.arange(len(idx))  # a fall reads its own column
     fall_h = lay.out_h[idx].astype(np.int64)
     pick = hold_pick(model)
     if MAX_SCORE in kinds:
@@ -224,18 +225,17 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
     pairs, row = _pairs(G, C, lo, replay)
     nt = threads()
     marr = (lay.blk_ptr, lay.blk_states, lay.tmin, model.cont_start, model.out_start,
-            model.out_prob, model.cont_throws, model.out_kind, model.out_points, out_h,
-            model.opt_start, model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.pass_ok,
-            pick, E, Tc, mstop, mcont, node_base, node_len)
+            model.out_prob, model.cont_throws, oq, model.opt_start, model.opt_gain,
+            model.opt_next, lay.hand_h, lay.hidx, lay.pass_ok, pick, E, Tc, mstop, mcont,
+            node_base, node_len)
     Tmax = max(Tm, max(ends)) + 2
     Tcl = Tmax + gmax
     F = len(idx)
-    # each worker's scratch: a turn's ends and sweep, its start values (the
-    # accumulators padded to a cache line of their own)
-    scratch = (np.zeros((nt, Tcl + 1, H + F, 1)), np.zeros((nt, Tcl + 1, H + F, 1)),
-               np.zeros((nt, Tcl + 1, H + F)), np.zeros((nt, S, Tmax, 1)),
-               np.zeros((nt, S, Tmax, 1)), np.zeros((nt, S, Tmax)), np.zeros((nt, 17)),
-               np.zeros((nt, 17)), np.zeros((nt, H, 1)), np.zeros((nt, H, 1)), np.zeros((nt, H)),
+    # each worker's scratch: a turn's ends (the mover's, the solve's) and
+    # sweep, its start values, the pair's values before the pass
+    scratch = (np.zeros((nt, Tcl + 1, H + F)), np.zeros((nt, Tcl + 1, H + F)),
+               np.zeros((nt, Tcl + 1, H + F)), np.zeros((nt, S, Tmax)), np.zeros((nt, S, Tmax)),
+               np.zeros((nt, S, Tmax)), np.zeros((nt, H)), np.zeros((nt, H)),
                np.zeros((nt, 4, H)))
     claims = (np.zeros(len(pairs), dtype=np.int64), np.zeros(len(pairs), dtype=np.int64),
               np.zeros(nt), np.zeros(nt))
