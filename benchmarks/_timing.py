@@ -18,6 +18,27 @@ def median_time(fn, repeats):
     return statistics.median(times), out
 
 
+def one_and_two_threads(fn, repeats):
+    """``fn()`` on one of numba's threads and on two, alternating (so both
+    meet the same load), ``repeats`` times each: ``(median one-thread
+    seconds, median two-thread seconds, last one-thread result, last
+    two-thread result)``; numba's threads are restored after."""
+    import numba
+
+    times = {1: [], 2: []}
+    got = {}
+    try:
+        for _ in range(repeats):
+            for nt in (1, 2):
+                numba.set_num_threads(nt)
+                t0 = time.perf_counter()
+                got[nt] = fn()
+                times[nt].append(time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return statistics.median(times[1]), statistics.median(times[2]), got[1], got[2]
+
+
 def cpu():
     """The processor's model name (as ``lscpu`` gives it)."""
     try:

@@ -32,9 +32,7 @@ printed first: the machine is shared.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numba
@@ -42,7 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import Busy, cpu, load, median_time  # noqa: E402
+from _timing import Busy, cpu, load, median_time, one_and_two_threads  # noqa: E402
 
 from designer.engine.game import load_rules_game  # noqa: E402
 from designer.engine.rounds import solve_rounds_model  # noqa: E402
@@ -81,19 +79,8 @@ def _play_row(repeats):
 
 def _threads_row(repeats):
     tdp = load_rules_game("two-dice-pig").rules.model
-    times = {1: [], 2: []}
-    tables = {}
-    for _ in range(repeats):
-        for nt in (1, 2):
-            numba.set_num_threads(nt)
-            t0 = time.perf_counter()
-            r = solve_rounds_falls(tdp, 100)
-            times[nt].append(time.perf_counter() - t0)
-            tables[nt] = r
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    assert all(np.array_equal(getattr(tables[1], k), getattr(tables[2], k))
-               for k in ("X", "LX", "Y", "LY"))
-    one, two = statistics.median(times[1]), statistics.median(times[2])
+    one, two, r1, r2 = one_and_two_threads(lambda: solve_rounds_falls(tdp, 100), repeats)
+    assert all(np.array_equal(getattr(r1, k), getattr(r2, k)) for k in ("X", "LX", "Y", "LY"))
     print(f"  Two-Dice Pig to 100, rounds: one thread {one:.2f} s, two threads {two:.2f} s, "
           f"two / one {two / one:.2f} (tables identical)")
 

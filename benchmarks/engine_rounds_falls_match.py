@@ -20,9 +20,7 @@ and the processor are printed first: the machine is shared.
 """
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numba
@@ -30,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import Busy, cpu, load, median_time  # noqa: E402
+from _timing import Busy, cpu, load, median_time, one_and_two_threads  # noqa: E402
 
 from designer.engine._match_kernels import HOLD_AT, OPTIMAL  # noqa: E402
 from designer.engine.game import load_rules_game  # noqa: E402
@@ -61,18 +59,9 @@ def _match_row(repeats):
 def _threads_row(repeats):
     tdp = _model()
     sol = solve_rounds_falls(tdp, GOAL, lengths=False)
-    times = {1: [], 2: []}
-    got = {}
-    for _ in range(repeats):
-        for nt in (1, 2):
-            numba.set_num_threads(nt)
-            t0 = time.perf_counter()
-            got[nt] = match_rounds_falls(tdp, GOAL, HOLD, OPT, solution=sol, bank_wins=True)
-            times[nt].append(time.perf_counter() - t0)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    assert np.array_equal(got[1].win, got[2].win)
-    assert np.array_equal(got[1].actions, got[2].actions)
-    one, two = statistics.median(times[1]), statistics.median(times[2])
+    one, two, m1, m2 = one_and_two_threads(
+        lambda: match_rounds_falls(tdp, GOAL, HOLD, OPT, solution=sol, bank_wins=True), repeats)
+    assert np.array_equal(m1.win, m2.win) and np.array_equal(m1.actions, m2.actions)
     print(f"  the match on one thread {one:.2f} s, two threads {two:.2f} s, two / one "
           f"{two / one:.2f} (tables identical)")
 

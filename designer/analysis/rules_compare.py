@@ -162,9 +162,10 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
 
 #: Seconds of a two-seat comparison under the rounds ending where scores
 #: fall, per second of the falls solve's estimate: the solve and the two
-#: seatings' iterated matches (measured 2.6-3.8 on Two-Dice Pig to 30 and
-#: 50, two threads, ``max-score``, ``hold-at:20`` and a rule).
-FALLS_COMPARE_PER_SOLVE = 3.5
+#: seatings' iterated matches (measured on two threads 2.0-2.4 on Two-Dice
+#: Pig to 50 and 100, ``hold-at:20`` and a rule; 3.3 to 30, ``max-score``;
+#: 4.5 to 12, where the fixed costs weigh).
+FALLS_COMPARE_PER_SOLVE = 2.5
 
 
 def compare_seconds(game, policy):
@@ -179,7 +180,7 @@ def compare_seconds(game, policy):
         return None
     if game.players == 2 and game.ending == "rounds" and game.rules.model.falls:
         from designer.engine.rounds_falls import falls_estimate
-        from designer.engine.rounds_falls_match import match_cap
+        from designer.engine.rounds_match import match_cap
 
         rules = game.rules
         try:  # at the cap a fixed policy's turns raise it to

@@ -347,6 +347,37 @@ def claim(first, pairs, row, lo, state, done):
 
 
 @kernel
+def reset(state, done, deltas, ldeltas):
+    """A pass's bookkeeping cleared: no pair claimed or solved, no change."""
+    state[:] = 0
+    done[:] = 0
+    deltas[:] = 0.0
+    ldeltas[:] = 0.0
+
+
+@kernel
+def solved(w, m, d, ld, done, deltas, ldeltas):
+    """Worker ``w`` has solved pair ``m`` (its changes ``d``, -1 where it did
+    not settle, and ``ld``): noted, and the pair marked solved for the
+    pairs that wait for it."""
+    if d < 0.0 or deltas[w] < 0.0:
+        deltas[w] = -1.0
+    else:
+        deltas[w] = max(deltas[w], d)
+    ldeltas[w] = max(ldeltas[w], ld)
+    store_release(done, m, 1)
+
+
+@kernel
+def pass_changes(deltas, ldeltas):
+    """A pass's largest change of a stored win (-1 when a pair did not
+    settle) and of a length, relatively, over its workers."""
+    if deltas.min() < 0.0:
+        return -1.0, ldeltas.max()
+    return deltas.max(), ldeltas.max()
+
+
+@kernel
 def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                 blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
                 opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen, fall_h, X, LX, Y, LY,
@@ -373,12 +404,7 @@ def pass_worker(w, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
                   max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws,
                   oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff, fall_pen,
                   fall_h, X, LX, Y, LY, sv, sl, wv, wl, rv, rl, ol, flags)
-        if d < 0.0 or deltas[w] < 0.0:
-            deltas[w] = -1.0
-        else:
-            deltas[w] = max(deltas[w], d)
-        ldeltas[w] = max(ldeltas[w], ld)
-        store_release(done, m, 1)
+        solved(w, m, d, ld, done, deltas, ldeltas)
 
 
 @parallel_kernel
@@ -391,10 +417,7 @@ def solve_pass(nt, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
     thread of numba's. Returns the largest change of a stored win over the
     pass (-1 when a pair did not settle) and the largest relative change of
     an expected length."""
-    state[:] = 0
-    done[:] = 0
-    deltas[:] = 0.0
-    ldeltas[:] = 0.0
+    reset(state, done, deltas, ldeltas)
     for w in prange(nt):
         # np.int64(w): prange's index is typed int64, then uint64 in the
         # threads' copy; one type compiles the worker once, not twice
@@ -403,6 +426,4 @@ def solve_pass(nt, pairs, row, G, C, lo, replay, min_bank, forced, tie, tol, max
                     throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, fall_eff,
                     fall_pen, fall_h, X, LX, Y, LY, stopv, stopl, Wv, Wl, resv, resl, old, flags,
                     state, done, deltas, ldeltas)
-    if deltas.min() < 0.0:
-        return -1.0, ldeltas.max()
-    return deltas.max(), ldeltas.max()
+    return pass_changes(deltas, ldeltas)

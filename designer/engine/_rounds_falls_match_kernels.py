@@ -15,13 +15,13 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
-from designer.engine._match_kernels import HOLD_AT, OPTIMAL, TABLE, _option
+from designer.engine._match_kernels import OPTIMAL, TABLE, _option
 from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_changes,
-                                                   remember, round_settled)
+                                                   pass_changes, remember, reset,
+                                                   round_settled, solved)
 from designer.engine._rounds_kernels import (OP_CHOICE, OP_END, OP_MOVE, OP_SKIP, OQ_AUX,
                                              OQ_GAIN, OQ_NEXT, OQ_OP)
-from designer.engine._rounds_match_kernels import _pick_opt
-from designer.engine._sync import store_release
+from designer.engine._rounds_match_kernels import _pick_opt, fixed_decision
 
 
 @kernel
@@ -62,13 +62,16 @@ def _ends2(a, b, G, lo, replay, Tcl, fall_eff, fall_pen, fall_h, XW, XL, Xs, sto
 
 
 @kernel
-def _cont_both(c, t, Tend, Tcl, tie, out_start, out_prob, throws, oq, opt_start, opt_gain,
-               opt_next, hand_h, stopW, stopL, stopO, W, LW, WO):
-    """Continuation ``c`` at total ``t`` for the optimal mover, in one sweep
-    of its outcomes (read from the layout's packed ``oq``, as the solve
-    reads them): its value at the solve's tables (what the mover decides
-    by; a choice's option as :func:`_pick_opt` picks it) and, under the
-    same picks, the match's win and actions (the throw counted)."""
+def _cont(c, t, kind, Tend, Tcl, tie, out_start, out_prob, throws, oq, opt_start, opt_gain,
+          opt_next, hand_h, pick, E, Tc, stopW, stopL, stopO, W, LW, WO):
+    """Continuation ``c`` at total ``t`` of a mover playing ``kind``, in one
+    sweep of its outcomes (read from the layout's packed ``oq``, as the
+    solve reads them): the match's win and actions (the throw counted) and,
+    for the optimal mover, its value at the solve's tables, what it decides
+    by (0 for a fixed policy). A choice's option: :func:`_pick_opt` at the
+    solve's tables for the optimal mover, else
+    :func:`~designer.engine._match_kernels._option`."""
+    opt = kind == OPTIMAL
     v = 0.0
     w = 0.0
     n = throws[c]
@@ -80,64 +83,34 @@ def _cont_both(c, t, Tend, Tcl, tie, out_start, out_prob, throws, oq, opt_start,
                 u = t + oq[o, OQ_GAIN]
                 s2 = oq[o, OQ_NEXT]
             else:
-                r = _pick_opt(o, t, Tend, Tcl, tie, opt_start, opt_gain, opt_next, hand_h, stopO,
-                              WO)
+                if opt:
+                    r = _pick_opt(o, t, Tend, Tcl, tie, opt_start, opt_gain, opt_next, hand_h,
+                                  stopO, WO)
+                else:
+                    r = _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc, pick)
                 u = t + opt_gain[r]
                 s2 = opt_next[r]
             if u >= Tend:  # the turn ends there with a stop
                 uc = min(u, Tcl)
                 h2 = hand_h[s2]
-                v += p * stopO[uc, h2]
+                if opt:
+                    v += p * stopO[uc, h2]
                 w += p * stopW[uc, h2]
                 n += p * stopL[uc, h2]
                 n += p
             else:
-                v += p * WO[s2, u]
+                if opt:
+                    v += p * WO[s2, u]
                 w += p * W[s2, u]
                 n += p * LW[s2, u]
         elif op != OP_SKIP:  # an end with points, or a bust (a fall: its own column)
             uc = min(t + oq[o, OQ_GAIN], Tcl) if op == OP_END else 0
             h2 = oq[o, OQ_AUX]
-            v += p * stopO[uc, h2]
+            if opt:
+                v += p * stopO[uc, h2]
             w += p * stopW[uc, h2]
             n += p * stopL[uc, h2]
     return v, w, n
-
-
-@kernel
-def _cont_fixed(c, t, kind, Tend, Tcl, out_start, out_prob, throws, oq, opt_start, opt_gain,
-                opt_next, hand_h, pick, E, Tc, stopW, stopL, W, LW):
-    """Continuation ``c`` at total ``t`` for a fixed policy ``kind`` (its
-    option at a choice: :func:`~designer.engine._match_kernels._option`):
-    the match's win and actions (the throw counted)."""
-    w = 0.0
-    n = throws[c]
-    for o in range(out_start[c], out_start[c + 1]):
-        p = out_prob[o]
-        op = oq[o, OQ_OP]
-        if op == OP_MOVE or op == OP_CHOICE:
-            if op == OP_MOVE:
-                u = t + oq[o, OQ_GAIN]
-                s2 = oq[o, OQ_NEXT]
-            else:
-                r = _option(o, t, kind, opt_start, opt_gain, opt_next, E, Tc, pick)
-                u = t + opt_gain[r]
-                s2 = opt_next[r]
-            if u >= Tend:
-                uc = min(u, Tcl)
-                h2 = hand_h[s2]
-                w += p * stopW[uc, h2]
-                n += p * stopL[uc, h2]
-                n += p
-            else:
-                w += p * W[s2, u]
-                n += p * LW[s2, u]
-        elif op != OP_SKIP:
-            uc = min(t + oq[o, OQ_GAIN], Tcl) if op == OP_END else 0
-            h2 = oq[o, OQ_AUX]
-            w += p * stopW[uc, h2]
-            n += p * stopL[uc, h2]
-    return w, n
 
 
 @kernel
@@ -169,9 +142,9 @@ def _turn1(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_st
                 if opt:
                     bn = 0.0
                     for c in range(c0, c1):
-                        v, w, n = _cont_both(c, t, Tend, Tcl, tie, out_start, out_prob, throws,
-                                             oq, opt_start, opt_gain,
-                                             opt_next, hand_h, stopW, stopL, stopO, W, LW, WO)
+                        v, w, n = _cont(c, t, kind, Tend, Tcl, tie, out_start, out_prob, throws,
+                                        oq, opt_start, opt_gain, opt_next, hand_h, pick, E, Tc,
+                                        stopW, stopL, stopO, W, LW, WO)
                         if cc < 0 or v > bn + tie:
                             cc = c
                             bn = v
@@ -186,22 +159,12 @@ def _turn1(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_st
                     if rec.shape[0] > 0 and t < node_len[s]:
                         rec[node_base[s] + t] = 0 if stop_me else cc - c0 + 1
                 else:
-                    if kind == HOLD_AT:
-                        cc = c0 if has else -1
-                        stop_me = not has or (allowed and (t >= hold_n or t >= twin))
-                    elif kind == TABLE:
-                        v = dec[node_base[s] + t] if t < node_len[s] else 0
-                        cc = (c0 + v - 1 if v > 0 else c0) if has else -1
-                        stop_me = not has or (allowed and (v == 0 or t >= twin))
-                    else:  # max-score (t < Tc: its turn ends from Tc on)
-                        cc = mcont[s, t]
-                        if cc < 0 and has:
-                            cc = c0
-                        stop_me = not has or mstop[s, t] or (allowed and t >= twin)
+                    cc, stop_me = fixed_decision(kind, s, t, c0, has, allowed, hold_n, twin, dec,
+                                                 node_base, node_len, mstop, mcont)
                     if cc >= 0 and (not stop_me or (start and forced)):
-                        aw, al = _cont_fixed(cc, t, kind, Tend, Tcl, out_start, out_prob, throws,
-                                             oq, opt_start, opt_gain,
-                                             opt_next, hand_h, pick, E, Tc, stopW, stopL, W, LW)
+                        _, aw, al = _cont(cc, t, kind, Tend, Tcl, tie, out_start, out_prob,
+                                          throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                                          pick, E, Tc, stopW, stopL, stopO, W, LW, WO)
                 if stop_me:
                     W[s, t] = stopW[tc, hs]
                     LW[s, t] = stopL[tc, hs] + 1.0  # the stop
@@ -344,12 +307,7 @@ def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_w
                       pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
                       OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW[w], stopL[w],
                       stopO[w], W[w], LW[w], WO[w], resW[w], resL[w], old[w], flags)
-        if d < 0.0 or deltas[w] < 0.0:
-            deltas[w] = -1.0
-        else:
-            deltas[w] = max(deltas[w], d)
-        ldeltas[w] = max(ldeltas[w], ld)
-        store_release(done, m, 1)
+        solved(w, m, d, ld, done, deltas, ldeltas)
 
 
 @parallel_kernel
@@ -367,10 +325,7 @@ def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wi
     wait for it; the numbers do not depend on the threads. Returns the
     largest change of a stored win (-1 when a pair did not settle) and of
     a length, relatively."""
-    state[:] = 0
-    done[:] = 0
-    deltas[:] = 0.0
-    ldeltas[:] = 0.0
+    reset(state, done, deltas, ldeltas)
     for w in prange(nt):
         # np.int64(w): one type for the worker (as the falls solve's pass)
         match_worker(np.int64(w), pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2,
@@ -380,6 +335,4 @@ def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wi
                      mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, fall_eff,
                      fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
                      resW, resL, old, flags, state, done, deltas, ldeltas)
-    if deltas.min() < 0.0:
-        return -1.0, ldeltas.max()
-    return deltas.max(), ldeltas.max()
+    return pass_changes(deltas, ldeltas)

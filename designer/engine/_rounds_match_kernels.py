@@ -66,6 +66,28 @@ def _cont_opt(c, t, Tend, Tcl, tie, out_start, out_prob, out_kind, out_points, o
 
 
 @kernel
+def fixed_decision(kind, s, t, c0, has, allowed, hold_n, twin, dec, node_base, node_len, mstop,
+                   mcont):
+    """A fixed policy's decision at ``(s, t)``: ``(cc, stop)``, the
+    continuation it takes (its first, or the ``c``-th of a table's, or
+    ``max-score``'s; -1 where the state has none) and whether it stops
+    (:func:`turn` says when)."""
+    if kind == HOLD_AT:
+        cc = c0 if has else -1
+        stop = not has or (allowed and (t >= hold_n or t >= twin))
+    elif kind == TABLE:
+        v = dec[node_base[s] + t] if t < node_len[s] else 0
+        cc = (c0 + v - 1 if v > 0 else c0) if has else -1
+        stop = not has or (allowed and (v == 0 or t >= twin))
+    else:  # max-score (t < Tc: its turn ends from Tc on)
+        cc = mcont[s, t]
+        if cc < 0 and has:
+            cc = c0
+        stop = not has or mstop[s, t] or (allowed and t >= twin)
+    return cc, stop
+
+
+@kernel
 def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_states, tmin,
          cont_start, out_start, out_prob, throws, out_kind, out_points, out_h, opt_start, opt_gain,
          opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec,
@@ -122,19 +144,9 @@ def turn(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_stat
                     WO[s, t] = so if stop_me else bn
                     if rec.shape[0] > 0 and t < node_len[s]:
                         rec[node_base[s] + t] = 0 if stop_me else cc - c0 + 1
-                elif kind == HOLD_AT:
-                    cc = c0 if has else -1
-                    stop_me = not has or (allowed and (t >= hold_n or t >= twin))
-                elif kind == TABLE:
-                    v = dec[node_base[s] + t] if t < node_len[s] else 0
-                    cc = (c0 + v - 1 if v > 0 else c0) if has else -1
-                    stop_me = not has or (allowed and (v == 0 or t >= twin))
                 else:
-                    # (t < Tc: a fixed policy's turn ends from Tc on)
-                    cc = mcont[s, t]
-                    if cc < 0 and has:
-                        cc = c0
-                    stop_me = not has or mstop[s, t] or (allowed and t >= twin)
+                    cc, stop_me = fixed_decision(kind, s, t, c0, has, allowed, hold_n, twin, dec,
+                                                 node_base, node_len, mstop, mcont)
                 if cc >= 0 and (not stop_me or (start and forced)):
                     for k in range(K1):
                         cacc[k] = 0.0

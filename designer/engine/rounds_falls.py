@@ -249,6 +249,39 @@ def _pairs(goal, C, lo, replay):
     return pairs, row
 
 
+def iterate(run_pass, flags, lengths, progress, unsettled, never):
+    """Passes ``run_pass()`` (its largest change of a stored win, -1 where a
+    pair did not settle, and of a length, relatively) until no win moves
+    by more than :data:`~designer._jit.TOL` in a pass and, with
+    ``lengths``, no length either, or a pair's ``flags`` says the lengths
+    have no limit or are too long to measure; lengths that would not
+    settle within the passes allowed (:func:`~designer.engine.length.stalled`)
+    set ``flags[1]``. ``progress(passes, change)`` after every pass.
+    Returns the last change and the passes.
+
+    Raises
+    ------
+    ConvergenceError
+        ``unsettled`` where a pair did not settle, ``never(change)`` where
+        :data:`MAX_PASSES` passes did not.
+    """
+    lagging = []  # the lengths' largest relative change, pass by pass, once the wins settled
+    for passes in range(1, MAX_PASSES + 1):
+        delta, ldelta = run_pass()
+        if delta < 0:
+            raise unsettled
+        if progress is not None:
+            progress(passes, float(delta))
+        if delta <= TOL:
+            if not lengths or ldelta <= TOL or flags.any():
+                return float(delta), passes
+            lagging.append(ldelta)
+            if stalled(lagging, MAX_PASSES - passes + len(lagging)):
+                flags[1] = 1
+                return float(delta), passes
+    raise never(delta)
+
+
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
     tiny = build_model([[[(0.5, "bust", 0, "zero", 0), (0.5, "choose", [(1, 0)])]]], [0])
@@ -336,29 +369,17 @@ def solve_rounds_falls(model, goal, *, ties="replay", start=(0, 0), cap=None, me
             model.opt_start, model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.tmin, eff,
             pen, fall_h, X, LX, Y, LY, *scratch, flags, np.zeros(len(pairs), dtype=np.int64),
             np.zeros(len(pairs), dtype=np.int64), np.zeros(nt), np.zeros(nt))
-    lagging = []  # the lengths' largest relative change, pass by pass, once the wins settled
-    for passes in range(1, MAX_PASSES + 1):
-        delta, ldelta = fk.solve_pass(*args)
-        if delta < 0:
-            raise ConvergenceError(f"the rounds ending with falling scores: a pair of scores did "
-                                   f"not settle in {MAX_INNER:,} rounds")
-        if progress is not None:
-            progress(passes, float(delta))
-        if delta <= TOL:
-            if not lengths or ldelta <= TOL or flags.any():
-                break
-            lagging.append(ldelta)
-            if stalled(lagging, MAX_PASSES - passes + len(lagging)):
-                flags[1] = 1
-                break
-    else:
-        raise ConvergenceError(f"the rounds ending with falling scores did not settle in "
-                               f"{MAX_PASSES:,} passes (last change {delta:.3g})")
+    delta, passes = iterate(
+        lambda: fk.solve_pass(*args), flags, lengths, progress,
+        ConvergenceError(f"the rounds ending with falling scores: a pair of scores did not "
+                         f"settle in {MAX_INNER:,} rounds"),
+        lambda d: ConvergenceError(f"the rounds ending with falling scores did not settle in "
+                                   f"{MAX_PASSES:,} passes (last change {d:.3g})"))
     seconds = time.perf_counter() - t0
     h0 = int(lay.hidx[0])
     return RoundsFallsResult(float(X[start[0] - lo, start[1] - lo, h0]), goal, C, lo, ties,
                              tuple(start), X, LX, Y, LY, lay.starts, est["positions"],
-                             float(delta), passes, seconds,
+                             delta, passes, seconds,
                              "not asked" if not lengths else "endless" if flags[0] else
                              "too long" if flags[1] else "")
 

@@ -47,17 +47,15 @@ import time
 import numpy as np
 
 from designer import memory as mem
-from designer._jit import TIE, TOL, load_first, threads
+from designer._jit import TIE, load_first, threads
 from designer.engine import _rounds_falls_match_kernels as FK
 from designer.engine import _rounds_kernels as rk
 from designer.engine import rounds as R
 from designer.engine._match_kernels import HOLD_AT, MAX_SCORE, OPTIMAL, TABLE
-from designer.engine.length import stalled
 from designer.engine.match import RulesMatch, RulesPolicy, endless, hold_pick, max_score_table
 from designer.engine.rounds_falls import (MAX_INNER, MAX_PASSES, PAIR_TOL, _falling, _pairs,
-                                          _sizes, solve_rounds_falls)
-from designer.engine.rounds_match import (MAX_CAP_MARGIN, _fixed_end, _gmax, _table_ends,
-                                          max_score_end, table_plan)
+                                          _sizes, iterate, solve_rounds_falls)
+from designer.engine.rounds_match import _gmax, _table_ends, match_cap, table_plan
 from designer.engine.solve import TooLargeError, plan
 from designer.errors import ConvergenceError, DesignError
 
@@ -79,30 +77,6 @@ def falls_plan(model, C, lo):
     tp = table_plan(model, C - lo)
     tp["lo"] = lo
     return tp
-
-
-def match_cap(model, goal, a, b, cap=None, name="this game"):
-    """``(C, Tc, ends)``: the score cap of a match of ``a`` against ``b``
-    (``cap``, default the solve's, raised above the goal by the largest
-    turn total a fixed policy can reach), ``max-score``'s horizon and the
-    total from which each policy's turn surely ends (0: it has none).
-
-    Raises
-    ------
-    DesignError
-        A cap not above the goal, or a fixed policy that would raise it by
-        more than :data:`~designer.engine.rounds_match.MAX_CAP_MARGIN`.
-    """
-    Tc = max_score_end(model, name) if MAX_SCORE in (a.kind, b.kind) else 1
-    ends = [_fixed_end(p, model, Tc) for p in (a, b)]
-    C = max(goal + R.CAP_MARGIN if cap is None else int(cap), goal + max(ends) + _gmax(model))
-    if C <= goal:
-        raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
-    if C - goal > MAX_CAP_MARGIN:
-        raise DesignError(f"{a.name} against {b.name} on {name}: a turn of the fixed policy "
-                          f"can reach {C - goal} units past the goal; allowed at most "
-                          f"{MAX_CAP_MARGIN} (use a smaller N)")
-    return C, Tc, ends
 
 
 def match_bytes(model, goal, kinds, cap=None, nt=None):
@@ -177,10 +151,6 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
         raise DesignError(f"invalid ties={ties!r}: allowed " + " or ".join(map(repr, R.TIE_RULES)))
     order = R._order(model)
     kinds = (a.kind, b.kind)
-    for pol in (a, b):
-        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
-            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score, "
-                              f"hold-at:N, rule: or py: policies")
     G = goal
     gmax = _gmax(model)
     C, Tc, ends = match_cap(model, G, a, b, cap, name)
@@ -256,29 +226,19 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
                 MAX_INNER, *marr, tabs[p], tabs[1 - p], tends[p], tends[1 - p], OD, eff, pen,
                 fall_h, Xs, Ys, XW, XL, YW, YL, *scratch, flags, *claims)
         what = f"{a.name} against {b.name} on {name}"
-        lagging = []
-        for passes in range(1, MAX_PASSES + 1):
-            delta, ldelta = FK.match_pass(*args)
-            if delta < 0:
-                raise endless(f"{what}: the turns at some scores did not settle in "
-                              f"{MAX_INNER:,} rounds", model.forced_first, model.min_bank)
-            if delta <= TOL:
-                if flags[0]:
-                    raise endless(f"{what}: play can go on for ever at some scores under these "
-                                  f"policies (no turn there ever ends with a score or a win)",
-                                  model.forced_first, model.min_bank)
-                if ldelta <= TOL or flags[1]:
-                    break
-                lagging.append(ldelta)
-                if stalled(lagging, MAX_PASSES - passes + len(lagging)):
-                    flags[1] = 1
-                    break
-        else:
-            raise ConvergenceError(f"{what}: the match did not settle in {MAX_PASSES:,} passes "
-                                   f"(last change {delta:.3g})")
+        delta, passes = iterate(
+            lambda: FK.match_pass(*args), flags, True, None,
+            endless(f"{what}: the turns at some scores did not settle in {MAX_INNER:,} rounds",
+                    model.forced_first, model.min_bank),
+            lambda d: ConvergenceError(f"{what}: the match did not settle in {MAX_PASSES:,} "
+                                       f"passes (last change {d:.3g})"))
+        if flags[0]:
+            raise endless(f"{what}: play can go on for ever at some scores under these "
+                          f"policies (no turn there ever ends with a score or a win)",
+                          model.forced_first, model.min_bank)
         win[p] = XW
         actions[p] = np.nan if flags[1] else XL
-        residual, most = max(residual, float(delta)), max(most, passes)
+        residual, most = max(residual, delta), max(most, passes)
     seconds = time.perf_counter() - t0
     m = RulesMatch(win, actions, lay.starts, lo, residual, most, seconds,
                    OD if record else None)
@@ -287,4 +247,4 @@ def match_rounds_falls(model, goal, a, b, *, ties="replay", cap=None, solution=N
     return m
 
 
-__all__ = ["match_bytes", "match_cap", "match_rounds_falls"]
+__all__ = ["match_bytes", "match_rounds_falls"]

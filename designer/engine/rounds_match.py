@@ -254,6 +254,36 @@ def _bytes(kinds, S, G, C, H, Tmax, Tcl, Tc, nt, tp):
     return need
 
 
+def match_cap(model, goal, a, b, cap=None, name="this game"):
+    """``(C, Tc, ends)``: the score cap of a match of ``a`` against ``b``
+    under the rounds ending (``cap``, default the solve's, raised above
+    the goal by the largest turn total a fixed policy can reach),
+    ``max-score``'s horizon and the total from which each policy's turn
+    surely ends (0: it has none).
+
+    Raises
+    ------
+    DesignError
+        A policy the rounds ending does not take, a cap not above the goal,
+        or a fixed policy that would raise it by more than
+        :data:`MAX_CAP_MARGIN`.
+    """
+    for pol in (a, b):
+        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
+            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score, "
+                              f"hold-at:N, rule: or py: policies")
+    Tc = max_score_end(model, name) if MAX_SCORE in (a.kind, b.kind) else 1
+    ends = [_fixed_end(p, model, Tc) for p in (a, b)]
+    C = max(goal + R.CAP_MARGIN if cap is None else int(cap), goal + max(ends) + _gmax(model))
+    if C <= goal:
+        raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
+    if C - goal > MAX_CAP_MARGIN:
+        raise DesignError(f"{a.name} against {b.name} on {name}: a turn of the fixed policy "
+                          f"can reach {C - goal} units past the goal; allowed at most "
+                          f"{MAX_CAP_MARGIN} (use a smaller N)")
+    return C, Tc, ends
+
+
 def rule_match_bytes(model, goal):
     """Bytes ``designer compare`` allocates to match one ``rule:`` or
     ``py:`` policy against optimal play to ``goal`` (units) under the
@@ -353,22 +383,9 @@ def match_rounds_model(model, goal, a, b, *, ties="replay", cap=None, solution=N
     G, S = goal, model.states
     gmax = _gmax(model)
     kinds = (a.kind, b.kind)
-    for pol in (a, b):
-        if pol.kind not in (OPTIMAL, HOLD_AT, MAX_SCORE, TABLE):
-            raise DesignError(f"{pol.name}: the rounds ending takes optimal, max-score, "
-                              f"hold-at:N, rule: or py: policies")
     need_opt = OPTIMAL in kinds
     absolute = TABLE in kinds  # a policy reads the scores: finals by both scores
-    Tc = max_score_end(model, name) if MAX_SCORE in kinds else 1
-    ends = [_fixed_end(p, model, Tc) for p in (a, b)]
-    need = G + max(ends) + gmax
-    C = max(G + R.CAP_MARGIN if cap is None else int(cap), need)
-    if C <= G:
-        raise DesignError(f"invalid cap={C}: allowed cap > goal = {goal}")
-    if C - G > MAX_CAP_MARGIN:
-        raise DesignError(f"{a.name} against {b.name} on {name}: a turn of the fixed policy "
-                          f"can reach {C - G} units past the goal; allowed at most "
-                          f"{MAX_CAP_MARGIN} (use a smaller N)")
+    C, Tc, ends = match_cap(model, G, a, b, cap, name)
     starts = model.start_states()
     H = len(starts)
     K1 = H + 1
@@ -600,4 +617,4 @@ def _tie_turn(p1, Tend, Tcl, mb, forced, marr, dec, FW, FL, Fs, scratch, H, K1):
     return Tw, Tl
 
 
-__all__ = ["match_rounds_model", "rule_match_bytes", "solver_final", "table_cap"]
+__all__ = ["match_cap", "match_rounds_model", "rule_match_bytes", "solver_final", "table_cap"]
