@@ -118,7 +118,6 @@ HALVES = (
      ("deck-rounds-seats", lambda: _solve("deck", players=3, ending="rounds")),  # 28
      ("deck-race-seats", lambda: _solve("deck", players=3)),  # 14
      ("deck-profile", lambda: _seats_compare("deck")),  # 3
-     ("zombie", _zombie),  # 11
      ("engine-rounds", lambda: _rules("great-rolled-ones", goal=4)),  # 31
      ("dice-rounds-seats", lambda: _solve("dice", players=3, ending="rounds")),  # 13
      # a policy at one seat of three in rounds: compiled inside the tests
@@ -130,6 +129,7 @@ HALVES = (
      ("strategy", _strategy)],  # 18: rule tables, matches, visits, induction
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 26
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 13
+     ("zombie", _zombie),  # 11-18
      ("engine-seats", lambda: _rules("piglet", goal=3, players=3)),  # 32
      # a policy at one seat of three in the race (strategy cards with 3-4
      # players, compare): compiled inside the tests otherwise

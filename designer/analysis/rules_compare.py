@@ -35,8 +35,10 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         ``optimal``, ``max-score``, ``hold-at:N`` (N in points), and under
         the race ending ``rule:RULE``, ``rule:FILE.toml`` or
         ``py:FILE.py:FUNCTION`` (:mod:`designer.engine.policy_tables`).
-    solution : EngineResult or RoundsResult, optional
-        The engine's solve (race) or rounds solve (rounds), for ``optimal``.
+    solution : EngineResult, RoundsResult or RoundsFallsResult, optional
+        The engine's solve (race) or rounds solve (rounds; where scores
+        fall, the falls solve), for ``optimal`` (made again where its cap
+        is not the comparison's).
     with_agreement : bool
         Also count the agreement.
 
@@ -60,10 +62,10 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
     rules = game.rules
     if game.ending == "rounds":
         from designer.engine.rounds import RoundsResult
-
+        from designer.engine.rounds_falls import RoundsFallsResult
         from designer.engine.rounds_match import match_rounds_model
 
-        given = solution if isinstance(solution, RoundsResult) else None
+        given = solution if isinstance(solution, (RoundsResult, RoundsFallsResult)) else None
         # a fixed seat 2 banks a total that wins the game on the spot, as
         # a fixed policy banks a winning total in the race and in the Zombie
         # Dice compare: no player keeps throwing with the game won
