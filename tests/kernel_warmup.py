@@ -107,7 +107,8 @@ def _strategy():
 #: Two lists of (name, task), about equal in compile time (seconds from
 #: nothing in the comments: each half in a process of its own, side by
 #: side on the 2-core machine, as CI runs them; about 250 s a half, 305-308 s
-#: in a slower hour), one per test process. A task needs only kernels
+#: in a slower hour, 328-336 s with the falls match's task), one per test
+#: process. A task needs only kernels
 #: compiled before it in its own list or by a task of the other list that
 #: ends earlier (the policy profile reads the N-player race and the
 #: two-player race; the two-seat rounds ending and the matches of rules
