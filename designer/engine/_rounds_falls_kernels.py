@@ -218,6 +218,18 @@ def pair_changes(a, b, lo, need_x, X, LX, Y, LY, old):
 
 
 @kernel
+def pair_result(settled, memo, flags, a, b, lo, need_x, X, LX, Y, LY, old):
+    """What a pair's rounds end with: ``(-1, 0)`` where they did not
+    settle, else :func:`pair_changes`; a length found too long to measure
+    (``memo[5]``, :func:`round_settled`) sets ``flags[1]``."""
+    if not settled:
+        return -1.0, 0.0
+    if memo[5] != 0.0:
+        flags[1] = 1
+    return pair_changes(a, b, lo, need_x, X, LX, Y, LY, old)
+
+
+@kernel
 def round_settled(it, d, tol, a, b, C, lo, X, LX, LY, xin, lin, fx, fl, memo, flags):
     """After round ``it`` of pair ``(a, b)``'s two turns (``d``: the largest
     change of a win, plus 2 where a length moved; ``xin``, ``lin``: seat
@@ -301,11 +313,7 @@ def _pair(a, b, G, C, lo, replay, min_bank, forced, tie, tol, max_inner, starts,
                                        resl[0], memo, flags):
             settled = True
             break
-    if not settled:
-        return -1.0, 0.0
-    if memo[5] != 0.0:
-        flags[1] = 1
-    return pair_changes(a, b, lo, need_x, X, LX, Y, LY, old)
+    return pair_result(settled, memo, flags, a, b, lo, need_x, X, LX, Y, LY, old)
 
 
 @kernel

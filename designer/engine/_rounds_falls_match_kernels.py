@@ -5,10 +5,12 @@ ending where a bust can lower a banked score (two seats);
 A turn is the rounds match's (:func:`designer.engine._rounds_match_kernels.turn`)
 with plain numbers (no unknowns: :func:`_turn1`), its ends read from the
 match's own tables; the optimal mover decides from the same ends at the
-falls solve's tables, in the same sweep over a continuation's outcomes. A bust that lowers the score reads column ``H + k``
-of row 0 of the ends (``k``: the falling outcome's rank; the layout's
-``out_h`` points there), which holds what the turn is worth after that
-bust, as in the falls solve.
+falls solve's tables, in the same sweep over a continuation's outcomes.
+Outcomes are read from the rounds layout's packed ``oq``
+(:mod:`designer.engine._rounds_kernels`), as the solve reads them; a bust
+that lowers the score reads column ``H + k`` of row 0 of the ends (``k``:
+the falling outcome's rank, where its ``OQ_AUX`` points), which holds what
+the turn is worth after that bust, as in the falls solve.
 """
 
 import numpy as np
@@ -16,7 +18,7 @@ from numba import prange
 
 from designer._jit import kernel, parallel_kernel
 from designer.engine._match_kernels import OPTIMAL, TABLE, _option
-from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_changes,
+from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_result,
                                                    pass_changes, remember, reset,
                                                    round_settled, solved)
 from designer.engine._rounds_kernels import (OP_CHOICE, OP_END, OP_MOVE, OP_SKIP, OQ_AUX,
@@ -194,9 +196,10 @@ def _move(kind, hold_n, twin, Tend, Tcl, min_bank, forced, tie, blk_ptr, blk_sta
             resW[h] = stopW[0, h]
             resL[h] = stopL[0, h] + 1.0  # the pass
     else:
-        _turn1(kind, hold_n, twin, max(Tend, 1), Tcl, min_bank, forced, tie, blk_ptr,
-               blk_states, tmin, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-               mcont, node_base, node_len, dec, rec, stopW, stopL, stopO, W, LW, WO, resW, resL)
+        _turn1(kind, hold_n, twin, max(Tend, 1), Tcl, min_bank, forced, tie, blk_ptr, blk_states,
+               tmin, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+               hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec, rec,
+               stopW, stopL, stopO, W, LW, WO, resW, resL)
     d = 0.0
     moved = False
     for h in range(H):
@@ -258,38 +261,33 @@ def _pair(a, b, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_b
         _ends2(a, b, G, lo, replay, Tcl2, fall_eff, fall_pen, fall_h, XW, XL, Xs, stopW, stopL,
                stopO)
         d = _move(k2, n2, twin, Tend2, Tcl2, min_bank, forced, tie, blk_ptr, blk_states, tmin,
-                  cont_start, out_start, out_prob, throws, oq, opt_start,
-                  opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont,
-                  node_base, node_len, dec2, rec2, stopW, stopL, stopO, W, LW, WO, resW,
-                  resL, YW[b - lo, a - lo], YL[b - lo, a - lo], tol)
+                  cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+                  hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec2,
+                  rec2, stopW, stopL, stopO, W, LW, WO, resW, resL, YW[b - lo, a - lo],
+                  YL[b - lo, a - lo], tol)
         if need_x:
             _ends1(a, b, C, lo, Tcl1, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stopL,
                    stopO)
             d = max(d, _move(k1, n1, big, Tend1, Tcl1, min_bank, forced, tie, blk_ptr,
-                             blk_states, tmin, cont_start, out_start, out_prob, throws,
-                             oq, opt_start, opt_gain, opt_next, hand_h,
-                             hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, dec1,
-                             rec1, stopW, stopL, stopO, W, LW, WO, resW, resL,
-                             XW[a - lo, b - lo], XL[a - lo, b - lo], tol))
+                             blk_states, tmin, cont_start, out_start, out_prob, throws, oq,
+                             opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc,
+                             mstop, mcont, node_base, node_len, dec1, rec1, stopW, stopL, stopO,
+                             W, LW, WO, resW, resL, XW[a - lo, b - lo], XL[a - lo, b - lo],
+                             tol))
         if not need_x or round_settled(it, d, tol, a, b, C, lo, XW, XL, YL, xin, lin,
                                        resW[0], resL[0], memo, flags):
             settled = True
             break
-    if not settled:
-        return -1.0, 0.0
-    if memo[5] != 0.0:
-        flags[1] = 1
-    return pair_changes(a, b, lo, need_x, XW, XL, YW, YL, old)
+    return pair_result(settled, memo, flags, a, b, lo, need_x, XW, XL, YW, YL, old)
 
 
 @kernel
-def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
-                 min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
-                 out_start, out_prob, throws, oq, opt_start, opt_gain,
-                 opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base,
-                 node_len, tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys,
-                 XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, resW, resL,
-                 old, flags, state, done, deltas, ldeltas):
+def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax, min_bank,
+                 forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start, out_start,
+                 out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick,
+                 E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, fall_eff,
+                 fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO, resW,
+                 resL, old, flags, state, done, deltas, ldeltas):
     """Worker ``w`` of a pass: as the falls solve's workers, it takes the
     next pair whose inputs of the pass are solved
     (:func:`designer.engine._rounds_falls_kernels.claim`) and evaluates it
@@ -301,23 +299,23 @@ def match_worker(w, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_w
             break
         if m < 0:
             continue  # every ready pair is in another worker's hands
-        d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, k1, n1, T1, k2, n2, T2,
-                      bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr,
-                      blk_states, tmin, cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok,
-                      pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1, tends2,
-                      OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW[w], stopL[w],
-                      stopO[w], W[w], LW[w], WO[w], resW[w], resL[w], old[w], flags)
+        d, ld = _pair(pairs[m, 0], pairs[m, 1], G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins,
+                      gmax, min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin,
+                      cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+                      hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1,
+                      tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL,
+                      stopW[w], stopL[w], stopO[w], W[w], LW[w], WO[w], resW[w], resL[w], old[w],
+                      flags)
         solved(w, m, d, ld, done, deltas, ldeltas)
 
 
 @parallel_kernel
 def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins, gmax,
                min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin, cont_start,
-               out_start, out_prob, throws, oq, opt_start, opt_gain,
-               opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len,
-               tab1, tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW,
-               YL, stopW, stopL, stopO, W, LW, WO, resW, resL, old, flags,
-               state, done, deltas, ldeltas):
+               out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+               pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1, tab2, tends1,
+               tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL,
+               stopO, W, LW, WO, resW, resL, old, flags, state, done, deltas, ldeltas):
     """One Gauss-Seidel pass over every pair of scores (``pairs``, by
     decreasing sum) on ``nt`` workers (:func:`match_worker`), one to a
     thread, as the falls solve's passes: a pair reads the pairs of larger
@@ -328,11 +326,11 @@ def match_pass(nt, pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wi
     reset(state, done, deltas, ldeltas)
     for w in prange(nt):
         # np.int64(w): one type for the worker (as the falls solve's pass)
-        match_worker(np.int64(w), pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2,
-                     bank_wins, gmax, min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states,
-                     tmin, cont_start, out_start, out_prob, throws, oq,
-                     opt_start, opt_gain, opt_next, hand_h, hidx, pass_ok, pick, E, Tc, mstop,
-                     mcont, node_base, node_len, tab1, tab2, tends1, tends2, OD, fall_eff,
-                     fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL, stopW, stopL, stopO, W, LW, WO,
-                     resW, resL, old, flags, state, done, deltas, ldeltas)
+        match_worker(np.int64(w), pairs, row, G, C, lo, replay, k1, n1, T1, k2, n2, T2, bank_wins,
+                     gmax, min_bank, forced, tie, tol, max_inner, blk_ptr, blk_states, tmin,
+                     cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next,
+                     hand_h, hidx, pass_ok, pick, E, Tc, mstop, mcont, node_base, node_len, tab1,
+                     tab2, tends1, tends2, OD, fall_eff, fall_pen, fall_h, Xs, Ys, XW, XL, YW, YL,
+                     stopW, stopL, stopO, W, LW, WO, resW, resL, old, flags, state, done, deltas,
+                     ldeltas)
     return pass_changes(deltas, ldeltas)
