@@ -29,7 +29,7 @@ STEEP = 1e-10
 
 
 @kernel
-def _fallen(score, effect, penalty, lo):
+def fallen(score, effect, penalty, lo):
     """The banked score after a bust of ``effect`` from ``score``."""
     if effect == _ZERO:
         return 0
@@ -132,7 +132,7 @@ def _seat2(a, b, G, lo, replay, min_bank, fall_eff, fall_pen, fall_h, X, LX, sto
         stopv[T, h] = 1.0
         stopl[T, h] = 0.0
     for k in range(fall_eff.shape[0]):
-        nb = _fallen(b, fall_eff[k], fall_pen[k], lo)
+        nb = fallen(b, fall_eff[k], fall_pen[k], lo)
         stopv[0, H + k], stopl[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, X, LX)
     return T
 
@@ -147,7 +147,7 @@ def _seat1(a, b, C, lo, fall_eff, fall_pen, fall_h, Y, LY, stopv, stopl, H):
             stopv[t, h] = 1.0 - Y[b - lo, a + t - lo, h]
             stopl[t, h] = LY[b - lo, a + t - lo, h]
     for k in range(fall_eff.shape[0]):
-        na = _fallen(a, fall_eff[k], fall_pen[k], lo)
+        na = fallen(a, fall_eff[k], fall_pen[k], lo)
         stopv[0, H + k] = 1.0 - Y[b - lo, na - lo, fall_h[k]]
         stopl[0, H + k] = LY[b - lo, na - lo, fall_h[k]]
     return T

@@ -18,7 +18,7 @@ from numba import prange
 
 from designer._jit import kernel, parallel_kernel
 from designer.engine._match_kernels import OPTIMAL, TABLE, _option
-from designer.engine._rounds_falls_kernels import (_fallen, _round_end, claim, pair_result,
+from designer.engine._rounds_falls_kernels import (fallen, _round_end, claim, pair_result,
                                                    pass_changes, remember, reset,
                                                    round_settled, solved)
 from designer.engine._rounds_kernels import (OP_CHOICE, OP_END, OP_MOVE, OP_SKIP, OQ_AUX,
@@ -39,7 +39,7 @@ def _ends1(a, b, C, lo, Tcl, fall_eff, fall_pen, fall_h, YW, YL, Ys, stopW, stop
             stopL[u, h] = YL[b - lo, A, h]
             stopO[u, h] = 1.0 - Ys[b - lo, A, h]
     for k in range(fall_eff.shape[0]):
-        na = _fallen(a, fall_eff[k], fall_pen[k], lo) - lo
+        na = fallen(a, fall_eff[k], fall_pen[k], lo) - lo
         stopW[0, H + k] = 1.0 - YW[b - lo, na, fall_h[k]]
         stopL[0, H + k] = YL[b - lo, na, fall_h[k]]
         stopO[0, H + k] = 1.0 - Ys[b - lo, na, fall_h[k]]
@@ -57,7 +57,7 @@ def _ends2(a, b, G, lo, replay, Tcl, fall_eff, fall_pen, fall_h, XW, XL, Xs, sto
             stopW[u, h], stopL[u, h] = _round_end(a, b + u, h, G, lo, replay, XW, XL)
             stopO[u, h] = _round_end(a, b + u, h, G, lo, replay, Xs, Xs)[0]
     for k in range(fall_eff.shape[0]):
-        nb = _fallen(b, fall_eff[k], fall_pen[k], lo)
+        nb = fallen(b, fall_eff[k], fall_pen[k], lo)
         stopW[0, H + k], stopL[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, XW,
                                                       XL)
         stopO[0, H + k] = _round_end(a, nb, fall_h[k], G, lo, replay, Xs, Xs)[0]
