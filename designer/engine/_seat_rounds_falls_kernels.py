@@ -58,6 +58,9 @@ G_N, G_G, G_C, G_LO, G_REPLAY, G_OA, G_MB, G_FORCED = 0, 1, 2, 3, 4, 5, 6, 7
 #: after its wins agree, its lengths still growing, has no expected length
 #: (play passes for ever): ``flags[0]``.
 ENDLESS_ROUNDS = 200
+#: Rounds of an open tuple before its turns' values are averaged with their
+#: last (three or more seats, whose decisions can cycle).
+PLAIN_ROUNDS = 100
 
 
 @kernel
@@ -340,38 +343,58 @@ def one_turn(kind, m, p0, p1, p2, rw, geo, pw, fa_off, ob_off, fb_off, tie_off, 
 
 
 @kernel
+def _copy(dst, src):
+    for h in range(src.shape[0]):
+        for r in range(src.shape[1]):
+            dst[h, r] = src[h, r]
+
+
+@kernel
 def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, tol,
            max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
            opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res, old, sec,
-           flags):
+           flags, unsettled):
     """Every seat's turn at the scores of code ``p0``, all below the goal,
     seats ``N - 1`` down to ``0``, in rounds until one round moves no win
     (and no length, relatively) by more than ``tol``: a round in which no
     seat changes its score comes back to them. With one start state the
     round's start values after a round are affine in those before it, one
-    factor for every number, while the decisions stay: from the third
-    round on the fixed point of the last two rounds' steps is tried (the
-    round after it checks it). Returns the changes over the pass (the
-    values before against after), -1 for the wins where the rounds did not
-    settle."""
+    factor for every number, while the decisions stay: from the second
+    round on the fixed point of the line through the last two rounds is
+    tried (the round after it checks it). With three or more seats decisions can
+    cycle (max-n is not always well posed): after :data:`PLAIN_ROUNDS`
+    rounds each turn's new values are averaged with its last (half
+    backups), and a tuple not settled in ``max_inner`` rounds keeps the
+    iterate of least change seen, counted in ``flags[2]`` and its change
+    in ``unsettled[0]``. Returns the changes over the pass (the values
+    before against after), -1 for the wins where two seats did not
+    settle. ``old``: scratch, the values before (``old[:N]``), the least
+    change's (``old[N:2N]``), a turn's last (``old[2N]``)."""
     N, oa = geo[G_N], geo[G_OA]
     H, NA = A.shape[1], A.shape[2]
     for m in range(N):
-        rw = oa + m * pw[N] + p0
-        for h in range(H):
-            for r in range(NA):
-                old[m, h, r] = A[rw, h, r]
+        _copy(old[m], A[oa + m * pw[N] + p0])
     settled = False
     calm = 0
+    least = np.inf
     for it in range(max_inner):
         d = 0.0
         ld = 0.0
+        half = it >= PLAIN_ROUNDS and N > 2
+        for r in range(NA):
+            sec[2, r] = A[oa + p0, 0, r]
         for m in range(N - 1, -1, -1):
-            dm, ldm = one_turn(K_OA, m, p0, 0, 0, oa + m * pw[N] + p0, geo, pw, fa_off, ob_off,
-                               fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, starts,
-                               blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
-                               opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc,
-                               best, res)
+            rw = oa + m * pw[N] + p0
+            if half:
+                _copy(old[2 * N], A[rw])
+            dm, ldm = one_turn(K_OA, m, p0, 0, 0, rw, geo, pw, fa_off, ob_off, fb_off, tie_off,
+                               fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states,
+                               cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
+                               opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res)
+            if half:
+                for h in range(H):
+                    for r in range(NA):
+                        A[rw, h, r] = 0.5 * (A[rw, h, r] + old[2 * N, h, r])
             d = max(d, dm)
             ld = max(ld, ldm)
         if d <= tol:
@@ -383,24 +406,40 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
                 flags[0] = 1
                 settled = True
                 break
-        if H == 1:  # the secant step of the round's start (sec: the last two rounds' values)
+        if half and d < least:
+            least = d
+            for m in range(N):
+                _copy(old[N + m], A[oa + m * pw[N] + p0])
+        if H == 1 and not half:
+            # the secant step: the round's start values out against in
+            # (sec[2], kept at the round's start) are affine with one
+            # factor rho for every number; the fixed point of the last two
+            # rounds' line, once there are two
             rw = oa + p0
-            for r in range(NA):
-                sec[0, r] = sec[1, r]
-                sec[1, r] = sec[2, r]
-                sec[2, r] = A[rw, 0, r]
-            if it >= 2:
+            if it >= 1:
                 j = 0
                 for r in range(NA):
-                    if abs(sec[1, r] - sec[0, r]) > abs(sec[1, j] - sec[0, j]):
+                    if abs(sec[2, r] - sec[0, r]) > abs(sec[2, j] - sec[0, j]):
                         j = r
-                d1 = sec[1, j] - sec[0, j]
-                d2 = sec[2, j] - sec[1, j]
-                if d1 != 0.0:
-                    rho = d2 / d1
-                    if 0.0 < rho < 0.999999:
+                dx = sec[2, j] - sec[0, j]
+                if dx != 0.0:
+                    rho = (A[rw, 0, j] - sec[1, j]) / dx
+                    for r in range(NA):
+                        sec[0, r] = sec[2, r]
+                        sec[1, r] = A[rw, 0, r]
+                    if 0.0 <= rho < 0.999999:
                         for r in range(NA):
-                            A[rw, 0, r] = sec[2, r] + rho / (1.0 - rho) * (sec[2, r] - sec[1, r])
+                            A[rw, 0, r] = (A[rw, 0, r] - rho * sec[0, r]) / (1.0 - rho)
+            else:
+                for r in range(NA):
+                    sec[0, r] = sec[2, r]
+                    sec[1, r] = A[rw, 0, r]
+    if not settled and N > 2:
+        for m in range(N):
+            _copy(A[oa + m * pw[N] + p0], old[N + m])
+        fetch_add(flags, 2, 1)
+        unsettled[0] = max(unsettled[0], least)
+        settled = True
     d = 0.0
     ld = 0.0
     for m in range(N):
@@ -544,15 +583,19 @@ def _claim_open(first, order, pos, geo, pw, window, state, done):
 def run_open(nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
              fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
              out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin,
-             stopv, W, acc, best, res, old, sec, flags, state, done, deltas, ldeltas):
+             stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas):
     """Every open tuple (:func:`_group`) on ``nt`` workers, each taking the
     next tuple whose inputs of the pass are done (:func:`_claim_open`); a
     tuple reads tuples of larger sums it waited for and, through a fall,
     tuples of smaller sums, which wait for it and so still hold the last
     pass's values: the numbers do not depend on the threads. Returns the
     largest change of a win (-1 where a tuple did not settle) and of a
-    length, relatively."""
+    length, relatively; ``flags[2]`` counts the tuples that did not
+    settle and ``unsettled[w]`` holds worker ``w``'s largest change among
+    them (:func:`_group`)."""
     reset(state, done, deltas, ldeltas)
+    flags[2] = 0
+    unsettled[:, 0] = 0.0
     for w in prange(nt):
         wi = np.int64(w)
         first = np.int64(0)
@@ -566,6 +609,6 @@ def run_open(nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off, f
                            fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states,
                            cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
                            opt_next, hand_h, hidx, tmin, stopv[wi], W[wi], acc[wi], best[wi],
-                           res[wi], old[wi], sec[wi], flags)
+                           res[wi], old[wi], sec[wi], flags, unsettled[wi])
             solved(wi, k, d, ld, done, deltas, ldeltas)
     return pass_changes(deltas, ldeltas)

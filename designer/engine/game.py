@@ -327,8 +327,9 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
         a study reads every start vector it sweeps off one solve.
 
     ``progress(passes, change)``, if given, hears each pass of the
-    iteration where it is long: two seats in the rounds ending whose busts
-    can lower a banked score (:func:`~designer.engine.rounds_falls.solve_rounds_falls`).
+    iteration where it is long: the rounds ending where busts can lower a
+    banked score (:func:`~designer.engine.rounds_falls.solve_rounds_falls`,
+    :func:`~designer.engine.seat_rounds_falls.solve_seat_rounds_falls`).
     """
     starts = [tuple(int(x) for x in v) for v in starts]
     for v in starts:
@@ -338,7 +339,7 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     if game.players > 2:
         _check_seats(game)
         if game.ending == "rounds":
-            return _solve_seat_rounds_game(game, max_komi, length, starts)
+            return _solve_seat_rounds_game(game, max_komi, length, starts, progress)
         return _solve_seats_game(game, max_komi, length, starts)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
@@ -500,12 +501,18 @@ def _seat_rounds_plan(game, length):
     """``(estimate, with_length, why_not)`` of a 3-4 seat rounds solve
     asked with the game length if ``length``: with it where it fits the
     memory limit, else without, ``why_not`` saying so (``length`` False:
-    ``(None, False, None)``, nothing estimated)."""
+    ``(None, False, None)``, nothing estimated). Where scores can fall the
+    solve carries the length anyway."""
+    rules, N = game.rules, game.players
+    if rules.model.falls:
+        from designer.engine.seat_rounds_falls import estimate as falls_estimate
+
+        est = falls_estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap)
+        return est, length, None
     from designer.engine.seat_rounds import estimate
 
     if not length:
         return None, False, None
-    rules, N = game.rules, game.players
     est = estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap, length=True)
     if est["memory"] <= mem.memory_limit():
         return est, True, None
@@ -514,37 +521,53 @@ def _seat_rounds_plan(game, length):
     return estimate(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap), False, why
 
 
-def _solve_seat_rounds_game(game, max_komi, length=None, starts=()):
+def _solve_seat_rounds_game(game, max_komi, length=None, starts=(), progress=None):
     """:func:`solve_game` for three or four seats under the rounds ending
-    (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`): the keys
-    of :func:`_solve_seats_game`, plus ``ties`` and ``cap``; the fair komi
-    may give points to any seat (seat 1 too: it never has the last word),
-    one entry 0, the smallest fairness first, then the smallest total,
-    then the first in order. The game length (unless ``length`` is False)
-    is carried along the solve, so it has no time of its own; where it
-    would pass the memory limit that the solve alone fits, or the solved
-    play has turns that never end, ``length_error`` says so and the solve
-    stands."""
-    from designer.engine.seat_rounds import solve_seat_rounds_model
-
+    (:func:`designer.engine.seat_rounds.solve_seat_rounds_model`, or where
+    busts can lower a banked score
+    :func:`designer.engine.seat_rounds_falls.solve_seat_rounds_falls`): the
+    keys of :func:`_solve_seats_game`, plus ``ties``, ``cap`` and
+    ``passes``; the fair komi may give points to any seat (seat 1 too: it
+    never has the last word), one entry 0, the smallest fairness first,
+    then the smallest total, then the first in order. The game length
+    (unless ``length`` is False) is carried along the solve, so it has no
+    time of its own; where it would pass the memory limit that the solve
+    alone fits, or the solved play has turns that never end, or play that
+    can pass for ever, ``length_error`` says so and the solve stands."""
     rules, unit, N = game.rules, game.unit, game.players
     _, want, error = _seat_rounds_plan(game, length is not False)
-    r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
-                                length=want)
-    goal = rules.goal
+    if rules.model.falls:
+        from designer.engine.length import TOO_LONG
+        from designer.engine.rounds_falls import ENDLESS
+        from designer.engine.seat_rounds_falls import solve_seat_rounds_falls
+
+        r = solve_seat_rounds_falls(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
+                                    lengths=want, progress=progress)
+        if want and r.length_problem:
+            error, want = {"endless": ENDLESS, "too long": TOO_LONG}[r.length_problem], False
+        passes = r.passes
+    else:
+        from designer.engine.seat_rounds import solve_seat_rounds_model
+
+        r = solve_seat_rounds_model(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
+                                    length=want)
+        passes = 1
+    goal, lo = rules.goal, getattr(r, "floor", 0)
     h0 = int(np.searchsorted(r.start_states, 0))
-    at = r.win[(slice(None),) * N + (h0,)]  # shape (goal,) * N + (N,)
+    from_zero = (slice(-lo, None),) * N  # scores 0 .. goal - 1 (a floor below 0 left out)
+    at = r.win[from_zero + (h0,)]  # shape (goal,) * N + (N,)
     grid = np.indices((goal,) * N).reshape(N, -1)
     keep = grid.min(axis=0) == 0
     vecs = grid[:, keep]
     fair = np.abs(at.reshape(-1, N)[keep] - 1.0 / N).max(axis=1)
     best = int(np.lexsort((np.arange(vecs.shape[1]), vecs.sum(axis=0), np.round(fair, 15)))[0])
     fk = tuple(int(v) for v in vecs[:, best])
-    out = _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties, "passes": 1,
+    out = _seats_summary(game, r, fk, max_komi, "rounds") | {"ties": rules.ties,
+                                                             "passes": passes,
                                                              "cap": r.cap * unit}
     at = None
     if want:
-        at = r.actions[(slice(None),) * N + (h0,)]
+        at = r.actions[from_zero + (h0,)]
         if np.isnan(at).any():
             bad = tuple(int(v[0]) for v in np.nonzero(np.isnan(at)))
             error = (f"under the solved play of {N} players the turns at scores {bad} never "

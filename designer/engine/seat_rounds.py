@@ -270,8 +270,9 @@ def _layout(model, N, C):
 
 def _refuse_falls(model):
     if model.falls:
-        raise DesignError("the rounds ending with 3 or 4 players does not take yet a game "
-                          "whose busts lower a banked score (2 players do)")
+        raise DesignError("compare, strategy cards and play take 3 or 4 players in rounds only "
+                          "where busts never lower a banked score (designer solve takes it; "
+                          "2 players take all three)")
 
 
 def _sizes(model, lay, N, G, C, replay, nt, na=None):

@@ -114,6 +114,12 @@ class SeatRoundsFallsResult(SeatValues):
     length_problem : str
         ``""``, ``"endless"`` (optimal play can pass for ever), ``"too
         long"`` (lengths that would not settle) or ``"not asked"``.
+    unsettled_positions : int
+        Tuples of scores whose decisions cycle (three or more seats: max-n
+        is not always well posed), in the last pass; each keeps the
+        iterate of least change seen.
+    unsettled_residual : float
+        The largest such change.
     """
 
     players: int
@@ -129,7 +135,6 @@ class SeatRoundsFallsResult(SeatValues):
     passes: int
     seconds: float
     length_problem: str = ""
-    #: Always 0: every tuple settles or the solve raises.
     unsettled_positions: int = 0
     unsettled_residual: float = 0.0
 
@@ -314,12 +319,13 @@ def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, me
     t0 = time.perf_counter()
     replay = ties == "replay"
     # the smaller games a tie leaves, solved first: two seats, then three
-    subs, positions, passes, problem = {}, 0, 0, ""
+    subs, positions, passes, problem, un, un_res = {}, 0, 0, "", 0, 0.0
     for t in range(2, N + 1) if replay else (N,):
         r = _solve(model, t, G, C, lo, replay, subs, lengths, progress if t == N else None)
         subs[t] = r
         positions += r.positions
         passes += r.passes
+        un, un_res = un + r.unsettled, max(un_res, r.unsettled_residual)
         problem = problem or ("not asked" if not lengths else "endless" if r.flags[0] else
                               "too long" if r.flags[1] else "")
     seconds = time.perf_counter() - t0
@@ -328,7 +334,7 @@ def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, me
     win = block[:, :, :N].reshape((g,) * N + (H, N)).copy()
     actions = block[:, :, N].reshape((g,) * N + (H,)).copy()
     return SeatRoundsFallsResult(N, G, C, lo, ties, win, actions, r.starts, positions, r.delta,
-                                 passes, seconds, problem)
+                                 passes, seconds, problem, un, un_res)
 
 
 @dataclass(frozen=True, eq=False)
@@ -342,6 +348,8 @@ class _Solved:
     passes: int
     flags: np.ndarray
     positions: int
+    unsettled: int
+    unsettled_residual: float
 
     def level(self, nb):
         """The rounds' starts with every seat level at ``G .. C``: ``(nb,
@@ -384,9 +392,10 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
     W = np.zeros((nt, S, Tm, NA))
     acc, best = np.zeros((nt, NA + 8)), np.zeros((nt, NA + 8))
     res = np.zeros((nt, H, NA))
-    old = np.zeros((nt, N, H, NA))
+    old = np.zeros((nt, 2 * N + 1, H, NA))
     sec = np.zeros((nt, 3, NA))
-    flags = np.zeros(2, dtype=np.int64)
+    flags = np.zeros(3, dtype=np.int64)
+    unsettled = np.zeros((nt, 1))
     state, done = np.zeros(len(order), dtype=np.int64), np.zeros(len(order), dtype=np.int64)
     deltas, ldeltas = np.zeros(nt), np.zeros(nt)
     gv = np.array([N, G, C, lo, int(replay), geo.oa, model.min_bank, int(model.forced_first)],
@@ -396,7 +405,7 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
             model.out_start, model.out_prob, model.cont_throws, oq, model.opt_start,
             model.opt_gain, model.opt_next, lay.hand_h, lay.hidx, lay.tmin)
     window = 4 * g ** (N - 1) + 4
-    unsettled = ConvergenceError("the rounds ending with falling scores: a tuple of scores did "
+    stuck = ConvergenceError("the rounds ending with falling scores: a tuple of scores did "
                                  f"not settle in {MAX_INNER:,} rounds")
 
     def run_pass():
@@ -416,17 +425,18 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
                                res, deltas, ldeltas)
             d, ld = max(d, a), max(ld, b)
         a, b = sk.run_open(nt, order, pos, window, *where, TIE, PAIR_TOL, MAX_INNER, *turn, stopv,
-                           W, acc, best, res, old, sec, flags, state, done, deltas, ldeltas)
+                           W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas)
         if a < 0:
             return -1.0, b
         return max(d, a), max(ld, b)
 
     delta, passes = iterate(
-        run_pass, flags, lengths, progress, unsettled,
+        run_pass, flags[:2], lengths, progress, stuck,
         lambda d: ConvergenceError(f"the rounds ending with falling scores and {N} players did "
                                    f"not settle (last change {d:.3g})"))
     return _Solved(A, geo, lay.starts, delta, passes, flags,
-                   _sizes(model, N, G, C, lo, replay, nt)[1])
+                   _sizes(model, N, G, C, lo, replay, nt)[1], int(flags[2]),
+                   float(unsettled.max()))
 
 
 __all__ = ["ENDLESS", "SeatRoundsFallsResult", "estimate", "solve_seat_rounds_falls"]
