@@ -141,7 +141,10 @@ HALVES = (
      # equal turns where a bust lowers a banked score: its own iteration
      ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds")),  # 21
      # its match (compare, strategy cards): after the falls solve it reads
-     ("engine-rounds-falls-compare", _falls_compare)],  # 31
+     ("engine-rounds-falls-compare", _falls_compare),  # 31
+     # the same with 3 or 4 seats: a pass of its own
+     ("engine-seat-rounds-falls",
+      lambda: _rules("two-dice-pig", goal=2, players=3, ending="rounds"))],  # 55
 )
 
 

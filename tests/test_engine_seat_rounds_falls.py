@@ -82,11 +82,17 @@ def _compare(model, goal, proc, players, ties, cap):
     return checked
 
 
-CASES3 = [(ties, name) for ties in ("replay", "earlier-seat")
-          for name in ("two3", "wipe", "penalty", "two-starts")] + [("replay", "forced")]
+#: The default run takes one tie rule of each game; the slow tier the other.
+FAST3 = {("replay", "two3"), ("earlier-seat", "penalty"), ("replay", "two-starts"),
+         ("replay", "forced"), ("earlier-seat", "wipe")}
+CASES3 = [pytest.param(ties, name, marks=() if (ties, name) in FAST3 else pytest.mark.slow,
+                       id=f"{name}-{ties}")
+          for ties in ("replay", "earlier-seat")
+          for name in ("two3", "wipe", "penalty", "two-starts")] + [
+    pytest.param("replay", "forced", id="forced-replay")]
 
 
-@pytest.mark.parametrize("ties, name", CASES3, ids=[f"{n}-{t}" for t, n in CASES3])
+@pytest.mark.parametrize("ties, name", CASES3)
 def test_three_seats_match_the_reference(ties, name):
     """Three seats, every round start to 1e-9 of value iteration over full
     game states (both tie rules; a double 1 that wipes, a die whose 1 wipes,
@@ -127,8 +133,10 @@ def test_two_seats_equal_the_two_seat_solver(name, ties):
     assert np.abs(a.LX[:n, :n] - b.actions).max() < 1e-9
 
 
-@pytest.mark.parametrize("name, goal, players", [("piglet", 6, 3), ("great-rolled-ones", 8, 3),
-                                                 ("hog", 6, 3), ("piglet", 4, 4)])
+@pytest.mark.parametrize("name, goal, players", [
+    ("great-rolled-ones", 8, 3), ("hog", 6, 3),
+    pytest.param("piglet", 6, 3, marks=pytest.mark.slow),
+    pytest.param("piglet", 4, 4, marks=pytest.mark.slow)])
 def test_scores_that_never_fall_match_the_rounds_solver(name, goal, players):
     """Where scores never fall and a tie goes to the earlier seat, the
     rounds solver of three and four seats: every round start's wins and
@@ -145,19 +153,20 @@ def test_scores_that_never_fall_match_the_rounds_solver(name, goal, players):
 
 def test_threads_give_the_same_numbers():
     """One thread and two: the same table, bit for bit."""
-    m = load_rules_game("two-dice-pig", goal=10, ending="rounds").rules.model
+    m = load_rules_game("two-dice-pig", goal=6, ending="rounds").rules.model
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = solve_seat_rounds_falls(m, 10, 3)
+        a = solve_seat_rounds_falls(m, 6, 3)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        b = solve_seat_rounds_falls(m, 10, 3)
+        b = solve_seat_rounds_falls(m, 6, 3)
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(a.win, b.win) and np.array_equal(a.actions, b.actions)
     assert a.passes == b.passes
 
 
+@pytest.mark.slow
 def test_cycling_decisions_are_counted_not_hidden():
     """Three seats of Pig to 20: max-n decisions that cycle at two tuples
     of scores, as the rounds solver finds there; each keeps its least
@@ -173,9 +182,9 @@ def test_cycling_decisions_are_counted_not_hidden():
 def test_solve_game_gives_the_seats_and_the_fair_komi():
     """Through solve_game: the seats' wins (summing to 1), the game length,
     the passes, and a fair komi read off the same table."""
-    game = load_rules_game("two-dice-pig", goal=12, ending="rounds", players=3)
+    game = load_rules_game("two-dice-pig", goal=8, ending="rounds", players=3)
     out = solve_game(game, max_komi=3)
-    r = solve_seat_rounds_falls(game.rules.model, 12, 3, cap=game.cap)
+    r = solve_seat_rounds_falls(game.rules.model, 8, 3, cap=game.cap)
     assert out["players"] == 3 and out["ending"] == "rounds" and out["passes"] >= 2
     assert np.allclose(out["seat_win"], r.value((0, 0, 0)), atol=1e-12)
     assert abs(sum(out["seat_win"]) - 1.0) < 1e-12

@@ -489,58 +489,58 @@ def row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_ef
                     tmin, stopv, W, acc, best, res)
 
 
-@parallel_kernel
-def run_rows(kind, m, base, count, nt, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-             fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start, out_start,
-             out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
-             acc, best, res, deltas, ldeltas):
-    """Every row of block ``kind`` of seat ``m`` (``count`` rows from
-    ``base``), which read only rows of other blocks, on ``nt`` workers that
-    claim them in turn. Returns the largest change of a win and of a
-    length, relatively."""
-    deltas[:] = 0.0
-    ldeltas[:] = 0.0
-    claim = np.zeros(1, dtype=np.int64)
-    for w in prange(nt):
-        wi = np.int64(w)
-        while True:
-            i = fetch_add(claim, 0, 1)
-            if i >= count:
-                break
-            d, ld = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                             fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states,
-                             cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
-                             opt_next, hand_h, hidx, tmin, stopv[wi], W[wi], acc[wi], best[wi],
-                             res[wi])
-            deltas[wi] = max(deltas[wi], d)
-            ldeltas[wi] = max(ldeltas[wi], ld)
-    return deltas.max(), ldeltas.max()
+@kernel
+def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off, tie_off,
+                 fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start,
+                 out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                 tmin, stopv, W, acc, best, res, deltas, ldeltas):
+    """Worker ``w``'s share of a block's rows (``count`` from ``base``),
+    which read only rows of other blocks: it claims them one at a time."""
+    while True:
+        i = fetch_add(claim, 0, 1)
+        if i >= count:
+            break
+        d, ld = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
+                         fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start,
+                         out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                         hidx, tmin, stopv, W, acc, best, res)
+        deltas[w] = max(deltas[w], d)
+        ldeltas[w] = max(ldeltas[w], ld)
 
 
 @kernel
-def tie_rounds(blocks, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A,
-               tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob,
-               throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc, best,
-               res):
+def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h,
+               A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start,
+               out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
+               acc, best, res):
     """The rounds of seats level at or above the goal: the blocks
     ``blocks[k] = (kind, m, base, count)`` (the turns once a seat ended at
     or above the goal, seats ``N - 1`` down to 1, then the rounds' starts)
     swept in turn until one sweep moves no win (and no length, relatively)
-    by more than ``tol``: such a round can end level again. Returns the sum
-    of the sweeps' largest changes (a bound on the change over the pass;
-    -1 for the wins where it did not settle) and of the lengths'."""
+    by more than ``tol``: such a round can end level again, but only where
+    every seat before the mover holds the bar; the other final turns read
+    only wins and smaller games' starts, and are swept once (the first
+    sweep, where ``every``). Returns the sum of the sweeps' largest changes
+    (a bound on the change over the pass; -1 for the wins where it did not
+    settle) and of the lengths'."""
     total = 0.0
     ltotal = 0.0
     for it in range(max_inner):
         d = 0.0
         ld = 0.0
         for k in range(blocks.shape[0]):
-            for i in range(blocks[k, 3]):
-                dj, ldj = row_turn(blocks[k, 0], blocks[k, 1], i, blocks[k, 2], geo, pw, fa_off,
-                                   ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie,
-                                   starts, blk_ptr, blk_states, cont_start, out_start, out_prob,
-                                   throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin,
-                                   stopv, W, acc, best, res)
+            kind, m, base, count = blocks[k, 0], blocks[k, 1], blocks[k, 2], blocks[k, 3]
+            step = np.int64(1)
+            i0 = np.int64(0)
+            if kind == K_FB and not (every and it == 0):
+                step = np.int64(1) << m  # every seat before m holds the bar
+                i0 = step - 1
+            for i in range(i0, count, step):
+                dj, ldj = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off,
+                                   fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr,
+                                   blk_states, cont_start, out_start, out_prob, throws, oq,
+                                   opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
+                                   acc, best, res)
                 d = max(d, dj)
                 ld = max(ld, ldj)
         total += d
@@ -579,36 +579,71 @@ def _claim_open(first, order, pos, geo, pw, window, state, done):
     return -1, first
 
 
+@kernel
+def _open_worker(w, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
+                 fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                 out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+                 tmin, stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas,
+                 ldeltas):
+    """Worker ``w``'s share of the open tuples: each the next whose inputs
+    of the pass are done (:func:`_claim_open`)."""
+    first = np.int64(0)
+    while True:
+        k, first = _claim_open(first, order, pos, geo, pw, window, state, done)
+        if k == -2:
+            break
+        if k < 0:
+            continue  # every ready tuple is in another worker's hands
+        d, ld = _group(order[k], geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
+                       fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                       out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                       hidx, tmin, stopv, W, acc, best, res, old, sec, flags, unsettled)
+        solved(w, k, d, ld, done, deltas, ldeltas)
+
+
 @parallel_kernel
-def run_open(nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-             fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
-             out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin,
-             stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas):
-    """Every open tuple (:func:`_group`) on ``nt`` workers, each taking the
-    next tuple whose inputs of the pass are done (:func:`_claim_open`); a
-    tuple reads tuples of larger sums it waited for and, through a fall,
-    tuples of smaller sums, which wait for it and so still hold the last
-    pass's values: the numbers do not depend on the threads. Returns the
-    largest change of a win (-1 where a tuple did not settle) and of a
-    length, relatively; ``flags[2]`` counts the tuples that did not
-    settle and ``unsettled[w]`` holds worker ``w``'s largest change among
-    them (:func:`_group`)."""
+def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off,
+        fall_eff, fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states,
+        cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
+        tmin, stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas):
+    """One step of a pass (one entry, so that numba compiles the turn
+    once): ``mode`` 0, the rows of block ``blocks[k] = (kind, m, base,
+    count)``, which read only rows of other blocks, on ``nt`` workers that
+    claim them in turn; 1, the level rounds' blocks ``blocks`` on one
+    thread (:func:`tie_rounds`, every row at first where ``k`` is 1); 2, every open tuple (:func:`_group`) on
+    ``nt`` workers, each taking the next tuple whose inputs of the pass are
+    done (:func:`_claim_open`): a tuple reads tuples of larger sums it
+    waited for and, through a fall, tuples of smaller sums, which wait for
+    it and so still hold the last pass's values, so the numbers do not
+    depend on the threads. Returns the largest change of a win (-1 where
+    something did not settle) and of a length, relatively; in mode 2
+    ``flags[2]`` counts the tuples that did not settle and ``unsettled[w]``
+    holds worker ``w``'s largest change among them."""
     reset(state, done, deltas, ldeltas)
-    flags[2] = 0
-    unsettled[:, 0] = 0.0
+    if mode == 1:
+        return tie_rounds(blocks, k == 1, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
+                          fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                          out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                          hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0])
+    if mode == 2:
+        flags[2] = 0
+        unsettled[:, 0] = 0.0
+    claim = np.zeros(1, dtype=np.int64)
     for w in prange(nt):
         wi = np.int64(w)
-        first = np.int64(0)
-        while True:
-            k, first = _claim_open(first, order, pos, geo, pw, window, state, done)
-            if k == -2:
-                break
-            if k < 0:
-                continue  # every ready tuple is in another worker's hands
-            d, ld = _group(order[k], geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-                           fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states,
-                           cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
-                           opt_next, hand_h, hidx, tmin, stopv[wi], W[wi], acc[wi], best[wi],
-                           res[wi], old[wi], sec[wi], flags, unsettled[wi])
-            solved(wi, k, d, ld, done, deltas, ldeltas)
+        if mode == 0:
+            _rows_worker(wi, claim, blocks[k, 0], blocks[k, 1], blocks[k, 2], blocks[k, 3], geo,
+                         pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie,
+                         starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
+                         opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv[wi], W[wi],
+                         acc[wi], best[wi], res[wi], deltas, ldeltas)
+        else:
+            _open_worker(wi, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off,
+                         fall_eff, fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr,
+                         blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
+                         opt_gain, opt_next, hand_h, hidx, tmin, stopv[wi], W[wi], acc[wi],
+                         best[wi], res[wi], old[wi], sec[wi], flags, unsettled[wi], state, done,
+                         deltas, ldeltas)
+    if mode == 0:
+        return deltas.max(), ldeltas.max()
     return pass_changes(deltas, ldeltas)

@@ -46,7 +46,8 @@ Gauss-Seidel, each
    turns and the rounds' starts swept in turn until they agree (such a
    round can end level again);
 2. the final rows, seats ``N - 1`` down to 1 (they read only later
-   seats' final rows and the rounds' ends);
+   seats' final rows and the rounds' ends: swept again only where the
+   level rounds' starts moved);
 3. the open tuples in decreasing score sum: every seat's turn at a tuple,
    in rounds until they agree (a round in which no score changes comes
    back to it), with a secant step where one start state makes the round
@@ -71,7 +72,7 @@ import numba
 import numpy as np
 
 from designer import memory as mem
-from designer._jit import TIE, TOL, load_first, threads
+from designer._jit import TIE, load_first, threads
 from designer.engine import _seat_rounds_falls_kernels as sk
 from designer.engine.model import build_model
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _layout, _order
@@ -269,7 +270,7 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=T
 def _warm():
     """Load (or compile) the kernels once, so ``seconds`` is solve time."""
     tiny = build_model([[[(0.5, "bust", 0, "zero", 0), (0.5, "choose", [(1, 0)])]]], [0])
-    load_first((sk.run_open, sk.run_rows, sk.tie_rounds),
+    load_first((sk.run,),
                lambda: solve_seat_rounds_falls(tiny, 2, 3, _timed=False))
 
 
@@ -408,24 +409,35 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
     stuck = ConvergenceError("the rounds ending with falling scores: a tuple of scores did "
                                  f"not settle in {MAX_INNER:,} rounds")
 
+    scratch = (stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas,
+               ldeltas)
+
+    def step(mode, blocks, k=0):
+        return sk.run(mode, blocks, k, nt, order, pos, window, *where, TIE, PAIR_TOL, MAX_INNER,
+                      *turn, *scratch)
+
+    passes = [0]
+
     def run_pass():
         d, ld = 0.0, 0.0
-        for kind, m, base, count in ob:
-            a, b = sk.run_rows(kind, m, base, count, nt, *where, TIE, *turn, stopv, W, acc, best,
-                               res, deltas, ldeltas)
+        for k in range(len(ob)):
+            a, b = step(0, ob, k)
             d, ld = max(d, a), max(ld, b)
+        tie_moved = 0.0
         if len(tie):
-            a, b = sk.tie_rounds(tie, *where, TIE, PAIR_TOL, MAX_INNER, *turn, stopv[0], W[0],
-                                 acc[0], best[0], res[0])
+            a, b = step(1, tie, 1 if passes[0] == 0 else 0)
             if a < 0:
                 return -1.0, b
             d, ld = max(d, a), max(ld, b)
-        for kind, m, base, count in fa:
-            a, b = sk.run_rows(kind, m, base, count, nt, *where, TIE, *turn, stopv, W, acc, best,
-                               res, deltas, ldeltas)
-            d, ld = max(d, a), max(ld, b)
-        a, b = sk.run_open(nt, order, pos, window, *where, TIE, PAIR_TOL, MAX_INNER, *turn, stopv,
-                           W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas)
+            tie_moved = a + b
+        # the final rows read only later seats' and the level rounds' starts:
+        # once swept they change only with those
+        if passes[0] == 0 or tie_moved > 0.0:
+            for k in range(len(fa)):
+                a, b = step(0, fa, k)
+                d, ld = max(d, a), max(ld, b)
+        passes[0] += 1
+        a, b = step(2, fa)
         if a < 0:
             return -1.0, b
         return max(d, a), max(ld, b)
