@@ -350,6 +350,37 @@ def _copy(dst, src):
 
 
 @kernel
+def _secant(A, rw, sec, it):
+    """The secant step of a round that can come back to its start ``rw``
+    (one start state): its values out against in (``sec[2]``, kept at the
+    round's start) are affine, one factor ``rho`` for every number, while
+    the decisions stay; from the second round on row ``rw`` is set to the
+    fixed point of the line through the last two rounds (``sec[0]``,
+    ``sec[1]``: the last round's in and out), which the next round
+    checks."""
+    NA = A.shape[2]
+    if it == 0:
+        for r in range(NA):
+            sec[0, r] = sec[2, r]
+            sec[1, r] = A[rw, 0, r]
+        return
+    j = 0
+    for r in range(NA):
+        if abs(sec[2, r] - sec[0, r]) > abs(sec[2, j] - sec[0, j]):
+            j = r
+    dx = sec[2, j] - sec[0, j]
+    if dx == 0.0:
+        return
+    rho = (A[rw, 0, j] - sec[1, j]) / dx
+    for r in range(NA):
+        sec[0, r] = sec[2, r]
+        sec[1, r] = A[rw, 0, r]
+    if 0.0 <= rho < 0.999999:
+        for r in range(NA):
+            A[rw, 0, r] = (A[rw, 0, r] - rho * sec[0, r]) / (1.0 - rho)
+
+
+@kernel
 def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, tol,
            max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
            opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res, old, sec,
@@ -358,10 +389,8 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
     seats ``N - 1`` down to ``0``, in rounds until one round moves no win
     (and no length, relatively) by more than ``tol``: a round in which no
     seat changes its score comes back to them. With one start state the
-    round's start values after a round are affine in those before it, one
-    factor for every number, while the decisions stay: from the second
-    round on the fixed point of the line through the last two rounds is
-    tried (the round after it checks it). With three or more seats decisions can
+    round's start values after a round are affine in those before it
+    (:func:`_secant`). With three or more seats decisions can
     cycle (max-n is not always well posed): after :data:`PLAIN_ROUNDS`
     rounds each turn's new values are averaged with its last (half
     backups), and a tuple not settled in ``max_inner`` rounds keeps the
@@ -411,29 +440,7 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
             for m in range(N):
                 _copy(old[N + m], A[oa + m * pw[N] + p0])
         if H == 1 and not half:
-            # the secant step: the round's start values out against in
-            # (sec[2], kept at the round's start) are affine with one
-            # factor rho for every number; the fixed point of the last two
-            # rounds' line, once there are two
-            rw = oa + p0
-            if it >= 1:
-                j = 0
-                for r in range(NA):
-                    if abs(sec[2, r] - sec[0, r]) > abs(sec[2, j] - sec[0, j]):
-                        j = r
-                dx = sec[2, j] - sec[0, j]
-                if dx != 0.0:
-                    rho = (A[rw, 0, j] - sec[1, j]) / dx
-                    for r in range(NA):
-                        sec[0, r] = sec[2, r]
-                        sec[1, r] = A[rw, 0, r]
-                    if 0.0 <= rho < 0.999999:
-                        for r in range(NA):
-                            A[rw, 0, r] = (A[rw, 0, r] - rho * sec[0, r]) / (1.0 - rho)
-            else:
-                for r in range(NA):
-                    sec[0, r] = sec[2, r]
-                    sec[1, r] = A[rw, 0, r]
+            _secant(A, oa + p0, sec, it)
     if not settled and N > 2:
         for m in range(N):
             _copy(A[oa + m * pw[N] + p0], old[N + m])
@@ -512,40 +519,81 @@ def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off
 def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h,
                A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start,
                out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
-               acc, best, res):
-    """The rounds of seats level at or above the goal: the blocks
-    ``blocks[k] = (kind, m, base, count)`` (the turns once a seat ended at
-    or above the goal, seats ``N - 1`` down to 1, then the rounds' starts)
-    swept in turn until one sweep moves no win (and no length, relatively)
-    by more than ``tol``: such a round can end level again, but only where
-    every seat before the mover holds the bar; the other final turns read
-    only wins and smaller games' starts, and are swept once (the first
-    sweep, where ``every``). Returns the sum of the sweeps' largest changes
-    (a bound on the change over the pass; -1 for the wins where it did not
-    settle) and of the lengths'."""
+               acc, best, res, sec):
+    """The rounds of seats level at ``B0`` at or above the goal, ``B0``
+    from the cap down: the blocks ``blocks[k] = (kind, m, base, count)``
+    (the turns once a seat ended at or above the goal, seats ``N - 1`` down
+    to 1, then the rounds' starts), their rows of one ``B0`` swept in turn
+    until one sweep moves no win (and no length, relatively) by more than
+    ``tol`` (such a round can end level at ``B0`` again: the secant step
+    with one start state, :func:`_secant`); a round that ends level higher
+    reads what this sweep gave, lower (a fall that stays at or above the
+    goal) the last sweep's, so the levels are swept again until none
+    moves. A round ends level only where every seat before the mover holds
+    the bar; the other final turns read only wins and smaller games'
+    starts, and are swept once (the first sweep, where ``every``). Returns
+    the sum over the sweeps of the largest change of one level (a bound on
+    the change over the pass; -1 for the wins where it did not settle)
+    and of the lengths'."""
+    G, C = geo[G_G], geo[G_C]
+    nb = C - G + 1
+    H, NA = A.shape[1], A.shape[2]
     total = 0.0
     ltotal = 0.0
-    for it in range(max_inner):
-        d = 0.0
-        ld = 0.0
-        for k in range(blocks.shape[0]):
-            kind, m, base, count = blocks[k, 0], blocks[k, 1], blocks[k, 2], blocks[k, 3]
-            step = np.int64(1)
-            i0 = np.int64(0)
-            if kind == K_FB and not (every and it == 0):
-                step = np.int64(1) << m  # every seat before m holds the bar
-                i0 = step - 1
-            for i in range(i0, count, step):
-                dj, ldj = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                                   fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr,
-                                   blk_states, cont_start, out_start, out_prob, throws, oq,
-                                   opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
-                                   acc, best, res)
-                d = max(d, dj)
-                ld = max(ld, ldj)
-        total += d
-        ltotal += ld
-        if d <= tol and ld <= tol:
+    for sweep in range(max_inner):
+        sd = 0.0
+        sld = 0.0
+        smax = 0.0
+        slmax = 0.0
+        for b0 in range(nb - 1, -1, -1):
+            rw0 = ob_off[0] + b0
+            moved = 0.0
+            lmoved = 0.0
+            settled = False
+            for it in range(max_inner):
+                for r in range(NA):
+                    sec[2, r] = A[rw0, 0, r]
+                d = 0.0
+                ld = 0.0
+                for k in range(blocks.shape[0]):
+                    kind, m, base = blocks[k, 0], blocks[k, 1], blocks[k, 2]
+                    if kind == K_FB:
+                        per = nb << m
+                        step = np.int64(1)
+                        i0 = b0 * per
+                        if not (every and sweep == 0 and it == 0):
+                            step = np.int64(1) << m  # every seat before m holds the bar
+                            i0 += step - 1
+                        i1 = (b0 + 1) * per
+                    else:  # the level round's start
+                        step = np.int64(1)
+                        i0 = b0
+                        i1 = b0 + 1
+                    for i in range(i0, i1, step):
+                        dj, ldj = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off,
+                                           tie_off, fall_eff, fall_pen, fall_h, A, tie, starts,
+                                           blk_ptr, blk_states, cont_start, out_start, out_prob,
+                                           throws, oq, opt_start, opt_gain, opt_next, hand_h,
+                                           hidx, tmin, stopv, W, acc, best, res)
+                        d = max(d, dj)
+                        ld = max(ld, ldj)
+                moved += d
+                lmoved += ld
+                if it == 0:
+                    sd = max(sd, d)
+                    sld = max(sld, ld)
+                if d <= tol and ld <= tol:
+                    settled = True
+                    break
+                if H == 1:
+                    _secant(A, rw0, sec, it)
+            if not settled:
+                return -1.0, lmoved
+            smax = max(smax, moved)
+            slmax = max(slmax, lmoved)
+        total += smax
+        ltotal += slmax
+        if sd <= tol and sld <= tol:
             return total, ltotal
     return -1.0, ltotal
 
@@ -624,7 +672,7 @@ def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off
         return tie_rounds(blocks, k == 1, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
                           fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
                           out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
-                          hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0])
+                          hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0], sec[0])
     if mode == 2:
         flags[2] = 0
         unsettled[:, 0] = 0.0
