@@ -70,3 +70,30 @@ class Busy:
         self.proc.kill()
         self.proc.wait()
         return False
+
+
+def run_rows(doc, rows, warm):
+    """A benchmark script's ``main``: ``--repeats N`` and ``--busy`` from
+    the command line (``doc``: the script's docstring, its first line the
+    description), the processor and the load, ``warm()`` (kernels loaded
+    before timing), then every ``row(repeats)`` of ``rows`` on a quiet
+    machine and, with ``--busy``, again beside one CPU-bound process."""
+    import argparse
+
+    import numba
+
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
+    ap.add_argument("--busy", action="store_true",
+                    help="also run beside one CPU-bound process")
+    args = ap.parse_args()
+    print(f"{cpu()}, {load()}")
+    warm()
+    print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
+    for row in rows:
+        row(args.repeats)
+    if args.busy:
+        with Busy():
+            print(f"beside one CPU-bound process ({load()}):")
+            for row in rows:
+                row(args.repeats)

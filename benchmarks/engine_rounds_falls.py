@@ -31,16 +31,14 @@ beside one CPU-bound process, where two threads must not take more than
 printed first: the machine is shared.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import Busy, cpu, load, median_time, one_and_two_threads  # noqa: E402
+from _timing import median_time, one_and_two_threads, run_rows  # noqa: E402
 
 from designer.engine.game import load_rules_game  # noqa: E402
 from designer.engine.rounds import solve_rounds_model  # noqa: E402
@@ -85,26 +83,14 @@ def _threads_row(repeats):
           f"two / one {two / one:.2f} (tables identical)")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
-    ap.add_argument("--busy", action="store_true",
-                    help="also run beside one CPU-bound process")
-    args = ap.parse_args()
-    print(f"{cpu()}, {load()}")
+def _warm():
     tiny = load_rules_game("piglet").rules.model
-    solve_rounds_falls(tiny, 3)  # load the kernels before timing
+    solve_rounds_falls(tiny, 3)
     solve_rounds_model(tiny, 3)
-    print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
-    _rows(args.repeats)
-    _play_row(args.repeats)
-    _threads_row(args.repeats)
-    if args.busy:
-        with Busy():
-            print(f"beside one CPU-bound process ({load()}):")
-            _rows(args.repeats)
-            _play_row(args.repeats)
-            _threads_row(args.repeats)
+
+
+def main():
+    run_rows(__doc__, (_rows, _play_row, _threads_row), _warm)
 
 
 if __name__ == "__main__":

@@ -19,16 +19,14 @@ must not take more than 1.2 times the one-thread time. The load average
 and the processor are printed first: the machine is shared.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import Busy, cpu, load, median_time, one_and_two_threads  # noqa: E402
+from _timing import median_time, one_and_two_threads, run_rows  # noqa: E402
 
 from designer.engine._match_kernels import HOLD_AT, OPTIMAL  # noqa: E402
 from designer.engine.game import load_rules_game  # noqa: E402
@@ -67,22 +65,9 @@ def _threads_row(repeats):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
-    ap.add_argument("--busy", action="store_true",
-                    help="also run beside one CPU-bound process")
-    args = ap.parse_args()
-    print(f"{cpu()}, {load()}")
-    tdp = _model()
-    match_rounds_falls(tdp, 3, HOLD, OPT)  # load the kernels before timing
-    print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
-    _match_row(args.repeats)
-    _threads_row(args.repeats)
-    if args.busy:
-        with Busy():
-            print(f"beside one CPU-bound process ({load()}):")
-            _match_row(args.repeats)
-            _threads_row(args.repeats)
+    # load the kernels before timing
+    run_rows(__doc__, (_match_row, _threads_row),
+             lambda: match_rounds_falls(_model(), 3, HOLD, OPT))
 
 
 if __name__ == "__main__":

@@ -21,16 +21,14 @@ must not take more than 1.2 times the one-thread time. The load average
 and the processor are printed first: the machine is shared.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import Busy, cpu, load, median_time, one_and_two_threads  # noqa: E402
+from _timing import median_time, one_and_two_threads, run_rows  # noqa: E402
 
 from designer.engine.game import load_rules_game  # noqa: E402
 from designer.engine.rounds_falls import solve_rounds_falls  # noqa: E402
@@ -74,24 +72,13 @@ def _threads_row(repeats):
           f"{two / one:.2f} (tables identical)")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=3, help="timed runs per row (median)")
-    ap.add_argument("--busy", action="store_true",
-                    help="also run beside one CPU-bound process")
-    args = ap.parse_args()
-    print(f"{cpu()}, {load()}")
-    solve_seat_rounds_falls(_model("two-dice-pig"), 2, 3)  # load the kernels before timing
+def _warm():
+    solve_seat_rounds_falls(_model("two-dice-pig"), 2, 3)
     solve_seat_rounds_model(_model("pig"), 2, 3, length=True)
-    print(f"quiet ({numba.config.NUMBA_NUM_THREADS} threads):")
-    rows = (_general_row, _seats_row, _threads_row)
-    for row in rows:
-        row(args.repeats)
-    if args.busy:
-        with Busy():
-            print(f"beside one CPU-bound process ({load()}):")
-            for row in rows:
-                row(args.repeats)
+
+
+def main():
+    run_rows(__doc__, (_general_row, _seats_row, _threads_row), _warm)
 
 
 if __name__ == "__main__":
