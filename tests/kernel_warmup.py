@@ -107,8 +107,9 @@ def _strategy():
 #: Two lists of (name, task), about equal in compile time (seconds from
 #: nothing in the comments: each half in a process of its own, side by
 #: side on the 2-core machine, as CI runs them; about 250 s a half, 305-308 s
-#: in a slower hour, 328-336 s with the falls match's task), one per test
-#: process. A task needs only kernels
+#: in a slower hour, 328-336 s with the falls match's task, 360 and 408 s
+#: with the 3-4 seat falls task before its half lent the falls match to the
+#: other), one per test process. A task needs only kernels
 #: compiled before it in its own list or by a task of the other list that
 #: ends earlier (the policy profile reads the N-player race and the
 #: two-player race; the two-seat rounds ending and the matches of rules
@@ -127,7 +128,10 @@ HALVES = (
      # the dice race's seat profile, last here: the dice race (the other
      # half's second task) is long compiled by then
      ("dice-race-seats", lambda: _seats_compare("dice")),  # 25
-     ("strategy", _strategy)],  # 18: rule tables, matches, visits, induction
+     ("strategy", _strategy),  # 18: rule tables, matches, visits, induction
+     # the two-seat falls match (compare, strategy cards): last here, after
+     # the other half's falls solve it reads (its kernels then load)
+     ("engine-rounds-falls-compare", _falls_compare)],  # 23-31
     [("deck-race", lambda: (_solve("deck", ending="rounds"), _solve("deck"))),  # 26
      ("dice-race", lambda: (_solve("dice", ending="rounds"), _solve("dice"))),  # 13
      ("zombie", _zombie),  # 11-18
@@ -140,8 +144,6 @@ HALVES = (
      ("engine-matches", _rules_matches),  # 81
      # equal turns where a bust lowers a banked score: its own iteration
      ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds")),  # 21
-     # its match (compare, strategy cards): after the falls solve it reads
-     ("engine-rounds-falls-compare", _falls_compare),  # 31
      # the same with 3 or 4 seats: a pass of its own
      ("engine-seat-rounds-falls",
       lambda: _rules("two-dice-pig", goal=2, players=3, ending="rounds"))],  # 55
