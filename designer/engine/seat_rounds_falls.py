@@ -81,11 +81,15 @@ from designer.engine.seats import SeatValues, _check_players
 from designer.engine.solve import TooLargeError, _check_stuck
 from designer.errors import ConvergenceError, DesignError
 
-#: Seconds per unit of work (an in-turn position a pass sweeps, times its
-#: state's outcomes and options, times the numbers of a row), on two
-#: threads of the development machine.
-SECONDS_PER_WORK = 2e-9
-#: Passes assumed by the estimate (measured: see the module's benchmark).
+#: Seconds per unit of work (an in-turn position a pass sweeps, an upper
+#: bound, times its state's outcomes and options, times the numbers of a
+#: row), on two threads of the development machine (two cores, load about
+#: 1.5): with :data:`PASSES_GUESS` passes the estimate was 1.15, 1.0 and
+#: 0.8 times the solve of Two-Dice Pig to 20 and 30 with three players
+#: (replay; 30 earlier-seat), 1.65 times to 8 with four, 1.5 times Pig to
+#: 20 with three.
+SECONDS_PER_WORK = 1e-9
+#: Passes assumed by the estimate (measured 5 to 15 on those games).
 PASSES_GUESS = 12
 
 
