@@ -42,9 +42,13 @@ Falls break the order by score sums, so the table is iterated: passes of
 Gauss-Seidel, each
 
 1. the rounds that start level (``replay``): their turns once a seat fell
-   below the goal (one sweep, seats ``N - 1`` down to 1), then the final
-   turns and the rounds' starts swept in turn until they agree (such a
-   round can end level again);
+   below the goal (one sweep, seats ``N - 1`` down to 1), then, level by
+   level from the cap down, the final turns and the round's start swept
+   in turn until they agree (such a round can end level again; with one
+   start state the secant step), again until no level moves (a fall can
+   end a round level lower); only the final turns where every earlier seat
+   holds the bar can lead back to a level round, the others are swept
+   once, in the first pass (one thread: this part is small);
 2. the final rows, seats ``N - 1`` down to 1 (they read only later
    seats' final rows and the rounds' ends: swept again only where the
    level rounds' starts moved);
@@ -55,7 +59,7 @@ Gauss-Seidel, each
 
 until no stored win moves by more than :data:`~designer._jit.TOL` in a
 pass (that change is the reported residual; with ``lengths`` the expected
-lengths too, relatively). Each step's rows run on every thread; an open
+lengths too, relatively). All but the level rounds' iteration run on every thread; an open
 tuple waits only for the tuples one point up in each seat's score, and
 the numbers do not depend on the threads.
 
