@@ -59,9 +59,9 @@ Gauss-Seidel, each
 
 until no stored win moves by more than :data:`~designer._jit.TOL` in a
 pass (that change is the reported residual; with ``lengths`` the expected
-lengths too, relatively). All but the level rounds' iteration run on every thread; an open
-tuple waits only for the tuples one point up in each seat's score, and
-the numbers do not depend on the threads.
+lengths too, relatively). All but the level rounds' iteration run on
+every thread; an open tuple waits only for the tuples one point up in each
+seat's score, and the numbers do not depend on the threads.
 
 Size
 ----
