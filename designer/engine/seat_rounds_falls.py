@@ -269,8 +269,8 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=T
     _, positions, memory, work = _sizes(model, N, G, C, lo, replay, nt)
     if replay:
         for t in range(2, N):
-            _, p, mm, w = _sizes(model, t, G, C, lo, True, nt)
-            positions, work = positions + p, work + w
+            _, p, mm, w = _sizes(model, t, G, C, lo, True, nt)  # kept while the game is solved
+            positions, memory, work = positions + p, memory + mm, work + w
     return dict(positions=positions, start_states=len(model.start_states()), memory=memory,
                 seconds=0.01 + SECONDS_PER_WORK * PASSES_GUESS * work, at_least=False)
 
