@@ -181,69 +181,19 @@ def _add(acc, p, src, NA):
 
 
 @kernel
-def _instant(mv, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start, opt_next,
-             hand_h, stopv, acc, best, res):
-    """Start values of a turn that ends at once (total 0 ends it): a pass,
-    or under a forced first roll that roll, every total it reaches being
-    the end."""
-    NA = res.shape[1]
-    L = NA - 1
-    for h in range(starts.shape[0]):
-        s = starts[h]
-        if not forced or cont_start[s + 1] == cont_start[s]:
-            for r in range(NA):
-                res[h, r] = stopv[0, hand_h[s], r]
-            res[h, L] += 1.0
-            continue
-        have = False
-        for c in range(cont_start[s], cont_start[s + 1]):
-            for r in range(NA):
-                acc[r] = 0.0
-            acc[L] = throws[c]
-            for o in range(out_start[c], out_start[c + 1]):
-                op = oq[o, OQ_OP]
-                p = out_prob[o]
-                if op == OP_SKIP:
-                    continue
-                if op == OP_CHOICE:
-                    bk = -1
-                    bn = -1.0
-                    for k in range(opt_start[o], opt_start[o + 1]):
-                        n = stopv[0, hand_h[opt_next[k]], mv]
-                        if n > bn:  # every option ends the turn: the first best
-                            bk = k
-                            bn = n
-                    _add(acc, p, stopv[0, hand_h[opt_next[bk]]], NA)
-                    acc[L] += p
-                elif op == OP_MOVE:
-                    _add(acc, p, stopv[0, oq[o, OQ_AUX]], NA)
-                    acc[L] += p
-                else:  # a bust (a fall's own column) or an end with points
-                    _add(acc, p, stopv[0, oq[o, OQ_AUX]], NA)
-            if not have or acc[mv] > best[mv]:
-                have = True
-                for r in range(NA):
-                    best[r] = acc[r]
-        for r in range(NA):
-            res[h, r] = best[r]
-
-
-@kernel
 def turn(T, mv, stopv, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, out_start,
          out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, W, acc, best, res):
     """Seat ``mv``'s turn over the stop values ``stopv`` (:func:`fill_stops`),
     one row per position (``W[s, t]``): every seat's win and the actions
     left under ``mv``'s decisions (a stop, the stop at ``T`` included, is
     one action, a throw or draw ``throws[c]``, an end of the turn by a roll
-    none). Start values go to ``res[h]``."""
+    none). Start values go to ``res[h]``. With ``T = 0`` the turn ends at
+    once: a pass, or under a forced first roll that roll, every total it
+    reaches being the end."""
     NA = res.shape[1]
     L = NA - 1
-    if T == 0:
-        _instant(mv, forced, starts, cont_start, out_start, out_prob, throws, oq, opt_start,
-                 opt_next, hand_h, stopv, acc, best, res)
-        return
     for blk in range(blk_ptr.shape[0] - 1):
-        for t in range(T - 1, -1, -1):
+        for t in range(max(T, 1) - 1, -1, -1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
                 s = blk_states[q]
                 if t < tmin[s]:
@@ -291,8 +241,8 @@ def turn(T, mv, stopv, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_
                             best[r] = acc[r]
                 hs = hand_h[s]
                 stop = stopv[t, hs, mv]
-                go = have
-                if have and t >= min_bank:
+                go = have and t < T  # (T = 0: a stop, or the forced roll below)
+                if go and t >= min_bank:
                     go = best[mv] > stop + tie if t > 0 else best[mv] > stop - tie
                 if go:
                     for r in range(NA):
