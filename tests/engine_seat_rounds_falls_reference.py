@@ -66,19 +66,21 @@ class Reference:
         others = max((v for i, v in enumerate(scores) if i != k), default=self.lo - 1)
         return max(max(self.G, others + 1) - s, self.mb, 0)
 
-    def _after(self, seats, k, scores, x, h):
+    def _after(self, seats, k, scores, x, h, V=None):
         """The value once the mover ends its turn at score ``x``, the next
-        turn from start ``h``."""
+        turn from start ``h`` (read from ``V``, the turn starts' values,
+        default the solve's)."""
+        get = self._v if V is None else V.__getitem__
         scores = scores[:k] + (x,) + scores[k + 1:]
         if k < len(seats) - 1:
-            return self._v((seats, k + 1, scores, h))
+            return get((seats, k + 1, scores, h))
         hi = max(scores)
         if hi < self.G:
-            return self._v((seats, 0, scores, h))
+            return get((seats, 0, scores, h))
         lead = [seats[i] for i, v in enumerate(scores) if v == hi]
         if len(lead) == 1 or not self.replay:
             return self._unit(lead[0])
-        return self._v((tuple(lead), 0, (hi,) * len(lead), h))
+        return get((tuple(lead), 0, (hi,) * len(lead), h))
 
     def _unit(self, q):
         return tuple(1.0 if r == q else 0.0 for r in range(self.N)) + (0.0,)
@@ -89,18 +91,18 @@ class Reference:
             self.todo.append(key)
         return self.V[key]
 
-    def _stop(self, seats, k, scores, t, T, h):
+    def _stop(self, seats, k, scores, t, T, h, V=None):
         x = scores[k] + t
         if k < len(seats) - 1:
             x = min(x, self.C)
-        v = self._after(seats, k, scores, x, h)
+        v = self._after(seats, k, scores, x, h, V)
         return v[:-1] + (v[-1] + 1.0,)
 
-    def _w(self, key, T):
+    def _w(self, key, T, V=None, W=None):
         seats, k, scores, s, t = key
         if t >= T:
-            return self._stop(seats, k, scores, t, T, self.p.handover(s))
-        return self.W.get(key, (0.0,) * (self.N + 1))
+            return self._stop(seats, k, scores, t, T, self.p.handover(s), V)
+        return (self.W if W is None else W).get(key, (0.0,) * (self.N + 1))
 
     def _go(self, seats, k, scores, s, t, T):
         """The best continuation at ``(s, t)`` for the mover, or None."""
@@ -197,3 +199,98 @@ class Reference:
     def start(self, scores, h):
         """Every seat's win and the expected actions at a round's start."""
         return self.V[(tuple(range(self.N)), 0, tuple(scores), h)]
+
+    # -- a fixed policy at one seat ------------------------------------------
+
+    def _cont_value(self, seats, k, scores, outs, t, T, V, W, pick):
+        """One continuation's vector at total ``t`` over the values ``V``
+        (turn starts) and ``W`` (in-turn positions); ``pick(options)``
+        the option taken at a choice."""
+        acc = [0.0] * (self.N + 1)
+        acc[-1] = 1.0
+        for o in outs:
+            p = o[0]
+            if o[1] == "bust":
+                v = self._after(seats, k, scores, o[3](scores[k]), o[2], V)
+            elif o[1] == "end":
+                x = scores[k] + min(t + o[2], T)
+                if k < len(seats) - 1:
+                    x = min(x, self.C)
+                v = self._after(seats, k, scores, x, o[3], V)
+            else:
+                g, s2 = pick(o[2])
+                v = self._w((seats, k, scores, s2, t + g), T, V, W)
+            for r in range(self.N + 1):
+                acc[r] += p * v[r]
+        return tuple(acc)
+
+    def _decide(self, key, s, t, T, seat, threshold):
+        """``(continuation, pick, stop)`` at ``(s, t)`` of the turn ``key``:
+        the policy's at ``seat`` (hold at ``threshold(own, highest other)``,
+        the first continuation, the option of the largest gain, the first
+        of the largest), else optimal play's from the solved values (as
+        :meth:`_sweep_turn` decides)."""
+        seats, k, scores, _ = key
+        q = seats[k]
+        rolls = self.rolls[s]
+        if q == seat:
+            other = max((v for i, v in enumerate(scores) if i != k), default=self.lo - 1)
+            stop = not rolls or (t >= self.mb and t >= threshold(scores[k], other))
+            largest = lambda opts: max(opts, key=lambda gs: gs[0])  # noqa: E731  (the first)
+            return (rolls[0] if rolls else None), largest, stop
+
+        def best_option(opts):
+            b, bn = None, None
+            for g, s2 in opts:
+                n = self._w((seats, k, scores, s2, t + g), T, self.V, self.W)
+                if b is None or n[q] > bn[q] + TIE:
+                    b, bn = (g, s2), n
+            return b
+        best, bv = None, None
+        for outs in rolls:
+            v = self._cont_value(seats, k, scores, outs, t, T, self.V, self.W, best_option)
+            if bv is None or v[q] > bv[q] + TIE:
+                best, bv = outs, v
+        stop_v = self._stop(seats, k, scores, t, T, self.p.handover(s), self.V)
+        stop = best is None or (t >= self.mb and not (bv[q] > stop_v[q] + TIE if t > 0
+                                                      else bv[q] > stop_v[q] - TIE))
+        return best, best_option, stop
+
+    def evaluate(self, seat, threshold, tol=1e-14, max_iter=100_000):
+        """Every turn start's vector (each seat's win, the expected
+        actions) with ``seat`` holding at ``threshold(own score, highest
+        other score)`` (once its turn total reaches it where a stop is
+        allowed; its turn ends where any seat's does: at the cap, or where
+        a stop wins the round for the last seat) and every other seat
+        playing the solved optimum (:meth:`solve` first), iterated from the
+        solved values. Returns a function of ``(scores, h)`` at a round's
+        start."""
+        Z, ZW = dict(self.V), dict(self.W)
+        keys = sorted(self.V, key=lambda k: (-sum(k[2]), len(k[0]), -k[1]))
+        for _ in range(max_iter):
+            delta = 0.0
+            for key in keys:
+                seats, k, scores, h = key
+                T = self._end_total(seats, k, scores)
+                for t in range(T - 1, -1, -1):
+                    for s in self.states:
+                        c, pick, stop = self._decide(key, s, t, T, seat, threshold)
+                        if stop and (t >= self.mb or c is None):
+                            new = self._stop(seats, k, scores, t, T, self.p.handover(s), Z)
+                        else:
+                            new = self._cont_value(seats, k, scores, c, t, T, Z, ZW, pick)
+                        ZW[(seats, k, scores, s, t)] = new
+                c = None
+                if self.forced:  # the first roll whatever the decision
+                    c, pick, _ = self._decide(key, h, 0, T, seat, threshold)
+                if c is not None:
+                    new = self._cont_value(seats, k, scores, c, 0, T, Z, ZW, pick)
+                elif T == 0:
+                    new = self._stop(seats, k, scores, 0, 0, self.p.handover(h), Z)
+                else:
+                    new = ZW[(seats, k, scores, h, 0)]
+                delta = max(delta, max(abs(a - b) for a, b in zip(new[:-1], Z[key][:-1])))
+                Z[key] = new
+            if delta < tol:
+                return lambda scores, h: Z[(tuple(range(self.N)), 0, tuple(scores), h)]
+        raise RuntimeError(f"reference evaluation did not converge in {max_iter} sweeps")

@@ -11,7 +11,7 @@ import json
 import numba
 import numpy as np
 import pytest
-from cli_runner import cli, one_line_refusal
+from cli_runner import cli
 from engine_reference import Die, FromModel, PairOfDice, PenaltyDie
 from engine_seat_rounds_falls_reference import Reference
 
@@ -214,19 +214,3 @@ def test_cli_solves_three_seats():
     m = load_rules_game("two-dice-pig", goal=10, ending="rounds").rules.model
     r = solve_seat_rounds_falls(m, 10, 3)
     assert np.allclose(data["seat_win"], r.value((0, 0, 0)), atol=1e-12)
-
-
-@pytest.mark.parametrize("command", [["compare", "--policy", "hold-at:10"],
-                                     ["strategy", "--max-size", "1", "--trials", "1"]])
-def test_other_commands_refuse_in_one_line(command):
-    r = cli(command[0], "two-dice-pig", "--players", "3", "--ending", "rounds", "--goal", "10",
-            *command[1:])
-    one_line_refusal(r, "lower a banked score")
-
-
-def test_play_refuses_before_solving():
-    from designer.play import rules_seat_rounds
-
-    game = load_rules_game("two-dice-pig", goal=10, ending="rounds", players=3)
-    with pytest.raises(DesignError, match="lower a banked score"):
-        rules_seat_rounds.solve_estimate(game)

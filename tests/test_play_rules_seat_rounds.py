@@ -52,10 +52,11 @@ def _key(st):
             st.tied, st.gains, st.winner)
 
 
-def flow_values(sol, game):
+def flow_values(sol, game, _key=_key):
     """Every seat's win from the opening when every seat plays
     ``sol.best`` and the game goes by :func:`R.step`, by value iteration
-    over every position that play reaches."""
+    over every position that play reaches (``_key`` tells positions
+    apart)."""
     N = game.players
     start = R.new_game(game)
     seen, succ, todo = {_key(start): start}, {}, [start]

@@ -45,15 +45,23 @@ import numpy as np
 from numba import prange
 
 from designer._jit import kernel, parallel_kernel
+from designer.engine._match_kernels import MAX_SCORE, TABLE, _option
 from designer.engine._rounds_falls_kernels import fallen, pass_changes, reset, solved
 from designer.engine._rounds_kernels import (OP_CHOICE, OP_END, OP_MOVE, OP_SKIP, OQ_AUX, OQ_GAIN,
                                              OQ_NEXT, OQ_OP)
+from designer.engine._rounds_match_kernels import fixed_decision
 from designer.engine._sync import fetch_add, load_acquire
 
 # kinds of a job
 K_OA, K_FA, K_OB, K_FB = 0, 1, 2, 3
 # geometry: geo[...]
 G_N, G_G, G_C, G_LO, G_REPLAY, G_OA, G_MB, G_FORCED = 0, 1, 2, 3, 4, 5, 6, 7
+# a fixed policy's numbers: pol[0][...] (kind -1: every seat max-n; F0: the
+# first number of a row a pass writes, the others held)
+P_KIND, P_SEAT, P_HOLD, P_TC, P_F0 = 0, 1, 2, 3, 4
+#: "never": no stop is forced by a fixed policy's own win test (the turn's
+#: end ``T`` stops the last seat where a stop wins, as it stops every seat)
+_NEVER = np.int64(1) << 62
 #: A tuple whose round comes back to it in ``ENDLESS_ROUNDS`` rounds more
 #: after its wins agree, its lengths still growing, has no expected length
 #: (play passes for ever): ``flags[0]``.
@@ -181,69 +189,141 @@ def _add(acc, p, src, NA):
 
 
 @kernel
-def turn(T, mv, stopv, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_start, out_start,
-         out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, W, acc, best, res):
+def _fixed(pol, dec, s, t, c0, has, min_bank):
+    """The fixed policy's decision at ``(s, t)``: ``(cc, stop)``, as the
+    two-seat match decides (:func:`~designer.engine._rounds_match_kernels.fixed_decision`);
+    max-score's turn ends from its horizon on."""
+    pint, pass_ok, mstop, mcont, node_base, node_len = pol[0], pol[1], pol[4], pol[5], pol[6], \
+        pol[7]
+    kind = pint[P_KIND]
+    if kind == MAX_SCORE and t >= pint[P_TC]:
+        return (c0 if has else np.int64(-1)), True
+    allowed = t >= min_bank and (t > 0 or pass_ok[s])
+    return fixed_decision(kind, s, t, c0, has, allowed, pint[P_HOLD], _NEVER, dec, node_base,
+                          node_len, mstop, mcont)
+
+
+@kernel
+def _cont_fixed(c, t, T, pol, stopv, out_start, out_prob, throws, oq, opt_start, opt_gain,
+                opt_next, hand_h, W, acc):
+    """Continuation ``c`` at total ``t`` of the fixed policy's seat into
+    ``acc``: every number of the turn (a throw counted), an option at a
+    choice the policy's own (:func:`~designer.engine._match_kernels._option`).
+    :func:`turn` writes the max-n mover's continuations out in its own loop
+    (a call that passes arrays costs numba reference counts: through this
+    helper the solve took 1.45 times as long)."""
+    NA = W.shape[2]
+    L = NA - 1
+    pint = pol[0]
+    for r in range(NA):
+        acc[r] = 0.0
+    acc[L] = throws[c]
+    for o in range(out_start[c], out_start[c + 1]):
+        op = oq[o, OQ_OP]
+        p = out_prob[o]
+        if op == OP_MOVE or op == OP_CHOICE:
+            if op == OP_MOVE:
+                u = t + oq[o, OQ_GAIN]
+                s2 = oq[o, OQ_NEXT]
+            else:
+                k = _option(o, t, pint[P_KIND], opt_start, opt_gain, opt_next, pol[3],
+                            pint[P_TC], pol[2])
+                u = t + opt_gain[k]
+                s2 = opt_next[k]
+            if u >= T:
+                _add(acc, p, stopv[T, hand_h[s2]], NA)
+                acc[L] += p
+            else:
+                _add(acc, p, W[s2, u], NA)
+        elif op == OP_END:
+            _add(acc, p, stopv[min(t + oq[o, OQ_GAIN], T), oq[o, OQ_AUX]], NA)
+        elif op != OP_SKIP:  # a bust
+            _add(acc, p, stopv[0, oq[o, OQ_AUX]], NA)
+
+
+@kernel
+def turn(T, mv, stopv, min_bank, forced, tie, pol, dec, starts, blk_ptr, blk_states, cont_start,
+         out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, W,
+         acc, best, res):
     """Seat ``mv``'s turn over the stop values ``stopv`` (:func:`fill_stops`),
-    one row per position (``W[s, t]``): every seat's win and the actions
-    left under ``mv``'s decisions (a stop, the stop at ``T`` included, is
-    one action, a throw or draw ``throws[c]``, an end of the turn by a roll
-    none). Start values go to ``res[h]``. With ``T = 0`` the turn ends at
-    once: a pass, or under a forced first roll that roll, every total it
-    reaches being the end."""
+    one row per position (``W[s, t]``): every number of a row (the wins,
+    the actions left) under ``mv``'s decisions (a stop, the stop at ``T``
+    included, is one action, a throw or draw ``throws[c]``, an end of the
+    turn by a roll none). Start values go to ``res[h]``. With ``T = 0`` the
+    turn ends at once: a pass, or under a forced first roll that roll,
+    every total it reaches being the end.
+
+    The mover decides by its own number ``mv`` (max-n), or, where it is
+    the seat of the fixed policy ``pol`` (:func:`_fixed`; ``dec`` its
+    table's slice at the scores of this turn), by that policy: the other
+    numbers of a row follow the same decisions, so a table whose first
+    numbers hold the solve's wins and whose next hold a policy's
+    evaluation is swept by one kernel."""
     NA = res.shape[1]
     L = NA - 1
+    fixed = pol[0][P_KIND] >= 0 and mv == pol[0][P_SEAT]
     for blk in range(blk_ptr.shape[0] - 1):
         for t in range(max(T, 1) - 1, -1, -1):
             for q in range(blk_ptr[blk], blk_ptr[blk + 1]):
                 s = blk_states[q]
                 if t < tmin[s]:
                     continue
-                have = False
-                for c in range(cont_start[s], cont_start[s + 1]):
-                    for r in range(NA):
-                        acc[r] = 0.0
-                    acc[L] = throws[c]
-                    for o in range(out_start[c], out_start[c + 1]):
-                        op = oq[o, OQ_OP]
-                        p = out_prob[o]
-                        if op == OP_MOVE:
-                            u = t + oq[o, OQ_GAIN]
-                            if u >= T:
-                                _add(acc, p, stopv[T, oq[o, OQ_AUX]], NA)
-                                acc[L] += p
-                            else:
-                                _add(acc, p, W[oq[o, OQ_NEXT], u], NA)
-                        elif op == OP_END:
-                            _add(acc, p, stopv[min(t + oq[o, OQ_GAIN], T), oq[o, OQ_AUX]], NA)
-                        elif op == OP_CHOICE:
-                            bk = -1
-                            bn = 0.0
-                            for k in range(opt_start[o], opt_start[o + 1]):
-                                u = t + opt_gain[k]
-                                if u >= T:
-                                    n = stopv[T, hand_h[opt_next[k]], mv]
-                                else:
-                                    n = W[opt_next[k], u, mv]
-                                if bk < 0 or n > bn + tie:
-                                    bk = k
-                                    bn = n
-                            u = t + opt_gain[bk]
-                            if u >= T:
-                                _add(acc, p, stopv[T, hand_h[opt_next[bk]]], NA)
-                                acc[L] += p
-                            else:
-                                _add(acc, p, W[opt_next[bk], u], NA)
-                        elif op != OP_SKIP:  # a bust
-                            _add(acc, p, stopv[0, oq[o, OQ_AUX]], NA)
-                    if not have or acc[mv] > best[mv] + tie:
-                        have = True
-                        for r in range(NA):
-                            best[r] = acc[r]
+                c0, c1 = cont_start[s], cont_start[s + 1]
                 hs = hand_h[s]
                 stop = stopv[t, hs, mv]
-                go = have and t < T  # (T = 0: a stop, or the forced roll below)
-                if go and t >= min_bank:
-                    go = best[mv] > stop + tie if t > 0 else best[mv] > stop - tie
+                if fixed:
+                    cc, stop_me = _fixed(pol, dec, s, t, c0, c1 > c0, min_bank)
+                    have = cc >= 0 and (not stop_me or (forced and t == 0 and hidx[s] >= 0))
+                    if have:
+                        _cont_fixed(cc, t, T, pol, stopv, out_start, out_prob, throws, oq,
+                                    opt_start, opt_gain, opt_next, hand_h, W, best)
+                    go = have and not stop_me and t < T
+                else:
+                    have = False
+                    for c in range(c0, c1):
+                        for r in range(NA):
+                            acc[r] = 0.0
+                        acc[L] = throws[c]
+                        for o in range(out_start[c], out_start[c + 1]):
+                            op = oq[o, OQ_OP]
+                            p = out_prob[o]
+                            if op == OP_MOVE:
+                                u = t + oq[o, OQ_GAIN]
+                                if u >= T:
+                                    _add(acc, p, stopv[T, oq[o, OQ_AUX]], NA)
+                                    acc[L] += p
+                                else:
+                                    _add(acc, p, W[oq[o, OQ_NEXT], u], NA)
+                            elif op == OP_END:
+                                _add(acc, p, stopv[min(t + oq[o, OQ_GAIN], T), oq[o, OQ_AUX]],
+                                     NA)
+                            elif op == OP_CHOICE:
+                                bk = -1
+                                bn = 0.0
+                                for k in range(opt_start[o], opt_start[o + 1]):
+                                    u = t + opt_gain[k]
+                                    if u >= T:
+                                        n = stopv[T, hand_h[opt_next[k]], mv]
+                                    else:
+                                        n = W[opt_next[k], u, mv]
+                                    if bk < 0 or n > bn + tie:
+                                        bk = k
+                                        bn = n
+                                u = t + opt_gain[bk]
+                                if u >= T:
+                                    _add(acc, p, stopv[T, hand_h[opt_next[bk]]], NA)
+                                    acc[L] += p
+                                else:
+                                    _add(acc, p, W[opt_next[bk], u], NA)
+                            elif op != OP_SKIP:  # a bust
+                                _add(acc, p, stopv[0, oq[o, OQ_AUX]], NA)
+                        if not have or acc[mv] > best[mv] + tie:
+                            have = True
+                            for r in range(NA):
+                                best[r] = acc[r]
+                    go = have and t < T  # (T = 0: a stop, or the forced roll below)
+                    if go and t >= min_bank:
+                        go = best[mv] > stop + tie if t > 0 else best[mv] > stop - tie
                 if go:
                     for r in range(NA):
                         W[s, t, r] = best[r]
@@ -258,36 +338,71 @@ def turn(T, mv, stopv, min_bank, forced, tie, starts, blk_ptr, blk_states, cont_
 
 
 @kernel
-def _changes(res, A, rw, N):
-    """Largest change of a win and relative change of a length between
-    ``res`` and row ``rw``."""
+def _changes(res, A, rw, f0):
+    """Largest change of a win (numbers ``f0 ..`` but the last) and
+    relative change of the length (the last) between ``res`` and row
+    ``rw``."""
     d = 0.0
     ld = 0.0
+    L = res.shape[1] - 1
     for h in range(res.shape[0]):
-        for r in range(N):
+        for r in range(f0, L):
             d = max(d, abs(res[h, r] - A[rw, h, r]))
-        ld = max(ld, abs(res[h, N] - A[rw, h, N]) / max(1.0, abs(res[h, N])))
+        ld = max(ld, abs(res[h, L] - A[rw, h, L]) / max(1.0, abs(res[h, L])))
     return d, ld
 
 
 @kernel
+def highest_other(kind, m, p0, p1, p2, geo, pw):
+    """The highest score of the seats other than ``m`` at the start of its
+    turn in a job (the scores of the seats before ``m`` below the round's
+    bar no longer matter once a seat ended at or above the goal, and are
+    below it)."""
+    N, lo = geo[G_N], geo[G_LO]
+    g = geo[G_G] - lo
+    if kind == K_OA:
+        top = np.int64(-1) << 40
+        for q in range(N):
+            if q != m:
+                top = max(top, (p0 // pw[N - 1 - q]) % g + lo)
+        return top
+    if kind == K_FA:
+        return p0
+    if kind == K_FB:
+        return max(p1, p0) if m < N - 1 else p1
+    if m < N - 1:  # K_OB: the seats after m still at the level
+        return p0
+    top = np.int64(-1) << 40
+    for q in range(m):
+        top = max(top, (p1 // pw[m - 1 - q]) % g + lo)
+    return top
+
+
+@kernel
 def one_turn(kind, m, p0, p1, p2, rw, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-             fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start, out_start,
+             fall_pen, fall_h, A, tie, pol, starts, blk_ptr, blk_states, cont_start, out_start,
              out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
              acc, best, res):
-    """Seat ``m``'s turn of a job, written to row ``rw``; returns its
-    changes (:func:`_changes`)."""
-    N = geo[G_N]
+    """Seat ``m``'s turn of a job, written to row ``rw`` (its numbers from
+    ``pol``'s first written one on); returns its changes
+    (:func:`_changes`)."""
+    pint = pol[0]
+    f0 = pint[P_F0]
     s = own_score(kind, m, p0, p2, geo, pw)
     T = turn_end(kind, m, s, p0, p1, geo)
     fill_stops(kind, m, s, T, p0, p1, p2, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
                fall_pen, fall_h, A, stopv)
-    turn(T, m, stopv, geo[G_MB], geo[G_FORCED] != 0, tie, starts, blk_ptr, blk_states,
+    tab = pol[8]
+    dec = tab[0, 0]
+    if pint[P_KIND] == TABLE and m == pint[P_SEAT]:  # the rule's decisions at these scores
+        lo, top = geo[G_LO], tab.shape[0] - 1
+        dec = tab[min(s - lo, top), min(highest_other(kind, m, p0, p1, p2, geo, pw) - lo, top)]
+    turn(T, m, stopv, geo[G_MB], geo[G_FORCED] != 0, tie, pol, dec, starts, blk_ptr, blk_states,
          cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
          tmin, W, acc, best, res)
-    d, ld = _changes(res, A, rw, N)
+    d, ld = _changes(res, A, rw, f0)
     for h in range(res.shape[0]):
-        for r in range(res.shape[1]):
+        for r in range(f0, res.shape[1]):
             A[rw, h, r] = res[h, r]
     return d, ld
 
@@ -300,22 +415,22 @@ def _copy(dst, src):
 
 
 @kernel
-def _secant(A, rw, sec, it):
+def _secant(A, rw, sec, it, f0):
     """The secant step of a round that can come back to its start ``rw``
     (one start state): its values out against in (``sec[2]``, kept at the
     round's start) are affine, one factor ``rho`` for every number, while
     the decisions stay; from the second round on row ``rw`` is set to the
     fixed point of the line through the last two rounds (``sec[0]``,
     ``sec[1]``: the last round's in and out), which the next round
-    checks."""
+    checks. Numbers before ``f0`` are held (not written by a pass)."""
     NA = A.shape[2]
     if it == 0:
         for r in range(NA):
             sec[0, r] = sec[2, r]
             sec[1, r] = A[rw, 0, r]
         return
-    j = 0
-    for r in range(NA):
+    j = f0
+    for r in range(f0, NA):
         if abs(sec[2, r] - sec[0, r]) > abs(sec[2, j] - sec[0, j]):
             j = r
     dx = sec[2, j] - sec[0, j]
@@ -326,12 +441,12 @@ def _secant(A, rw, sec, it):
         sec[0, r] = sec[2, r]
         sec[1, r] = A[rw, 0, r]
     if 0.0 <= rho < 0.999999:
-        for r in range(NA):
+        for r in range(f0, NA):
             A[rw, 0, r] = (A[rw, 0, r] - rho * sec[0, r]) / (1.0 - rho)
 
 
 @kernel
-def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, tol,
+def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, pol, tol,
            max_inner, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
            opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res, old, sec,
            flags, unsettled):
@@ -367,7 +482,7 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
             if half:
                 _copy(old[2 * N], A[rw])
             dm, ldm = one_turn(K_OA, m, p0, 0, 0, rw, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                               fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states,
+                               fall_eff, fall_pen, fall_h, A, tie, pol, starts, blk_ptr, blk_states,
                                cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain,
                                opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res)
             if half:
@@ -390,7 +505,7 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
             for m in range(N):
                 _copy(old[N + m], A[oa + m * pw[N] + p0])
         if H == 1 and not half:
-            _secant(A, oa + p0, sec, it)
+            _secant(A, oa + p0, sec, it, pol[0][P_F0])
     if not settled and N > 2:
         for m in range(N):
             _copy(A[oa + m * pw[N] + p0], old[N + m])
@@ -400,7 +515,7 @@ def _group(p0, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fal
     d = 0.0
     ld = 0.0
     for m in range(N):
-        dm, ldm = _changes(old[m], A, oa + m * pw[N] + p0, N)
+        dm, ldm = _changes(old[m], A, oa + m * pw[N] + p0, pol[0][P_F0])
         d = max(d, dm)
         ld = max(ld, ldm)
     return (d if settled else -1.0), ld
@@ -433,7 +548,7 @@ def decode(kind, m, i, geo, pw):
 
 @kernel
 def row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
-             fall_h, A, tie, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws,
+             fall_h, A, tie, pol, starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws,
              oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W, acc, best, res):
     """The turn of row ``base + i`` of block ``kind`` of seat ``m``; its
     changes (none for a row no game reaches)."""
@@ -441,14 +556,14 @@ def row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_ef
     if (kind == K_FA or kind == K_FB) and p1 < 0:
         return 0.0, 0.0
     return one_turn(kind, m, p0, p1, p2, base + i, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                    fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start,
+                    fall_eff, fall_pen, fall_h, A, tie, pol, starts, blk_ptr, blk_states, cont_start,
                     out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
                     tmin, stopv, W, acc, best, res)
 
 
 @kernel
 def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                 fall_eff, fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start,
+                 fall_eff, fall_pen, fall_h, A, tie, pol, starts, blk_ptr, blk_states, cont_start,
                  out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
                  tmin, stopv, W, acc, best, res, deltas, ldeltas):
     """Worker ``w``'s share of a block's rows (``count`` from ``base``),
@@ -458,7 +573,7 @@ def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off
         if i >= count:
             break
         d, ld = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-                         fall_pen, fall_h, A, tie, starts, blk_ptr, blk_states, cont_start,
+                         fall_pen, fall_h, A, tie, pol, starts, blk_ptr, blk_states, cont_start,
                          out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
                          hidx, tmin, stopv, W, acc, best, res)
         deltas[w] = max(deltas[w], d)
@@ -467,7 +582,7 @@ def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off
 
 @kernel
 def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h,
-               A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start,
+               A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start,
                out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
                acc, best, res, sec):
     """The rounds of seats level at ``B0`` at or above the goal, ``B0``
@@ -521,7 +636,7 @@ def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff
                         i1 = b0 + 1
                     for i in range(i0, i1, step):
                         dj, ldj = row_turn(kind, m, i, base, geo, pw, fa_off, ob_off, fb_off,
-                                           tie_off, fall_eff, fall_pen, fall_h, A, tie, starts,
+                                           tie_off, fall_eff, fall_pen, fall_h, A, tie, pol, starts,
                                            blk_ptr, blk_states, cont_start, out_start, out_prob,
                                            throws, oq, opt_start, opt_gain, opt_next, hand_h,
                                            hidx, tmin, stopv, W, acc, best, res)
@@ -536,7 +651,7 @@ def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff
                     settled = True
                     break
                 if H == 1:
-                    _secant(A, rw0, sec, it)
+                    _secant(A, rw0, sec, it, pol[0][P_F0])
             if not settled:
                 return -1.0, lmoved
             smax = max(smax, moved)
@@ -579,7 +694,7 @@ def _claim_open(first, order, pos, geo, pw, window, state, done):
 
 @kernel
 def _open_worker(w, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff,
-                 fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                 fall_pen, fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
                  out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
                  tmin, stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas,
                  ldeltas):
@@ -593,7 +708,7 @@ def _open_worker(w, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off
         if k < 0:
             continue  # every ready tuple is in another worker's hands
         d, ld = _group(order[k], geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
-                       fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                       fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
                        out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
                        hidx, tmin, stopv, W, acc, best, res, old, sec, flags, unsettled)
         solved(w, k, d, ld, done, deltas, ldeltas)
@@ -601,7 +716,7 @@ def _open_worker(w, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off
 
 @parallel_kernel
 def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off,
-        fall_eff, fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states,
+        fall_eff, fall_pen, fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states,
         cont_start, out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx,
         tmin, stopv, W, acc, best, res, old, sec, flags, unsettled, state, done, deltas, ldeltas):
     """One step of a pass (one entry, so that numba compiles the turn
@@ -620,7 +735,7 @@ def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off
     reset(state, done, deltas, ldeltas)
     if mode == 1:
         return tie_rounds(blocks, k == 1, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
-                          fall_h, A, tie, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
+                          fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
                           out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
                           hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0], sec[0])
     if mode == 2:
@@ -631,13 +746,13 @@ def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off
         wi = np.int64(w)
         if mode == 0:
             _rows_worker(wi, claim, blocks[k, 0], blocks[k, 1], blocks[k, 2], blocks[k, 3], geo,
-                         pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie,
+                         pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h, A, tie, pol,
                          starts, blk_ptr, blk_states, cont_start, out_start, out_prob, throws, oq,
                          opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv[wi], W[wi],
                          acc[wi], best[wi], res[wi], deltas, ldeltas)
         else:
             _open_worker(wi, order, pos, window, geo, pw, fa_off, ob_off, fb_off, tie_off,
-                         fall_eff, fall_pen, fall_h, A, tie, tol, max_inner, starts, blk_ptr,
+                         fall_eff, fall_pen, fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr,
                          blk_states, cont_start, out_start, out_prob, throws, oq, opt_start,
                          opt_gain, opt_next, hand_h, hidx, tmin, stopv[wi], W[wi], acc[wi],
                          best[wi], res[wi], old[wi], sec[wi], flags, unsettled[wi], state, done,

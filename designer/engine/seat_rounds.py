@@ -270,9 +270,9 @@ def _layout(model, N, C):
 
 def _refuse_falls(model):
     if model.falls:
-        raise DesignError("compare, strategy cards and play take 3 or 4 players in rounds only "
-                          "where busts never lower a banked score (designer solve takes it; "
-                          "2 players take all three)")
+        raise DesignError("this solver takes 3 or 4 players in rounds only where busts never "
+                          "lower a banked score (designer.engine.seat_rounds_falls solves the "
+                          "others)")
 
 
 def _sizes(model, lay, N, G, C, replay, nt, na=None):

@@ -283,7 +283,7 @@ def _warm():
 
 
 def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, memory_limit=None,
-                            progress=None, lengths=True, _timed=True):
+                            progress=None, lengths=True, _timed=True, _keep=False):
     """Solve ``players`` seats under the rounds ending, scores that can fall.
 
     Parameters
@@ -300,6 +300,9 @@ def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, me
         (not of the smaller games of a tie).
     lengths : bool
         Go on, once the wins settle, until the expected lengths settle too.
+    _keep : bool
+        Also return every game's table (``{seats: table}``, the smaller
+        games of a tie too), for evaluating a policy at one seat.
 
     Returns
     -------
@@ -342,13 +345,16 @@ def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, me
     block = r.A[r.geo.oa:r.geo.oa + g ** N]
     win = block[:, :, :N].reshape((g,) * N + (H, N)).copy()
     actions = block[:, :, N].reshape((g,) * N + (H,)).copy()
-    return SeatRoundsFallsResult(N, G, C, lo, ties, win, actions, r.starts, positions, r.delta,
-                                 passes, seconds, problem, un, un_res)
+    result = SeatRoundsFallsResult(N, G, C, lo, ties, win, actions, r.starts, positions, r.delta,
+                                   passes, seconds, problem, un, un_res)
+    return (result, subs) if _keep else result
 
 
 @dataclass(frozen=True, eq=False)
 class _Solved:
-    """One game of :func:`_solve`: its table and how it went."""
+    """One game of :func:`_solve`: its table, where its rows lie (``geo``,
+    and the kernels' numbers ``gv``), each turn state's index among the
+    start states (``hidx``), and how it went."""
 
     A: np.ndarray
     geo: _Geometry
@@ -359,6 +365,8 @@ class _Solved:
     positions: int
     unsettled: int
     unsettled_residual: float
+    gv: np.ndarray
+    hidx: np.ndarray
 
     def level(self, nb):
         """The rounds' starts with every seat level at ``G .. C``: ``(nb,
@@ -367,7 +375,46 @@ class _Solved:
         return self.A[off:off + nb]
 
 
-def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
+def no_policy(model):
+    """The fixed-policy argument of the kernels when every seat plays max-n
+    (kind -1), with arrays of the types an evaluation passes, so that one
+    compiled kernel serves both."""
+    z = lambda dt: np.zeros((1, 1), dtype=dt)  # noqa: E731
+    return (np.array([-1, 0, 0, 1, 0], dtype=np.int64), np.zeros(model.states, dtype=np.bool_),
+            np.zeros(model.outcomes, dtype=np.int64), z(np.float64), z(np.bool_), z(np.int64),
+            np.zeros(model.states, dtype=np.int64), np.zeros(model.states, dtype=np.int64),
+            np.zeros((1, 1, 1), dtype=np.int8))
+
+
+def solve_table(N, geo, H, subs, nb):
+    """The solve's first table: every seat's win ``1 / N`` and no actions,
+    a won game's unit vector, a tie among fewer seats the start of that
+    smaller game (``subs[t]``, solved)."""
+    A = np.zeros((geo.rows, H, N + 1))
+    A[:, :, :N] = 1.0 / N
+    for q in range(N):
+        A[q, :, :] = 0.0
+        A[q, :, q] = 1.0
+    for mask, seats in tie_sets(N, geo):
+        off, t = geo.tie_off[mask], len(seats)
+        lev = subs[t].level(nb)
+        A[off:off + nb, :, :] = 0.0
+        A[off:off + nb, :, seats] = lev[:, :, :t]
+        A[off:off + nb, :, N] = lev[:, :, -1]
+    return A
+
+
+def tie_sets(N, geo):
+    """``(mask, seats)`` of every tie among fewer seats that has rows."""
+    return [(mask, [q for q in range(N) if mask >> q & 1]) for mask in range(1 << N)
+            if geo.tie_off[mask] >= 0]
+
+
+def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None):
+    """One game of ``N`` seats: its table iterated to the end (``A``, a
+    first table, :func:`solve_table` by default; ``pol`` a fixed policy
+    whose seat's decisions the kernels follow, :func:`no_policy` by
+    default, its table's numbers before ``pol[0][P_F0]`` held)."""
     order_states = _order(model)
     lay = _layout(model, C, order_states)
     H = len(lay.starts)
@@ -376,21 +423,12 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
     oq[idx, 3] = H + np.arange(len(idx))
     fall_h = lay.out_h[idx].astype(np.int64)
     geo = _geometry(N, G, C, lo, replay)
-    g, nb, NA = G - lo, C - G + 1, N + 1
-    A = np.zeros((geo.rows, H, NA))
-    A[:, :, :N] = 1.0 / N
-    for q in range(N):
-        A[q, :, :] = 0.0
-        A[q, :, q] = 1.0
-    for mask in range(1 << N):
-        off = geo.tie_off[mask]
-        if off < 0:
-            continue
-        seats = [q for q in range(N) if mask >> q & 1]
-        lev = subs[len(seats)].level(nb)
-        A[off:off + nb, :, :] = 0.0
-        A[off:off + nb, :, seats] = lev[:, :, :len(seats)]
-        A[off:off + nb, :, N] = lev[:, :, len(seats)]
+    g, nb = G - lo, C - G + 1
+    if A is None:
+        A = solve_table(N, geo, H, subs, nb)
+    if pol is None:
+        pol = no_policy(model)
+    NA = A.shape[2]
     ob, tie, fa = _blocks(N, G, C, lo, geo, replay)
     order, pos = _open_order(N, g)
     nt = max(1, min(numba.get_num_threads(), threads()))
@@ -421,8 +459,8 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
                ldeltas)
 
     def step(mode, blocks, k=0):
-        return sk.run(mode, blocks, k, nt, order, pos, window, *where, TIE, PAIR_TOL, MAX_INNER,
-                      *turn, *scratch)
+        return sk.run(mode, blocks, k, nt, order, pos, window, *where, TIE, pol, PAIR_TOL,
+                      MAX_INNER, *turn, *scratch)
 
     passes = [0]
 
@@ -456,7 +494,7 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress):
                                    f"not settle (last change {d:.3g})"))
     return _Solved(A, geo, lay.starts, delta, passes, flags,
                    _sizes(model, N, G, C, lo, replay, nt)[1], int(flags[2]),
-                   float(unsettled.max()))
+                   float(unsettled.max()), gv, lay.hidx)
 
 
 __all__ = ["ENDLESS", "SeatRoundsFallsResult", "estimate", "solve_seat_rounds_falls"]

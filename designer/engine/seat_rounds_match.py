@@ -78,7 +78,7 @@ from designer.engine.match import FORMS, hold_pick, max_score_table
 from designer.engine.rounds import CAP_MARGIN
 from designer.engine.rounds_match import (MAX_CAP_MARGIN, _fixed_end, _gmax, max_score_end,
                                           table_plan)
-from designer.engine.seat_rounds import (_geometry, _masks, _refuse_falls, estimate, final_jobs,
+from designer.engine.seat_rounds import (_geometry, _masks, estimate, final_jobs,
                                          iterate_tie, solve_seat_rounds_model, tie_jobs)
 from designer.engine.seats import _check_players
 from designer.engine.solve import TooLargeError, plan
@@ -150,6 +150,10 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     lower bound where the solve's table alone passes the memory limit) and
     ``seconds`` (the solve's estimate times one plus the evaluations; None
     with a lower bound)."""
+    if model.falls:  # busts lower a banked score: the falls evaluation
+        from designer.engine.seat_rounds_falls_match import profile_estimate as falls_estimate
+
+        return falls_estimate(model, goal, players, policy, ties=ties, cap=cap, nt=nt, name=name)
     N, G = players, int(goal)
     C, Tc = policy_cap(model, G, policy, cap, name)
     nt = threads() if nt is None else nt
@@ -449,7 +453,8 @@ def seat_rounds_profile(model, goal, players, policy, *, ties="replay", cap=None
     Parameters
     ----------
     model : TurnModel
-        Its busts must not lower a banked score.
+        Where its busts lower a banked score, solved and evaluated by
+        :mod:`designer.engine.seat_rounds_falls_match`.
     goal : int
     players : int
         Seats, 2 to 4.
@@ -499,7 +504,6 @@ def seat_rounds_solve(model, goal, players, policy, *, ties="replay", cap=None,
     """
     memory_limit = mem.resolve(memory_limit)
     N = _check_players(players)
-    _refuse_falls(model)
     G = int(goal)
     nt = max(1, min(numba.get_num_threads(), threads()))
     est = profile_estimate(model, G, N, policy, ties=ties, cap=cap, nt=nt, name=name)
@@ -514,6 +518,11 @@ def seat_rounds_solve(model, goal, players, policy, *, ties="replay", cap=None,
                             f"cap {C - G} units past the goal, so that the policy's turns are "
                             f"never cut short, and one evaluation per seat), over the limit of "
                             f"{MAX_SECONDS / 3600:.0f} h: lower N or the goal")
+    if model.falls:  # busts lower a banked score: the falls solve, its tables kept
+        from designer.engine.seat_rounds_falls_match import falls_seat_solve
+
+        return falls_seat_solve(model, G, N, C, ties=ties, name=name, memory_limit=memory_limit,
+                                _timed=_timed)
     if _timed:
         _warm()
     solution, table = solve_seat_rounds_model(model, G, N, ties=ties, cap=C, _table=True,
@@ -575,18 +584,24 @@ class SeatRoundsProfile:
 
     Attributes
     ----------
-    win : ndarray, shape (goal,) * N + (H, N, N)
-        ``win[s_1, ..., s_N, h, a, q]``: at the start of a round (seat 1 to
-        move from ``start_states[h]``, the seats at scores ``s``), with the
-        policy at seat ``a``, the win probability of seat ``q``.
+    win : ndarray, shape (goal - floor,) * N + (H, N, N)
+        ``win[s_1 - floor, ..., s_N - floor, h, a, q]``: at the start of a
+        round (seat 1 to move from ``start_states[h]``, the seats at scores
+        ``s``), with the policy at seat ``a``, the win probability of seat
+        ``q``.
     solution : SeatRoundsResult
         The optimal seats' solve, at ``cap``.
     cap : int
         The score cap used.
     tie_iterations : int
-        Iterates of the tie rounds' start values, every place of the policy.
+        Iterates of the tie rounds' start values, every place of the policy
+        (where busts lower a banked score: the passes of every evaluation).
     residual : float
-        The largest last change of a tie round's start values accepted.
+        The largest last change of a tie round's start values accepted (of
+        an evaluation's last pass).
+    floor : int
+        The lowest score (below 0 where a bust's penalty can take a score
+        there).
     seconds : float
         Wall time of the evaluation (the solve not counted).
     """
@@ -595,18 +610,19 @@ class SeatRoundsProfile:
         self.win, self.solution, self.cap = win, solution, cap
         self.tie_iterations, self.residual, self.seconds = tie_iterations, residual, seconds
         self.players, self.goal = solution.players, solution.goal
+        self.floor = getattr(solution, "floor", 0)
         self.start_states = solution.start_states
 
     def seat_win(self, seat, start, state=0):
         """Every seat's win (seat 1 first) at the game's start, seat 1
         moving from turn state ``state``, with the policy at ``seat``
         (0-based) and the seats at ``start`` (units, seat 1 first)."""
-        N = self.players
-        if len(start) != N or not all(0 <= s < self.goal for s in start):
+        N, lo = self.players, self.floor
+        if len(start) != N or not all(lo <= s < self.goal for s in start):
             raise DesignError(f"start {list(start)}: allowed {N} scores, each "
-                              f"0..{self.goal - 1}")
+                              f"{lo}..{self.goal - 1}")
         h = int(np.searchsorted(self.start_states, state))
-        idx = tuple(int(s) for s in start) + (h, seat % N)
+        idx = tuple(int(s) - lo for s in start) + (h, seat % N)
         return np.array(self.win[idx], dtype=float)
 
 

@@ -476,10 +476,16 @@ def solve(game):
 def _long_solver(game):
     """The module whose ``solve`` and ``solve_estimate`` take ``game`` where
     its solve can be long: three or four seats in rounds
-    (:mod:`designer.play.rules_seat_rounds`), two in rounds where scores
-    can fall (:mod:`designer.play.rules_rounds_falls`); else None."""
+    (:mod:`designer.play.rules_seat_rounds`; where scores can fall
+    :mod:`designer.play.rules_seat_rounds_falls`), two in rounds where
+    scores can fall (:mod:`designer.play.rules_rounds_falls`); else
+    None."""
     if game.ending != "rounds":
         return None
+    if game.seat_rounds and game.rules.model.falls:
+        from designer.play import rules_seat_rounds_falls
+
+        return rules_seat_rounds_falls
     if game.seat_rounds:
         from designer.play import rules_seat_rounds
 

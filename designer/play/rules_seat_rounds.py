@@ -187,7 +187,13 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
 
 def end_turn(state, units, start):
     """The position after the mover's turn banked ``units`` (module doc):
-    the next seat of the round, a winner, a tie round or the next round."""
+    the next seat of the round, a winner, a tie round or the next round
+    (where busts lower a banked score:
+    :func:`designer.play.rules_seat_rounds_falls.end_turn`)."""
+    if state.model.falls:
+        from designer.play.rules_seat_rounds_falls import end_turn as falls_end_turn
+
+        return falls_end_turn(state, units, start)
     nxt = replace(state, units=units, s=int(start), t=0, fresh=True, pending=None)
     if state.tied:
         p = state.tied.index(state.mover)
@@ -217,7 +223,12 @@ def _settle(state, nxt, leaders):
 def holding_wins(state, t):
     """Whether banking ``t`` now wins the game: the round's last mover
     beating every other score from the goal on (in a tie round: every gain
-    of the round)."""
+    of the round; where busts lower a banked score,
+    :func:`designer.play.rules_seat_rounds_falls.holding_wins`)."""
+    if state.model.falls:
+        from designer.play.rules_seat_rounds_falls import holding_wins as falls_holding_wins
+
+        return falls_holding_wins(state, t)
     if state.tied:
         last = state.mover == state.tied[-1]
         return last and t > max(state.gains, default=-1)
@@ -229,6 +240,10 @@ def holding_wins(state, t):
 
 def ending_words(state):
     """The round in words ("round 3"; in a tie round, who plays it)."""
+    if state.model.falls:
+        from designer.play.rules_seat_rounds_falls import ending_words as falls_words
+
+        return falls_words(state)
     if not state.tied:
         words = f"round {state.round}"
     else:
