@@ -150,9 +150,8 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
     Raises
     ------
     DesignError
-        A solve estimated at more than ``max_seconds``, or over the memory
-        limit (:class:`~designer.engine.solve.TooLargeError`), refused
-        before anything is allocated.
+        As :func:`designer.play.rules_seat_rounds.solve`: a solve too long
+        or too large, refused before anything is allocated.
     """
     from designer.engine.seat_rounds_falls import solve_seat_rounds_falls
 
