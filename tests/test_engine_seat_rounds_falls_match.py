@@ -144,6 +144,7 @@ def test_cli_compare_three_seats(tmp_path):
     m = parse_rules(WIPE12, "wipe").model
     prof = seat_rounds_profile(m, 4, 3, HOLD2)
     assert len(data["seats"]) == 3
+    assert data["passes"] == prof.tie_iterations > 0 and data["residual"] <= 1e-12
     for row in data["seats"]:
         s = row["seat"] - 1
         assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12

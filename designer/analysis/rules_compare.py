@@ -142,6 +142,7 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     rules = game.rules
     model, goal = rules.model, rules.goal
     start = tuple(game.start)
+    passes, residual = 0, 0.0
     if game.ending == "rounds":
         from designer.engine.seat_rounds_match import seat_rounds_profile
 
@@ -149,6 +150,8 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
                                    name=game.name, unit=game.unit)
         solution, seconds, cap = prof.solution, prof.seconds, prof.cap * game.unit
         win = [float(prof.seat_win(s, start)[s]) for s in range(N)]
+        if model.falls:  # the evaluations iterate
+            passes, residual = int(prof.tie_iterations), float(prof.residual)
     else:
         (solution, win, seconds), cap = race_seat_wins(game, a, solution), None
     base = solution.value(start)
@@ -159,7 +162,8 @@ def compare_rules_seats(game, policy, against="optimal", *, solution=None):
     return SeatComparison(game.name, N, game.goal, [k * game.unit for k in start], a.name,
                           "optimal", seats, sum(r["difference"] for r in seats) / N,
                           [float(v) for v in base], int(solution.unsettled_positions), seconds,
-                          float(solution.unsettled_residual), game.ending, cap)
+                          float(solution.unsettled_residual), game.ending, cap, passes,
+                          residual)
 
 
 #: Seconds of a two-seat comparison under the rounds ending where scores

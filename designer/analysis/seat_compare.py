@@ -55,6 +55,12 @@ class SeatComparison:
         Under the rounds ending the score cap of the evaluation, in points
         (the largest score represented: the game's, raised where a policy's
         turns would pass it); None in the race.
+    passes : int
+        Where a bust can lower a banked score (rounds ending), the passes
+        the evaluations iterated, over every seat; else 0.
+    residual : float
+        There the largest change of a win in an evaluation's last pass (at
+        most 1e-12); else 0.0.
     """
 
     game: str
@@ -71,6 +77,8 @@ class SeatComparison:
     unsettled_residual: float = 0.0
     ending: str = "race"
     cap: int = None
+    passes: int = 0
+    residual: float = 0.0
 
     def to_dict(self):
         """The fields as a plain dict (JSON-ready)."""

@@ -530,7 +530,9 @@ def show_seat_comparison(r):
     if r.unsettled_positions:
         console.print(unsettled_note(r.unsettled_positions, r.unsettled_residual))
     cap = f"; score cap {r.cap}" if getattr(r, "cap", None) is not None else ""
-    console.print(f"  exact evaluation: {r.seconds:.2f} s (the {r.players}-player solve "
+    passes = (f"{r.passes} passes in all, last change {r.residual:.1e}; "
+              if getattr(r, "passes", 0) else "")
+    console.print(f"  exact evaluation: {r.seconds:.2f} s ({passes}the {r.players}-player solve "
                   f"excluded{cap})")
 
 
