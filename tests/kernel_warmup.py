@@ -74,6 +74,21 @@ def _falls_compare():
                   "optimal")
 
 
+def _seat_rounds_falls():
+    """Three seats in rounds where a bust lowers a banked score: the solve
+    (a pass of its own; the evaluation of a policy at one seat runs the
+    same kernel) and the kernels play calls one at a time."""
+    from designer.analysis.rules_compare import compare_rules_seats
+    from designer.engine.game import load_rules_game, solve_game
+    from designer.play import rules_engine
+
+    game = load_rules_game("two-dice-pig", goal=2, players=3, ending="rounds")
+    solve_game(game)
+    compare_rules_seats(game, "hold-at:2")
+    sol = rules_engine.solve(game)
+    sol.best(rules_engine.new_game(game))
+
+
 def _seat_rounds_compare():
     """A policy at one seat of three in rounds: the solve at the policy's
     cap (without the game length: a second compilation of the seat-rounds
@@ -145,8 +160,7 @@ HALVES = (
      # equal turns where a bust lowers a banked score: its own iteration
      ("engine-rounds-falls", lambda: _rules("two-dice-pig", goal=3, ending="rounds")),  # 21
      # the same with 3 or 4 seats: a pass of its own
-     ("engine-seat-rounds-falls",
-      lambda: _rules("two-dice-pig", goal=2, players=3, ending="rounds"))],  # 55
+     ("engine-seat-rounds-falls", _seat_rounds_falls)],  # 55
 )
 
 
