@@ -76,7 +76,8 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
     """What :meth:`FallsSeatSolve.profile` and the solve before it need,
     before anything is solved: ``cap`` and ``Tc`` (the cap at which the
     policy's turns are never cut short, max-score's horizon), ``memory``
-    (bytes: every table kept, the solve's and the evaluations') and
+    (bytes: every table kept, the solve's and the evaluations', and the
+    answer's table of every round start) and
     ``seconds`` (the solve's estimate, and each evaluation at
     :data:`EVALUATION_PER_SOLVE` solves of its game)."""
     from designer.engine.seat_rounds_match import policy_cap
@@ -94,6 +95,7 @@ def profile_estimate(model, goal, players, policy, *, ties="replay", cap=None, n
             rows, _, mm, work = SF._sizes(model, t, G, C, lo, replay, nt)
             memory += rows * H * (2 * t + 1) * 8 + mm  # the table kept, the scratch
             seconds += EVALUATION_PER_SOLVE * SF.SECONDS_PER_WORK * SF.PASSES_GUESS * work
+        memory += (G - lo) ** N * H * N * N * 8  # the answer: every seat's win, every start
         if policy.kind == MAX_SCORE:
             memory += model.states * Tc * 17
         if policy.kind == TABLE:
