@@ -56,10 +56,13 @@ from designer.engine.solve import plan
 from designer.errors import ConvergenceError
 
 #: An evaluation of one game (the policy at one seat, or at one place of a
-#: smaller game of a tie) costs about this many solves of it: it carries
-#: twice the numbers through every turn (measured on the development
-#: machine, Two-Dice Pig to 12 with three seats, ``hold-at:10`` and a rule:
-#: the five games of a profile 3.2-3.5 times the solve, about 1.0-1.1 each).
+#: smaller game of a tie) costs about this many of the solve's estimates
+#: for that game: it carries about twice the numbers through every turn.
+#: Calibrated on the total (benchmarks/engine_seat_rounds_falls_match.py,
+#: Two-Dice Pig to 12 with three seats, ``hold-at:10`` and a rule, two
+#: cores: the estimate of the solve and the five evaluations 11.4 s, measured
+#: 10.3-11.4 s; the evaluations alone 5.2-5.9 times the solve on a quiet
+#: machine, 3.6-3.9 times beside a busy process).
 EVALUATION_PER_SOLVE = 1.1
 
 
