@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from cli_runner import cli
+from cli_runner import cli, one_line_refusal
 from engine_seat_rounds_falls_reference import Reference
 from test_engine_seat_rounds_falls import WIPE12, _case
 
@@ -150,6 +150,17 @@ def test_cli_compare_three_seats(tmp_path):
         assert abs(row["win"] - prof.seat_win(s, (0, 0, 0))[s]) < 1e-12
         assert abs(row["optimal_win"] - prof.solution.value((0, 0, 0))[s]) < 1e-12
         assert row["difference"] < 0
+
+
+def test_a_policy_that_always_passes_is_refused_in_one_line(tmp_path):
+    """A rule that passes every turn: where an optimal seat tied with it
+    would rather pass too than risk its score, a tied round comes back for
+    ever (a 2,000-round stall that the evaluation reports as such)."""
+    path = tmp_path / "wipe.toml"
+    path.write_text(WIPE12)
+    one_line_refusal(cli("compare", str(path), "--players", "3", "--ending", "rounds",
+                         "--goal", "4", "--policy", "rule:k >= 0 -> hold; roll"),
+                     "play can go on for ever at some scores under this policy")
 
 
 def test_compare_seconds_is_estimated():

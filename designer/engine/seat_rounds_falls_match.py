@@ -168,14 +168,16 @@ class FallsSeatSolve:
             for t, d in _evaluations(N, replay):
                 pol = (np.array([policy.kind, d, policy.n, Tc, t], dtype=np.int64), *arrays)
                 A = self._first_table(t, d, evs)
+                endless = ConvergenceError(
+                    f"{policy.name} on {self.name}: play can go on for ever at some scores "
+                    f"under this policy (with {t} seats playing, the rounds there come back "
+                    "to the same scores, turn after turn passing)")
                 try:
                     r = SF._solve(model, t, G, C, lo, replay, None, False, None, A=A, pol=pol)
-                except ConvergenceError as e:
-                    raise ConvergenceError(f"{policy.name} on {self.name}: {e}") from None
+                except ConvergenceError:  # every decision fixed: a round that never ends
+                    raise endless from None
                 if r.flags[0]:
-                    raise ConvergenceError(f"{policy.name} on {self.name}: play can go on for "
-                                           "ever at some scores under this policy (no turn "
-                                           "there ever ends with a score or a win)")
+                    raise endless
                 evs[(t, d)] = r
                 residual, passes = max(residual, r.delta), passes + r.passes
             for a in range(N):
