@@ -262,6 +262,17 @@ def why_no_stop(state):
     return f"a turn total below {state.model.min_bank * state.game.unit} cannot be banked"
 
 
+def after_bust(model, o, i):
+    """The banked score ``i`` after bust outcome ``o``: kept, wiped to 0,
+    or lowered by the outcome's penalty down to the floor."""
+    e = model.out_effect[o]
+    if e == ZERO:
+        return 0
+    if e == PENALTY:
+        return max(i - int(model.out_penalty[o]), model.floor)
+    return i
+
+
 def _next_seat(state):
     return (state.mover + 1) % state.players
 
@@ -344,9 +355,7 @@ def step(state, action, outcome=None):
     o = int(outcome)
     k = int(m.out_kind[o])
     if k == BUST:
-        e = int(m.out_effect[o])
-        ns = 0 if e == ZERO else max(i - int(m.out_penalty[o]), m.floor) if e == PENALTY else i
-        nxt = _end_turn(state, _with(state.units, seat, ns), m.out_next[o])
+        nxt = _end_turn(state, _with(state.units, seat, after_bust(m, o, i)), m.out_next[o])
         return nxt, RulesEvent(seat, "go", x, o, bust=True)
     if k == END:
         tot = state.t + int(m.out_points[o])
@@ -604,10 +613,7 @@ class TurnValues:
         if k == END:
             tot = t + int(m.out_points[o])
             return 1.0 if self.i + tot >= self.goal else self._other(self.i + tot, m.out_next[o])
-        e = m.out_effect[o]
-        ns = 0 if e == ZERO else max(self.i - int(m.out_penalty[o]), m.floor) \
-            if e == PENALTY else self.i
-        return self._other(ns, m.out_next[o])
+        return self._other(after_bust(m, o, self.i), m.out_next[o])
 
     def _option_value(self, r, t):
         tt = t + int(self.m.opt_gain[r])

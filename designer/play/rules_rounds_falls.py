@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designer.engine.model import BUST, PENALTY, ZERO
+from designer.engine.model import BUST
 from designer.play.rules_engine import (MAX_SOLVE_SECONDS, RoundsTurnValues, ViewedSolution,
-                                        refuse_long_solve, start_index)
+                                        after_bust, refuse_long_solve, start_index)
 
 
 class FallsTurnValues(RoundsTurnValues):
@@ -85,10 +85,7 @@ class FallsTurnValues(RoundsTurnValues):
         m = self.m
         if m.out_kind[o] != BUST:
             return super()._outcome(o, t)
-        i, e = self.view[1], m.out_effect[o]
-        fallen = 0 if e == ZERO else max(i - int(m.out_penalty[o]), m.floor) \
-            if e == PENALTY else i
-        return self.end_at(fallen, m.out_next[o])
+        return self.end_at(after_bust(m, o, self.view[1]), m.out_next[o])
 
 
 @dataclass(frozen=True, eq=False)

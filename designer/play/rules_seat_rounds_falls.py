@@ -37,9 +37,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from designer.engine import _seat_rounds_falls_kernels as sk
-from designer.engine.model import BUST, PENALTY, ZERO
+from designer.engine.model import BUST
 from designer.play.rules_engine import (MAX_SOLVE_SECONDS, RoundsTurnValues, ViewedSolution,
-                                        refuse_long_solve)
+                                        after_bust, refuse_long_solve)
 
 
 class SeatFallsTurnValues(RoundsTurnValues):
@@ -79,10 +79,7 @@ class SeatFallsTurnValues(RoundsTurnValues):
         m = self.m
         if m.out_kind[o] != BUST:
             return super()._outcome(o, t)
-        e, i = m.out_effect[o], self.own
-        fallen = 0 if e == ZERO else max(i - int(m.out_penalty[o]), m.floor) \
-            if e == PENALTY else i
-        return self.end_at(fallen, m.out_next[o])
+        return self.end_at(after_bust(m, o, self.own), m.out_next[o])
 
 
 @dataclass(frozen=True, eq=False)
