@@ -376,11 +376,12 @@ class _Solved:
 
 
 def no_policy(model):
-    """The fixed-policy argument of the kernels when every seat plays max-n
-    (kind -1), with arrays of the types an evaluation passes, so that one
-    compiled kernel serves both."""
+    """A fixed policy for :func:`_solve` when every seat plays max-n (kind
+    -1): its numbers, hold-at's options, max-score's table, a table
+    policy's layout and decisions, in arrays of the types an evaluation
+    passes, so that one compiled kernel serves both."""
     z = lambda dt: np.zeros((1, 1), dtype=dt)  # noqa: E731
-    return (np.array([-1, 0, 0, 1, 0], dtype=np.int64), np.zeros(model.states, dtype=np.bool_),
+    return (np.array([-1, 0, 0, 1, 0], dtype=np.int64),
             np.zeros(model.outcomes, dtype=np.int64), z(np.float64), z(np.bool_), z(np.int64),
             np.zeros(model.states, dtype=np.int64), np.zeros(model.states, dtype=np.int64),
             np.zeros((1, 1, 1), dtype=np.int8))
@@ -413,8 +414,9 @@ def tie_sets(N, geo):
 def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None):
     """One game of ``N`` seats: its table iterated to the end (``A``, a
     first table, :func:`solve_table` by default; ``pol`` a fixed policy
-    whose seat's decisions the kernels follow, :func:`no_policy` by
-    default, its table's numbers before ``pol[0][P_F0]`` held)."""
+    whose seat's decisions the kernels follow, as :func:`no_policy` gives
+    it (the default), its table's numbers before ``pol[0][P_F0]`` held;
+    the kernels read it with the layout's starts that may pass second)."""
     order_states = _order(model)
     lay = _layout(model, C, order_states)
     H = len(lay.starts)
@@ -426,8 +428,8 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None
     g, nb = G - lo, C - G + 1
     if A is None:
         A = solve_table(N, geo, H, subs, nb)
-    if pol is None:
-        pol = no_policy(model)
+    pol = no_policy(model) if pol is None else pol
+    pol = (pol[0], lay.pass_ok.astype(np.bool_), *pol[1:])
     NA = A.shape[2]
     ob, tie, fa = _blocks(N, G, C, lo, geo, replay)
     order, pos = _open_order(N, g)

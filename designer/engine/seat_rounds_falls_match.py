@@ -50,7 +50,6 @@ from designer._jit import threads
 from designer.engine import seat_rounds_falls as SF
 from designer.engine._match_kernels import MAX_SCORE, OPTIMAL, TABLE
 from designer.engine.match import hold_pick, max_score_table
-from designer.engine.rounds import _layout, _order
 from designer.engine.rounds_falls_match import falls_plan
 from designer.engine.solve import plan
 from designer.errors import ConvergenceError
@@ -188,22 +187,22 @@ class FallsSeatSolve:
         return SeatRoundsProfile(win, sol, C, passes, residual, seconds)
 
     def _policy_arrays(self, policy, unit, Tc):
-        """The kernels' arrays of ``policy`` (after its numbers): which
-        start may pass, hold-at's option, max-score's table, a table
-        policy's node layout and decisions by both scores."""
+        """The kernels' arrays of ``policy`` (after its numbers, as
+        :func:`~designer.engine.seat_rounds_falls.no_policy` lists them):
+        hold-at's option, max-score's table, a table policy's node layout
+        and decisions by both scores."""
         model, G, C, lo = self.model, self.solution.goal, self.cap, self.solution.floor
         dummy = SF.no_policy(model)
-        pass_ok = _layout(model, C, _order(model)).pass_ok.astype(np.bool_)
         if policy.kind == MAX_SCORE:
             E, mstop, mcont = max_score_table(model, plan(model, G), Tc)
         else:
-            E, mstop, mcont = dummy[3:6]
-        node_base, node_len, tab = dummy[6:9]
+            E, mstop, mcont = dummy[2:5]
+        node_base, node_len, tab = dummy[5:8]
         if policy.kind == TABLE:
             tp = falls_plan(model, C, lo)
             tab = np.ascontiguousarray(policy.table(model, G, unit, tp), dtype=np.int8)
             node_base, node_len = tp["node_base"], tp["node_len"]
-        return (pass_ok, hold_pick(model), np.ascontiguousarray(E, dtype=np.float64),
+        return (hold_pick(model), np.ascontiguousarray(E, dtype=np.float64),
                 np.ascontiguousarray(mstop, dtype=np.bool_),
                 np.ascontiguousarray(mcont, dtype=np.int64),
                 np.ascontiguousarray(node_base, dtype=np.int64),
