@@ -60,10 +60,11 @@ def test_the_hard_level_at_every_seat_wins_what_the_solve_says(name):
 def _row(sol, view):
     """The row the solve keeps for ``view`` (the kernel module's layout)."""
     t, kind, m, p0, p1, p2 = view
-    A, geo, pw, fa_off, ob_off, fb_off, _ = sol.tables[t]
+    gm = sol.games[t]
+    pw, fa_off, ob_off, fb_off = gm.geo.pw, gm.geo.fa_off, gm.geo.ob_off, gm.geo.fb_off
     G, C = sol.result.goal, sol.result.cap
     if kind == sk.K_OA:
-        return geo[sk.G_OA] + m * pw[t] + p0
+        return gm.gv[sk.G_OA] + m * pw[t] + p0
     if kind == sk.K_FA:
         return fa_off[m] + ((p0 - G) * 2 ** m + p1) * pw[t - m] + p2
     if kind == sk.K_OB:
@@ -101,7 +102,7 @@ def test_turn_starts_equal_the_solves_rows(players):
         view = sol.view(st)
         kinds.add((view[0], view[1]))
         got = sol.turn(view).value(0, 0, fresh=True)
-        want = sol.tables[view[0]][0][_row(sol, view), sol.hidx[0], view[2]]
+        want = sol.games[view[0]].A[_row(sol, view), sol.hidx[0], view[2]]
         err = max(err, abs(got - want))
         assert min(units) >= lo and st.tie == bool(tied)
     assert err < 1e-12

@@ -53,21 +53,21 @@ class SeatFallsTurnValues(RoundsTurnValues):
         g = solution.game.rules
         self.m, self.goal = g.model, g.goal
         t, kind, mv, p0, p1, p2 = view
-        self.table = solution.tables[t]
-        geo, pw = self.table[1], self.table[2]
-        self.own = int(sk.own_score(kind, mv, p0, p2, geo, pw))
-        self.tcap = int(sk.turn_end(kind, mv, self.own, p0, p1, geo))
+        self.solved = solution.games[t]
+        gv, pw = self.solved.gv, self.solved.geo.pw
+        self.own = int(sk.own_score(kind, mv, p0, p2, gv, pw))
+        self.tcap = int(sk.turn_end(kind, mv, self.own, p0, p1, gv))
         self.last = mv == t - 1
         self.memo = {}
 
     def end_at(self, x, s_start):
         """The mover's win when its turn ends with its score at ``x`` and
         the next turn starts from turn state ``s_start``."""
-        A, geo, pw, fa_off, ob_off, fb_off, tie_off = self.table
+        gm, geo = self.solved, self.solved.geo
         _, kind, mv, p0, p1, p2 = self.view
-        row = sk.next_row(kind, mv, self.own, int(x), p0, p1, p2, geo, pw, fa_off, ob_off,
-                          fb_off, tie_off)
-        return float(A[row, self.sol.hidx[int(s_start)], mv])
+        row = sk.next_row(kind, mv, self.own, int(x), p0, p1, p2, gm.gv, geo.pw, geo.fa_off,
+                          geo.ob_off, geo.fb_off, geo.tie_off)
+        return float(gm.A[row, self.sol.hidx[int(s_start)], mv])
 
     def end(self, u, s_start):
         """The mover's win when the turn ends banking ``u`` (at most the
@@ -91,16 +91,17 @@ class SeatFallsSolution(ViewedSolution):
     ----------
     game : RulesGame
     result : SeatRoundsFallsResult
-    tables : dict
-        ``{seats: (A, geo, pw, fa_off, ob_off, fb_off, tie_off)}``: the
-        rows of the game of that many seats and where each kind lies.
+    games : dict
+        ``{seats: solved game}``: the table of the game of that many seats
+        (``A``), where each kind of row lies (``geo``) and the kernels'
+        numbers (``gv``).
     hidx : ndarray
         Each turn state's index among the start states (-1: none).
     """
 
     game: object
     result: object
-    tables: dict
+    games: dict
     hidx: np.ndarray
 
     turn_values = SeatFallsTurnValues
@@ -158,9 +159,7 @@ def solve(game, max_seconds=MAX_SOLVE_SECONDS):
     result, subs = solve_seat_rounds_falls(rules.model, rules.goal, game.players,
                                            ties=rules.ties, cap=game.cap, lengths=False,
                                            _keep=True)
-    tables = {t: (s.A, s.gv, s.geo.pw, s.geo.fa_off, s.geo.ob_off, s.geo.fb_off,
-                  s.geo.tie_off) for t, s in subs.items()}
-    return SeatFallsSolution(game, result, tables, subs[game.players].hidx)
+    return SeatFallsSolution(game, result, subs, subs[game.players].hidx)
 
 
 # -- the round's end ----------------------------------------------------------
