@@ -354,6 +354,61 @@ def test_the_zombie_dice_example_counts_todays_turn_states():
     assert rules.model.names[0] == "all dice in the cup"
 
 
+def _same_model(a, b):
+    """Every array and setting of two turn models equal, bit for bit."""
+    from dataclasses import fields
+
+    import numpy as np
+
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and np.array_equal(x, y), f.name
+        else:
+            assert x == y, f.name
+
+
+CUPS = [
+    SMALL_CUP.format(goal=4, ending="rounds"),
+    # one colour, one die a roll: the cup runs dry every few rolls
+    "goal = 5\n[cup]\nthrow = 1\nbust = 2\n[cup.dice]\n"
+    "blue = { count = 4, brain = 1, shotgun = 1, footprint = 1 }\n",
+    # faces of different numbers (the weights over their least common multiple), a
+    # die with no footprints, one that only busts, the first shotgun ends the turn
+    "goal = 5\n[turn]\nmin_bank = 2\n[cup]\nthrow = 2\nbust = 1\n[cup.dice]\n"
+    "a = { count = 3, brain = 4, shotgun = 1 }\n"
+    "b = { count = 2, brain = 1, shotgun = 2, footprint = 4 }\n"
+    "c = { count = 1, shotgun = 1 }\n",
+    # footprints only, thrown again and again: rolls that come back
+    "goal = 4\n[turn]\nforced_first = true\n[cup]\nthrow = 2\n[cup.dice]\n"
+    "x = { count = 3, brain = 1, footprint = 5 }\ny = { count = 2, shotgun = 1, footprint = 1 }\n",
+]
+
+
+@pytest.mark.parametrize("text", CUPS + ["zombie-dice"])
+def test_a_cup_built_in_arrays_equals_the_cup_built_a_state_at_a_time(text):
+    """The turn model a level of states at a time in arrays (what every
+    solve and check builds) and a state at a time in Python's integers:
+    the same states in the same order, the same outcomes, bit for bit."""
+    rules = load_rules(example_path(text)) if text == "zombie-dice" else parse_rules(text)
+    m, cup = rules.model, rules.part
+    fast, keys = cup.enumerate(forced_first=m.forced_first, min_bank=m.min_bank, floor=m.floor)
+    built, exact_keys = cup._enumerate_exact(m.forced_first, m.min_bank, m.floor)
+    assert keys == exact_keys == list(rules.keys) and fast.states == m.states
+    _same_model(fast, built)
+
+
+def test_a_cup_too_large_for_64_bits_is_built_in_pythons_integers():
+    """Faces counted in trillions make the weights overflow 64 bits: the
+    cup is built a state at a time instead, and its chances, each the
+    correctly rounded ratio of the same fractions, are those of the faces
+    in lowest terms."""
+    small = parse_rules(CUPS[2])
+    big = parse_rules(CUPS[2].replace("brain = 4, shotgun = 1 }",
+                                      f"brain = {4 * 10**12}, shotgun = {10**12} }}"))
+    _same_model(small.model, big.model)
+
+
 @pytest.mark.parametrize("body, match", [
     ("[cup]\n", r"cup\.dice: give at least one colour"),
     ("[cup]\n[cup.dice]\ngreen = 3\n", r"cup\.dice\.green: must be a table"),
@@ -380,21 +435,23 @@ def test_malformed_cups_are_refused_in_one_line(body, match):
     assert "\n" not in str(info.value)
 
 
-def test_the_cup_enumerates_itself_as_the_generic_walk_would():
+@pytest.mark.parametrize("text", CUPS)
+def test_the_cup_enumerates_itself_as_the_generic_walk_would(text):
     """The cup's bulk enumeration (integer state codes, weights over one
     denominator) gives the model the generic walk over its continuations
-    gives, state for state (up to the last bit of a folded probability)."""
+    (the cup's own chances of each state's outcomes, written apart) gives,
+    state for state (up to the last bit of a folded probability)."""
     from designer.engine.parts import enumerate_turn
 
-    rules = parse_rules(SMALL_CUP.format(goal=4, ending="rounds"))
+    rules = parse_rules(text)
     part = rules.part
 
     class Walk:  # the same part without its bulk enumeration
         start, handover, name, continuations = (part.start, part.handover, part.name,
                                                 part.continuations)
 
-    m2, keys2 = enumerate_turn(Walk(), forced_first=True)
     m, keys = rules.model, rules.keys
+    m2, keys2 = enumerate_turn(Walk(), forced_first=m.forced_first, min_bank=m.min_bank)
     assert m.states == m2.states and m.outcomes == m2.outcomes
     assert set(keys) == set(keys2) and keys[0] == keys2[0]
     where = {k: s for s, k in enumerate(keys2)}

@@ -109,11 +109,60 @@ class Cup:
         :func:`designer.engine.model.fold_self_loops` would; the start has
         no hand, so a forced first roll never comes back to it.
 
+        The states are explored a breadth-first level at a time with whole
+        arrays (:func:`_level`) where the codes and the integer weights fit
+        in 64 bits, else one at a time with Python's integers
+        (:meth:`_enumerate_exact`); both number the states in the same
+        order and give the same model.
+
         Returns
         -------
         TurnModel, list
             The model and each state's key ``(B, S, F)`` (state 0 first).
         """
+        radix, base = self._radix()
+        L = lcm(*(c.brain + c.shotgun + c.footprint for c in self.colours))
+        biggest = comb(sum(c.count for c in self.colours), self.throw) * L ** self.throw
+        if radix[-1] * base[-1] >= 2**62 or biggest >= 2**62:
+            return self._enumerate_exact(forced_first, min_bank, floor)
+        level = np.zeros(1, dtype=np.int64)  # the start's code
+        codes, parts, rolls = [level], [], {}
+        known = level.copy()  # every code seen, sorted, and its state
+        known_state = np.zeros(1, dtype=np.int64)
+        while len(level):
+            walk = _level(self, level, radix, base, L, rolls)
+            # the codes first reached at this level, in the order of their first outcome
+            seen = walk["code"]
+            at = np.minimum(np.searchsorted(known, seen), len(known) - 1)
+            new, first = np.unique(seen[known[at] != seen], return_index=True)
+            level = new[np.argsort(first, kind="stable")]
+            states = sum(map(len, codes)) + np.arange(len(level), dtype=np.int64)
+            codes.append(level)
+            order = np.argsort(np.concatenate((known, level)), kind="stable")
+            known = np.concatenate((known, level))[order]
+            known_state = np.concatenate((known_state, states))[order]
+            parts.append(_rows(walk, known_state[np.searchsorted(known, seen)]))
+        code = np.concatenate(codes)
+        digits = (code[:, None] // radix) % base
+        k = len(self.colours)
+        keys = [(tuple(r[:k]), tuple(r[k:2 * k]), tuple(r[2 * k:])) for r in digits.tolist()]
+        cat = lambda f: np.concatenate([p[f] for p in parts])  # noqa: E731
+        cont_start = np.concatenate(([0], np.cumsum(cat("has")))).astype(np.int64)
+        out_start = np.concatenate(([0], np.cumsum(cat("count")))).astype(np.int64)
+        return self._model(keys, cont_start, out_start, cat("weight"), cat("denom"),
+                           cat("gains"), cat("nexts"), cat("throws"), forced_first, min_bank,
+                           floor), keys
+
+    def _radix(self):
+        """The place value and the base of each digit of a state's code:
+        ``B`` per colour, then ``S``, then ``F``, each digit ``0 .. count``."""
+        base = np.array([c.count + 1 for c in self.colours] * 3, dtype=np.int64)
+        radix = np.concatenate(([1], np.cumprod(base)[:-1])).astype(np.int64)
+        return radix, base
+
+    def _enumerate_exact(self, forced_first, min_bank, floor):
+        """:meth:`enumerate` a state at a time in Python's integers (any
+        number of dice and faces)."""
         k = len(self.colours)
         radix = []
         step = 1
@@ -191,7 +240,8 @@ class Cup:
         i64 = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
         g = i64(gains)
         bust = g < 0
-        if max(denom, default=0) < 2**53:  # both exact in floats: one correctly rounded division
+        top = max(denom, default=0) if isinstance(denom, list) else int(denom.max(initial=0))
+        if top < 2**53:  # both exact in floats: one correctly rounded division
             prob = np.asarray(weight, dtype=np.float64) / np.asarray(denom, dtype=np.float64)
         else:
             prob = np.array([w / d for w, d in zip(weight, denom)], dtype=np.float64)
@@ -268,6 +318,125 @@ def _coded_roll(colours, cup, F, n, RB, RS, RF):
         off = sum(x[i] * RB[i] + y[i] * RS[i] + z[i] * RF[i] for i in range(k))
         out.append((off, sum(y), sum(x), y, x, z, w))
     return out, D
+
+
+def _level(cup, level, radix, base, L, rolls):
+    """One breadth-first level of :meth:`Cup.enumerate` in whole arrays.
+
+    ``level`` holds the states' codes. Returns per state ``has`` (it can
+    roll), ``busted`` and ``total`` (the weight of the busting rolls and of
+    every roll that does not come back, over the denominator ``D`` of its
+    roll: the chances are ``w / total``), ``throws`` (``D / total``, for the
+    states that can roll), and per outcome that goes on, in the order the
+    states and their rolls come (the order new states are numbered in),
+    its state ``st``, ``gain``, ``code`` and ``w``. ``rolls`` caches
+    :func:`_coded_block` per cup and hand."""
+    k = len(cup.colours)
+    d = (level[:, None] // radix) % base
+    B, S, F = d[:, :k], d[:, k:2 * k], d[:, 2 * k:]
+    inside = np.array([c.count for c in cup.colours], dtype=np.int64) - B - S - F
+    n = cup.throw - F.sum(1)
+    short = inside.sum(1) < n  # brains go back into the cup; the points stay scored
+    inside = np.where(short[:, None], inside + B, inside)
+    B = np.where(short[:, None], 0, B)
+    has = inside.sum(1) >= n
+    Q = len(level)
+    roll = np.flatnonzero(has)
+    hand = np.concatenate((inside[roll], F[roll]), axis=1)
+    kinds, inv = np.unique(hand, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    blocks = []
+    for row in kinds.tolist():
+        key = tuple(row)
+        if key not in rolls:
+            rolls[key] = _coded_block(cup, key[:k], key[k:], radix, L)
+        blocks.append(rolls[key])
+    D = np.zeros(Q, dtype=np.int64)
+    off, shots, gain, w = (np.concatenate([b[f] for b in blocks] + [np.zeros(0, np.int64)])
+                           for f in range(4))
+    R = np.array([len(b[0]) for b in blocks], dtype=np.int64)
+    D[roll] = np.array([b[4] for b in blocks], dtype=np.int64)[inv]
+    # each rolling state's outcomes are its kind's block of the table, in order
+    size = R[inv]
+    st = np.repeat(roll, size)
+    first = np.concatenate(([0], np.cumsum(R)[:-1])).astype(np.int64)[inv]
+    at = np.arange(len(st)) + np.repeat(first - (np.cumsum(size) - size), size)
+    off, shots, gain, w = off[at], shots[at], gain[at], w[at]
+    nxt = (B @ radix[:k] + S @ radix[k:2 * k])[st] + off
+    bust = shots >= (cup.bust - S.sum(1))[st]
+    back = ~bust & (gain == 0) & (nxt == level[st])  # all footprints, thrown again
+    go = ~bust & ~back
+
+    def per_state(mask):
+        out = np.zeros(Q, dtype=np.int64)
+        np.add.at(out, st[mask], w[mask])
+        return out
+
+    busted, total = per_state(bust), D - per_state(back)
+    wrong = np.flatnonzero(has & (busted + per_state(go) != total))
+    if len(wrong):  # exact: a bug, never rounding
+        v = d[wrong[0]].tolist()
+        raise AssertionError(f"{cup.name((tuple(v[:k]), tuple(v[k:2 * k]), tuple(v[2 * k:])))}"
+                             ": weights do not sum to 1")
+    return {"has": has, "busted": busted, "total": total,
+            "throws": D[has] / total[has], "st": st[go], "gain": gain[go],
+            "code": nxt[go], "w": w[go]}
+
+
+def _rows(walk, nexts):
+    """The outcome rows of a level from :func:`_level`, given the state
+    each outcome goes to: per state that can roll, its busts merged into
+    one row first, then its outcomes by points and by next state (as
+    :func:`designer.engine.parts.enumerate_turn` orders them); ``count``
+    rows per such state."""
+    busted, total = walk["busted"], walk["total"]
+    bst = np.flatnonzero(busted > 0)
+    st = np.concatenate((bst, walk["st"]))
+    gain = np.concatenate((np.full(len(bst), -1, dtype=np.int64), walk["gain"]))
+    nxt = np.concatenate((np.full(len(bst), -1, dtype=np.int64), nexts))
+    w = np.concatenate((busted[bst], walk["w"]))
+    order = np.lexsort((nxt, gain, st))
+    st, gain, nxt, w = st[order], gain[order], nxt[order], w[order]
+    return {"has": walk["has"], "count": np.bincount(st, minlength=len(total))[walk["has"]],
+            "weight": w, "denom": total[st], "gains": gain, "nexts": nxt,
+            "throws": walk["throws"]}
+
+
+def _coded_block(cup, inside, F, radix, L):
+    """The roll of a hand ``F`` topped up from a cup holding ``inside``:
+    per outcome its code offset (brains and shotguns added, the footprints
+    as the new hand), shotguns, points and integer weight over the
+    denominator (returned too), in :func:`_roll`'s order."""
+    k = len(cup.colours)
+    n = cup.throw - sum(F)
+    blocks = []
+    for d in product(*(range(min(u, n) + 1) for u in inside)):
+        if sum(d) != n:
+            continue
+        x, y, z, w = _thrown(cup.colours, tuple(F[i] + d[i] for i in range(k)), L)
+        blocks.append((x, y, z, w * prod_comb(inside, d)))
+    x, y, z, w = (np.concatenate(f) for f in zip(*blocks))
+    off = x @ radix[:k] + y @ radix[k:2 * k] + z @ radix[2 * k:]
+    return off, y.sum(1), x.sum(1), w, comb(sum(inside), n) * L ** cup.throw
+
+
+@cache
+def _thrown(colours, m, L):
+    """``m[c]`` dice of each colour thrown: arrays of brains, shotguns and
+    footprints per colour (one row per outcome) and integer weights over
+    ``L^sum(m)``, in :func:`_roll`'s order."""
+    rows = list(product(*(_faces(c, mc, L) for c, mc in zip(colours, m))))
+    x, y, z = (np.array([[r[j] for r in shown] for shown in rows], dtype=np.int64)
+               .reshape(len(rows), len(colours)) for j in range(3))
+    w = np.array([_prod(r[3] for r in shown) for shown in rows], dtype=np.int64)
+    return x, y, z, w
+
+
+def _prod(values):
+    r = 1
+    for v in values:
+        r *= v
+    return r
 
 
 def prod_comb(cup, d):
