@@ -584,14 +584,16 @@ def _rows_worker(w, claim, kind, m, base, count, geo, pw, fa_off, ob_off, fb_off
 def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen, fall_h,
                A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start, out_start,
                out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h, hidx, tmin, stopv, W,
-               acc, best, res, sec):
+               acc, best, res, sec, flags):
     """The rounds of seats level at ``B0`` at or above the goal, ``B0``
     from the cap down: the blocks ``blocks[k] = (kind, m, base, count)``
     (the turns once a seat ended at or above the goal, seats ``N - 1`` down
     to 1, then the rounds' starts), their rows of one ``B0`` swept in turn
     until one sweep moves no win (and no length, relatively) by more than
     ``tol`` (such a round can end level at ``B0`` again: the secant step
-    with one start state, :func:`_secant`); a round that ends level higher
+    with one start state, :func:`_secant`), or the wins stand while the
+    lengths grow for :data:`ENDLESS_ROUNDS` sweeps (every seat passes, the
+    round starts level again for ever: ``flags[0]``); a round that ends level higher
     reads what this sweep gave, lower (a fall that stays at or above the
     goal) the last sweep's, so the levels are swept again until none
     moves. A round ends level only where every seat before the mover holds
@@ -615,6 +617,7 @@ def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff
             moved = 0.0
             lmoved = 0.0
             settled = False
+            calm = 0
             for it in range(max_inner):
                 for r in range(NA):
                     sec[2, r] = A[rw0, 0, r]
@@ -647,9 +650,15 @@ def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff
                 if it == 0:
                     sd = max(sd, d)
                     sld = max(sld, ld)
-                if d <= tol and ld <= tol:
-                    settled = True
-                    break
+                if d <= tol:
+                    if ld <= tol or flags[0] != 0:  # (lengths said to have no limit)
+                        settled = True
+                        break
+                    calm += 1
+                    if calm > ENDLESS_ROUNDS:  # the wins stand, the lengths grow: every
+                        flags[0] = 1  # seat passes for ever (or the round starts level again)
+                        settled = True
+                        break
                 if H == 1:
                     _secant(A, rw0, sec, it, pol[0][P_F0])
             if not settled:
@@ -658,7 +667,7 @@ def tie_rounds(blocks, every, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff
             slmax = max(slmax, lmoved)
         total += smax
         ltotal += slmax
-        if sd <= tol and sld <= tol:
+        if sd <= tol and (sld <= tol or flags[0] != 0):
             return total, ltotal
     return -1.0, ltotal
 
@@ -737,7 +746,7 @@ def run(mode, blocks, k, nt, order, pos, window, geo, pw, fa_off, ob_off, fb_off
         return tie_rounds(blocks, k == 1, geo, pw, fa_off, ob_off, fb_off, tie_off, fall_eff, fall_pen,
                           fall_h, A, tie, pol, tol, max_inner, starts, blk_ptr, blk_states, cont_start,
                           out_start, out_prob, throws, oq, opt_start, opt_gain, opt_next, hand_h,
-                          hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0], sec[0])
+                          hidx, tmin, stopv[0], W[0], acc[0], best[0], res[0], sec[0], flags)
     if mode == 2:
         flags[2] = 0
         unsettled[:, 0] = 0.0

@@ -539,12 +539,13 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=(), progress=Non
     if rules.model.falls:
         from designer.engine.length import TOO_LONG
         from designer.engine.rounds_falls import ENDLESS
-        from designer.engine.seat_rounds_falls import solve_seat_rounds_falls
+        from designer.engine.seat_rounds_falls import CYCLE, solve_seat_rounds_falls
 
         r = solve_seat_rounds_falls(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
                                     lengths=want, progress=progress)
         if want and r.length_problem:
-            error, want = {"endless": ENDLESS, "too long": TOO_LONG}[r.length_problem], False
+            error, want = {"endless": ENDLESS, "too long": TOO_LONG,
+                           "cycle": CYCLE}[r.length_problem], False
         passes = r.passes
     else:
         from designer.engine.seat_rounds import solve_seat_rounds_model

@@ -84,6 +84,7 @@ from designer.engine import _rounds_kernels as rk
 from designer.engine.model import BUST, NONE, PENALTY, build_model
 from designer.engine.length import stalled
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _layout, _order
+from designer.engine.seats import STALL, STALL_PASSES
 from designer.engine.solve import TooLargeError
 from designer.errors import ConvergenceError, DesignError
 
@@ -249,7 +250,7 @@ def _pairs(goal, C, lo, replay):
     return pairs, row
 
 
-def iterate(run_pass, flags, lengths, progress, unsettled, never):
+def iterate(run_pass, flags, lengths, progress, unsettled, never, stall=False):
     """Passes ``run_pass()`` (its largest change of a stored win, -1 where a
     pair did not settle, and of a length, relatively) until no win moves
     by more than :data:`~designer._jit.TOL` in a pass and, with
@@ -257,7 +258,12 @@ def iterate(run_pass, flags, lengths, progress, unsettled, never):
     have no limit or are too long to measure; lengths that would not
     settle within the passes allowed (:func:`~designer.engine.length.stalled`)
     set ``flags[1]``. ``progress(passes, change)`` after every pass.
-    Returns the last change and the passes.
+    With ``stall`` (three or more seats, whose best replies can cycle) the
+    passes also stop once :data:`~designer.engine.seats.STALL_PASSES`
+    passes in a row have not brought the change below
+    :data:`~designer.engine.seats.STALL` times the least one before: the
+    iterates go round a cycle, and the last change, above the tolerance,
+    tells the caller so. Returns the last change and the passes.
 
     Raises
     ------
@@ -266,12 +272,16 @@ def iterate(run_pass, flags, lengths, progress, unsettled, never):
         :data:`MAX_PASSES` passes did not.
     """
     lagging = []  # the lengths' largest relative change, pass by pass, once the wins settled
+    best, since = np.inf, 0
     for passes in range(1, MAX_PASSES + 1):
         delta, ldelta = run_pass()
         if delta < 0:
             raise unsettled
         if progress is not None:
             progress(passes, float(delta))
+        best, since = (delta, 0) if delta < STALL * best else (best, since + 1)
+        if stall and delta > TOL and since >= STALL_PASSES:
+            return float(delta), passes
         if delta <= TOL:
             if not lengths or ldelta <= TOL or flags.any():
                 return float(delta), passes

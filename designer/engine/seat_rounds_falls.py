@@ -76,7 +76,7 @@ import numba
 import numpy as np
 
 from designer import memory as mem
-from designer._jit import TIE, load_first, threads
+from designer._jit import TIE, TOL, load_first, threads
 from designer.engine import _seat_rounds_falls_kernels as sk
 from designer.engine.model import build_model
 from designer.engine.rounds import CAP_MARGIN, TIE_RULES, _layout, _order
@@ -95,6 +95,11 @@ from designer.errors import ConvergenceError, DesignError
 SECONDS_PER_WORK = 1e-9
 #: Passes assumed by the estimate (measured 5 to 15 on those games).
 PASSES_GUESS = 12
+#: Why the game length is not given where the passes went round a cycle.
+CYCLE = ("at some scores the seats' best replies keep changing in a cycle (with three or "
+         "more players each seat's best answer can depend on another's), so the expected "
+         "game length does not settle (the win probabilities are given with how much they "
+         "still move)")
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,13 +127,16 @@ class SeatRoundsFallsResult(SeatValues):
     seconds : float
     length_problem : str
         ``""``, ``"endless"`` (optimal play can pass for ever), ``"too
-        long"`` (lengths that would not settle) or ``"not asked"``.
+        long"`` (lengths that would not settle), ``"cycle"`` (the seats'
+        best replies go round a cycle: :data:`CYCLE`) or ``"not asked"``.
     unsettled_positions : int
         Tuples of scores whose decisions cycle (three or more seats: max-n
         is not always well posed), in the last pass; each keeps the
-        iterate of least change seen.
+        iterate of least change seen. Where the passes themselves go round
+        a cycle (the change of a pass stops falling), the rows of the
+        table whose wins still moved in one more pass.
     unsettled_residual : float
-        The largest such change.
+        The largest such change (then also ``residual``).
     """
 
     players: int
@@ -339,7 +347,7 @@ def solve_seat_rounds_falls(model, goal, players, *, ties="replay", cap=None, me
         passes += r.passes
         un, un_res = un + r.unsettled, max(un_res, r.unsettled_residual)
         problem = problem or ("not asked" if not lengths else "endless" if r.flags[0] else
-                              "too long" if r.flags[1] else "")
+                              "cycle" if r.delta > TOL else "too long" if r.flags[1] else "")
     seconds = time.perf_counter() - t0
     g, H = G - lo, len(r.starts)
     block = r.A[r.geo.oa:r.geo.oa + g ** N]
@@ -493,10 +501,16 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None
     delta, passes = iterate(
         run_pass, flags[:2], lengths, progress, stuck,
         lambda d: ConvergenceError(f"the rounds ending with falling scores and {N} players did "
-                                   f"not settle (last change {d:.3g})"))
+                                   f"not settle (last change {d:.3g})"), stall=N > 2)
+    moving, residual = int(flags[2]), float(unsettled.max())
+    if delta > TOL:  # the passes go round a cycle of best replies: which rows still move
+        before = A[:, :, :N].copy()
+        delta = max(delta, run_pass()[0])
+        passes += 1
+        moving = int((np.abs(A[:, :, :N] - before).max(axis=(1, 2)) > TOL).sum())
+        residual = max(residual, delta)
     return _Solved(A, geo, lay.starts, delta, passes, flags,
-                   _sizes(model, N, G, C, lo, replay, nt)[1], int(flags[2]),
-                   float(unsettled.max()), gv, lay.hidx)
+                   _sizes(model, N, G, C, lo, replay, nt)[1], moving, residual, gv, lay.hidx)
 
 
 __all__ = ["ENDLESS", "SeatRoundsFallsResult", "estimate", "solve_seat_rounds_falls"]
