@@ -255,6 +255,29 @@ def test_passes_that_go_round_a_cycle_stop_with_three_seats(monkeypatch):
         _passes(cycle, False, monkeypatch)
 
 
+def test_a_solve_whose_passes_go_round_a_cycle_says_so(monkeypatch):
+    """Where the passes stop on a change above the tolerance (a cycle of
+    best replies; here the iteration is told so after it settled), the
+    solve runs one more pass, counts the rows whose wins it still moves,
+    gives the change as the residual and no game length."""
+    from designer.engine import seat_rounds_falls as srf
+
+    real = srf.iterate
+
+    def cycling(*args, **kw):
+        assert kw.get("stall") is True  # three seats: a cycle is possible
+        _, passes = real(*args, **kw)
+        return 3e-4, passes
+
+    model, goal, _ = _case("wipe")
+    want = solve_seat_rounds_falls(model, goal, 3, ties="earlier-seat", cap=goal + 3)
+    monkeypatch.setattr(srf, "iterate", cycling)
+    got = solve_seat_rounds_falls(model, goal, 3, ties="earlier-seat", cap=goal + 3)
+    assert got.passes == want.passes + 1 and got.unsettled_positions == 0
+    assert got.residual == got.unsettled_residual == 3e-4 and got.length_problem == "cycle"
+    assert np.abs(got.win - want.win).max() < 1e-12
+
+
 def test_solve_game_gives_the_seats_and_the_fair_komi():
     """Through solve_game: the seats' wins (summing to 1), the game length,
     the passes, and a fair komi read off the same table."""

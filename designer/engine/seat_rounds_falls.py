@@ -498,7 +498,7 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None
             return -1.0, b
         return max(d, a), max(ld, b)
 
-    delta, passes = iterate(
+    delta, done_passes = iterate(
         run_pass, flags[:2], lengths, progress, stuck,
         lambda d: ConvergenceError(f"the rounds ending with falling scores and {N} players did "
                                    f"not settle (last change {d:.3g})"), stall=N > 2)
@@ -506,10 +506,10 @@ def _solve(model, N, G, C, lo, replay, subs, lengths, progress, A=None, pol=None
     if delta > TOL:  # the passes go round a cycle of best replies: which rows still move
         before = A[:, :, :N].copy()
         delta = max(delta, run_pass()[0])
-        passes += 1
+        done_passes += 1
         moving = int((np.abs(A[:, :, :N] - before).max(axis=(1, 2)) > TOL).sum())
         residual = max(residual, delta)
-    return _Solved(A, geo, lay.starts, delta, passes, flags,
+    return _Solved(A, geo, lay.starts, delta, done_passes, flags,
                    _sizes(model, N, G, C, lo, replay, nt)[1], moving, residual, gv, lay.hidx)
 
 
