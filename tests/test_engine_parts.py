@@ -398,6 +398,26 @@ def test_a_cup_built_in_arrays_equals_the_cup_built_a_state_at_a_time(text):
     _same_model(fast, built)
 
 
+def test_a_cup_of_many_colours_codes_its_states_in_pythons_integers(monkeypatch):
+    """Thirty colours of one die each: a state's code needs 90 binary
+    digits, so the cup is walked a state at a time (the choice is made in
+    Python's integers, which do not wrap round as 64-bit ones would)."""
+    from designer.engine.cup import Colour, Cup
+
+    cup = Cup(tuple(Colour(f"c{i}", 1, 1, 1, 1) for i in range(30)), 1, 3)
+    assert cup._places()[-1] == 2**90
+
+    class Exact(Exception):
+        pass
+
+    def exact(*args):
+        raise Exact
+
+    monkeypatch.setattr(Cup, "_enumerate_exact", exact)
+    with pytest.raises(Exact):
+        cup.enumerate()
+
+
 def test_a_cup_too_large_for_64_bits_is_built_in_pythons_integers():
     """Faces counted in trillions make the weights overflow 64 bits: the
     cup is built a state at a time instead, and its chances, each the

@@ -32,7 +32,7 @@ comes back to the same state; the engine folds that away exactly
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
-from math import comb, factorial, lcm
+from math import comb, factorial, lcm, prod
 
 import numpy as np
 
@@ -120,11 +120,13 @@ class Cup:
         TurnModel, list
             The model and each state's key ``(B, S, F)`` (state 0 first).
         """
-        radix, base = self._radix()
+        places = self._places()
         L = lcm(*(c.brain + c.shotgun + c.footprint for c in self.colours))
         biggest = comb(sum(c.count for c in self.colours), self.throw) * L ** self.throw
-        if radix[-1] * base[-1] >= 2**62 or biggest >= 2**62:
+        if places[-1] >= 2**62 or biggest >= 2**62:  # (Python's integers: no overflow here)
             return self._enumerate_exact(forced_first, min_bank, floor)
+        radix = np.array(places[:-1], dtype=np.int64)
+        base = np.array([c.count + 1 for c in self.colours] * 3, dtype=np.int64)
         level = np.zeros(1, dtype=np.int64)  # the start's code
         codes, parts, rolls = [level], [], {}
         known = level.copy()  # every code seen, sorted, and its state
@@ -143,9 +145,7 @@ class Cup:
             known_state = np.concatenate((known_state, states))[order]
             parts.append(_rows(walk, known_state[np.searchsorted(known, seen)]))
         code = np.concatenate(codes)
-        digits = (code[:, None] // radix) % base
-        k = len(self.colours)
-        keys = [(tuple(r[:k]), tuple(r[k:2 * k]), tuple(r[2 * k:])) for r in digits.tolist()]
+        keys = [_key(r, len(self.colours)) for r in ((code[:, None] // radix) % base).tolist()]
         cat = lambda f: np.concatenate([p[f] for p in parts])  # noqa: E731
         cont_start = np.concatenate(([0], np.cumsum(cat("has")))).astype(np.int64)
         out_start = np.concatenate(([0], np.cumsum(cat("count")))).astype(np.int64)
@@ -153,26 +153,21 @@ class Cup:
                            cat("gains"), cat("nexts"), cat("throws"), forced_first, min_bank,
                            floor), keys
 
-    def _radix(self):
-        """The place value and the base of each digit of a state's code:
-        ``B`` per colour, then ``S``, then ``F``, each digit ``0 .. count``."""
-        base = np.array([c.count + 1 for c in self.colours] * 3, dtype=np.int64)
-        radix = np.concatenate(([1], np.cumprod(base)[:-1])).astype(np.int64)
-        return radix, base
+    def _places(self):
+        """The place value of each digit of a state's code (``B`` per
+        colour, then ``S``, then ``F``, each digit ``0 .. count``), in
+        Python's integers, and last the number of codes."""
+        places = [1]
+        for c in self.colours * 3:
+            places.append(places[-1] * (c.count + 1))
+        return places
 
     def _enumerate_exact(self, forced_first, min_bank, floor):
         """:meth:`enumerate` a state at a time in Python's integers (any
         number of dice and faces)."""
         k = len(self.colours)
-        radix = []
-        step = 1
-        for _ in range(3):
-            row = []
-            for c in self.colours:
-                row.append(step)
-                step *= c.count + 1
-            radix.append(tuple(row))
-        RB, RS, RF = radix
+        places = self._places()
+        RB, RS, RF = (tuple(places[i * k:(i + 1) * k]) for i in range(3))
 
         def code(B, S, F):
             return sum(B[i] * RB[i] + S[i] * RS[i] + F[i] * RF[i] for i in range(k))
@@ -375,9 +370,8 @@ def _level(cup, level, radix, base, L, rolls):
     busted, total = per_state(bust), D - per_state(back)
     wrong = np.flatnonzero(has & (busted + per_state(go) != total))
     if len(wrong):  # exact: a bug, never rounding
-        v = d[wrong[0]].tolist()
-        raise AssertionError(f"{cup.name((tuple(v[:k]), tuple(v[k:2 * k]), tuple(v[2 * k:])))}"
-                             ": weights do not sum to 1")
+        raise AssertionError(f"{cup.name(_key(d[wrong[0]].tolist(), k))}: weights do not sum "
+                             "to 1")
     return {"has": has, "busted": busted, "total": total,
             "throws": D[has] / total[has], "st": st[go], "gain": gain[go],
             "code": nxt[go], "w": w[go]}
@@ -428,15 +422,13 @@ def _thrown(colours, m, L):
     rows = list(product(*(_faces(c, mc, L) for c, mc in zip(colours, m))))
     x, y, z = (np.array([[r[j] for r in shown] for shown in rows], dtype=np.int64)
                .reshape(len(rows), len(colours)) for j in range(3))
-    w = np.array([_prod(r[3] for r in shown) for shown in rows], dtype=np.int64)
+    w = np.array([prod(r[3] for r in shown) for shown in rows], dtype=np.int64)
     return x, y, z, w
 
 
-def _prod(values):
-    r = 1
-    for v in values:
-        r *= v
-    return r
+def _key(digits, k):
+    """A state's key ``(B, S, F)`` from the digits of its code."""
+    return tuple(digits[:k]), tuple(digits[k:2 * k]), tuple(digits[2 * k:])
 
 
 def prod_comb(cup, d):
