@@ -112,13 +112,26 @@ def _interrupt(path):
                             cwd=path.parent, start_new_session=True, preexec_fn=ctrl_c_deliverable)
     store = load_study(path).store_path
     deadline = time.time() + 120
-    while not store.exists() and time.time() < deadline:
+    # wait for a trial to run (imports and kernel loading come first, and
+    # take seconds more on a loaded machine), then land inside it (0.3 s)
+    while _running_trials(store) == 0 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
-    time.sleep(3.0)  # a few trials in (imports and kernel loading come first)
+    time.sleep(0.1)
     assert proc.poll() is None, "the study finished before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return proc.returncode, err
+
+
+def _running_trials(store):
+    """Trials the study's store shows running (0 before the store exists)."""
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(store.resolve().as_uri() + "?mode=ro", uri=True) as con:
+            return con.execute("SELECT count(*) FROM trials WHERE state = 'RUNNING'").fetchone()[0]
+    except sqlite3.Error:  # the store is being created
+        return 0
 
 
 def _stopped_trials(path):
