@@ -98,24 +98,6 @@ def single_thread():
     numba.set_num_threads(1)
 
 
-def run_in_order(kernel, args, in_order):
-    """``kernel(*args)``, on one of numba's threads when ``in_order``.
-
-    Where scores can fall, a pass's score pairs (or rotation classes) read
-    others of the same pass, so they must go one after the other; a second
-    thread would only wait. The thread count is restored afterwards."""
-    if not in_order:
-        return kernel(*args)
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        return kernel(*args)
-    finally:
-        numba.set_num_threads(before)
-
-
 def threads():
     """Threads a parallel kernel may run on: one scratch set each.
 

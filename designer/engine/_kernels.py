@@ -142,8 +142,8 @@ def _option_decisions(rad, bo, o, t, tcap, opt_start, opt_gain, opt_next, node_b
 def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
            cont_start, out_start, out_prob, out_kind, out_points, out_h, out_effect,
            out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, nF,
-           blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg, mgs,
-           cnt):
+           blk_ptr, blk_states, blk_tmax, node_base, node_len, V, Vf, W, B, acc, cb, u, v, mg,
+           mgs, cnt):
     """One backward sweep over both sides' turns of pair ``(a, b)`` (score
     indices; side 0 is the mover at ``(a, b)``, side 1 at ``(b, a)``),
     deciding at ``x``. Writes in-turn values to ``W[side, node]`` and turn
@@ -217,7 +217,7 @@ def _sweep(a, b, x, goal, lo, min_bank, forced_first, tie,
                                 if ns == mi:
                                     _add_other(acc, p, B, other, out_h[o], fb, nF)
                                 else:
-                                    acc[0] += p * (1.0 - V[mb, out_h[o], ns - lo])
+                                    acc[0] += p * (1.0 - Vf[mb, out_h[o], ns - lo])
                         val = _at(acc, x)
                         if c > cont_start[s]:  # a later continuation must beat the best
                             rad = _decision(rad, acc, cb, 0.0, x, mg, mgs, cnt)
@@ -302,8 +302,8 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
                 max_sweeps, warm,
                 cont_start, out_start, out_prob, out_kind, out_points, out_h, out_effect,
                 out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
-                blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg,
-                mgs, cnt, x, y, M, out):
+                blk_ptr, blk_states, blk_tmax, node_base, node_len, V, Vf, W, B, acc, cb, u, v,
+                mg, mgs, cnt, x, y, M, out):
     """Solve pair ``(a, b)`` by policy iteration on its unknowns, then damped
     value iteration after ``pi_sweeps`` sweeps (or when the policy's system is
     singular); the estimate is accepted once one
@@ -317,7 +317,7 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
         ma = a if side == 0 else b
         mb = b if side == 0 else a
         h = fh[k % nF]
-        x[k] = V[ma, h, mb] if warm else _guess(V, ma, mb, h, n)
+        x[k] = Vf[ma, h, mb] if warm else _guess(V, ma, mb, h, n)
     sweeps = 0
     res = np.inf
     gap = np.inf
@@ -325,7 +325,7 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
         rad = _sweep(a, b, x, goal, lo, min_bank, forced_first, tie, cont_start, out_start,
                      out_prob, out_kind, out_points, out_h, out_effect, out_penalty, opt_start,
                      opt_gain, opt_next, hand_h, pass_ok, hidx, fb, nF, blk_ptr, blk_states,
-                     blk_tmax, node_base, node_len, V, W, B, acc, cb, u, v, mg, mgs, cnt)
+                     blk_tmax, node_base, node_len, V, Vf, W, B, acc, cb, u, v, mg, mgs, cnt)
         sweeps += 1
         res = 0.0
         for k in range(K):
@@ -374,7 +374,7 @@ def _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_
     for h in range(V.shape[1]):
         v0 = _at3(B, 0, h, x)
         v1 = _at3(B, 1, h, x)
-        change = max(change, abs(v0 - V[a, h, b]), abs(v1 - V[b, h, a]))
+        change = max(change, abs(v0 - Vf[a, h, b]), abs(v1 - Vf[b, h, a]))
         V[a, h, b] = v0
         V[b, h, a] = v1
     out[0] = res
@@ -451,7 +451,7 @@ def _keep2(rad, m, slope, dA, dO, dT, thr, side, mg, cnt):
 
 @kernel
 def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb,
-            fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt):
+            fbh, blk_ptr, blk_states, blk_tmax, V, Vf, W, B, mg, cnt):
     """:func:`_sweep` with two unknowns ``x0, x1`` in scalars; values in
     ``W[side * nodes + node, :3]`` and ``B[side * H + h, :3]`` are in each
     side's own coordinates. The blocks are swept one side after the other: within a
@@ -576,7 +576,7 @@ def _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start, o
                                 else:  # a bust that may change the banked score
                                     ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
-                                aA += p * (1.0 - V[mb, h, ns - lo])
+                                aA += p * (1.0 - Vf[mb, h, ns - lo])
                             elif h == fbh:
                                 aA += p
                                 aT -= p
@@ -805,15 +805,15 @@ def _kept_hold2(mg, cnt, y0, y1):
 @kernel
 def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
                  out_prob, oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax,
-                 V, W, B, mg, cnt, out):
+                 V, Vf, W, B, mg, cnt, out):
     """:func:`_solve_pair` with two unknowns in scalars (the same rule);
     simple states (``cf[CF_SIMPLE]``) swept by :func:`_sweep2s`."""
     n = V.shape[0]
     H = V.shape[1]
     simple = cf[CF_SIMPLE] != 0
     if warm:
-        x0 = V[a, fbh, b]
-        x1 = V[b, fbh, a]
+        x0 = Vf[a, fbh, b]
+        x1 = Vf[b, fbh, a]
     else:
         x0 = _guess(V, a, b, fbh, n)
         x1 = _guess(V, b, a, fbh, n)
@@ -825,7 +825,8 @@ def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, 
                            V, W, B, mg, cnt)
         else:
             rad = _sweep2(a, b, x0, x1, cf, tie, st, out_start, out_prob, oq, oc, opt_start,
-                          opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, W, B, mg, cnt)
+                          opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, Vf, W, B, mg,
+                          cnt)
         sweeps += 1
         # the unknowns' rows, their greedy backup g and fixed point y
         g0, g1, y0, y1, pi = two_rows(B, fbh, x0, x1)
@@ -858,7 +859,7 @@ def _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, 
     for h in range(V.shape[1]):
         w0 = B[h, 0] + B[h, 1] * x0 + B[h, 2] * x1
         w1 = B[H + h, 0] + B[H + h, 1] * x1 + B[H + h, 2] * x0
-        change = max(change, abs(w0 - V[a, h, b]), abs(w1 - V[b, h, a]))
+        change = max(change, abs(w0 - Vf[a, h, b]), abs(w1 - Vf[b, h, a]))
         V[a, h, b] = w0
         V[b, h, a] = w1
     out[0] = res
@@ -924,7 +925,7 @@ def _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweep
                max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
                out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb,
                fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq, opt_nb, cf, V,
-               W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y, M, out, done):
+               Vf, W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y, M, out, done):
     """Solve pair ``m`` on thread ``t``'s scratch and mark it solved."""
     a = pairs[m, 0]
     b = pairs[m, 1]
@@ -934,23 +935,23 @@ def _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweep
     if nF == 1:
         _solve_pair2(a, b, cf, tie, tol, pi_sweeps, pi_exact, max_sweeps, warm, st, out_start,
                      out_prob, oq, oc, opt_start, opt_gain, opt_nb, fh[0], blk_ptr, blk_states,
-                     blk_tmax, V, W2[t], B2[t, :2 * H], mg[t], cnt[t, :1], out[m])
+                     blk_tmax, V, Vf, W2[t], B2[t, :2 * H], mg[t], cnt[t, :1], out[m])
     else:
         _solve_pair(a, b, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps, pi_exact,
                     max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points, out_h,
                     out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx,
-                    fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, W[t],
+                    fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, V, Vf, W[t],
                     B[t, :, :H], acc[t, :K1], cb[t, :K1], u[t, :K1], v[t, :K1], mg[t], mgs[t],
                     cnt[t, :1], x[t, :K1 - 1], y[t, :K1 - 1], M[t, :K1 - 1], out[m])
     store_release(done, m, 1)
 
 
 @parallel_kernel
-def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
+def solve_pairs(pairs, groups, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
                 pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind, out_points,
                 out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next, hand_h, pass_ok,
                 hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
-                opt_nb, simple, V, nt, nodes, out, work):
+                opt_nb, simple, V, Vf, nt, nodes, out, work):
     """Solve every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums) on ``nt`` workers.
 
@@ -966,8 +967,12 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     worker that does not run.
 
     Where scores can fall, a pair also reads pairs of smaller sums, not
-    yet solved in this pass; one worker then solves the pairs in order,
-    so that every pass is reproducible.
+    yet solved in this pass: those reads (and a pair's warm start and its
+    change) go to ``Vf``, the table as the last pass left it, so the
+    workers share a pass as they share the single one of scores that never
+    fall, and a pass gives the same numbers as one worker solving the pairs
+    in order (which reads only last pass's values there too). Where scores
+    never fall, ``Vf`` is ``V``.
 
     ``out[m]`` receives pair ``m``'s report (:func:`_solve_pair`);
     ``work[w]`` the pairs worker ``w`` solved and, in ``work[w, 1]``, how
@@ -1004,7 +1009,7 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
     done = np.zeros(npairs, dtype=np.int64)
     cf = np.array([goal, lo, min_bank, 1 if forced_first else 0, 1 if simple else 0],
                   dtype=np.int64)
-    workers = 1 if falls else nt
+    workers = nt
     for w in prange(workers):
         t = numba.get_thread_id()
         spent = 0  # cycles this worker spent on its pairs
@@ -1013,29 +1018,28 @@ def solve_pairs(pairs, groups, falls, goal, lo, min_bank, forced_first, tie, tol
             m = fetch_add(claim, 0, 1)
             if m >= npairs:
                 break
-            if not falls:
-                # wait for the inputs, or take them over (the docstring)
-                patience = 2 * spent // max(solved, 1) + 20_000
-                while True:
-                    d = await_inputs(m, pairs, n, groups, done, patience)
-                    if d < 0:
-                        break
-                    if load_acquire(done, d) == 0:
-                        _solve_one(d, t, pairs, goal, lo, min_bank, forced_first, tie, tol,
-                                   pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start,
-                                   out_prob, out_kind, out_points, out_h, out_effect, out_penalty,
-                                   opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
-                                   blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
-                                   opt_nb, cf, V, W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x, y,
-                                   M, out, done)
-                        work[w, 1] += 1
+            # wait for the inputs, or take them over (the docstring)
+            patience = 2 * spent // max(solved, 1) + 20_000
+            while True:
+                d = await_inputs(m, pairs, n, groups, done, patience)
+                if d < 0:
+                    break
+                if load_acquire(done, d) == 0:
+                    _solve_one(d, t, pairs, goal, lo, min_bank, forced_first, tie, tol,
+                               pi_sweeps, pi_exact, max_sweeps, warm, cont_start, out_start,
+                               out_prob, out_kind, out_points, out_h, out_effect, out_penalty,
+                               opt_start, opt_gain, opt_next, hand_h, pass_ok, hidx, fb, fh,
+                               blk_ptr, blk_states, blk_tmax, node_base, node_len, st, oc, oq,
+                               opt_nb, cf, V, Vf, W, B, W2, B2, acc, cb, u, v, mg, mgs, cnt, x,
+                               y, M, out, done)
+                    work[w, 1] += 1
             t0 = cycles()
             _solve_one(m, t, pairs, goal, lo, min_bank, forced_first, tie, tol, pi_sweeps,
                        pi_exact, max_sweeps, warm, cont_start, out_start, out_prob, out_kind,
                        out_points, out_h, out_effect, out_penalty, opt_start, opt_gain, opt_next,
                        hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax, node_base,
-                       node_len, st, oc, oq, opt_nb, cf, V, W, B, W2, B2, acc, cb, u, v, mg, mgs,
-                       cnt, x, y, M, out, done)
+                       node_len, st, oc, oq, opt_nb, cf, V, Vf, W, B, W2, B2, acc, cb, u, v, mg,
+                       mgs, cnt, x, y, M, out, done)
             spent += cycles() - t0
             solved += 1
             work[w, 0] += 1

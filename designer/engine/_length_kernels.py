@@ -26,7 +26,7 @@ _END = 2
 
 @kernel
 def _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb,
-           fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL):
+           fbh, blk_ptr, blk_states, blk_tmax, V, L, Lf, W, WL, BL):
     """One backward sweep over both sides' turns of pair ``(a, b)`` (score
     indices; side 0 moves at ``(a, b)``, side 1 at ``(b, a)``): in-turn win
     probabilities into ``W`` from the solved table ``V[i, j, h]``, the
@@ -102,7 +102,7 @@ def _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, op
                                     ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 v += p * (1.0 - V[mb, ns - lo, h])
-                                lA += p * L[mb, ns - lo, h]
+                                lA += p * Lf[mb, ns - lo, h]
                                 continue
                             # the opponent's turn start in this pair
                             v += p * (1.0 - V[mb, ma, h])
@@ -255,7 +255,7 @@ def _sweep_simple(a, b, cf, tie, st, out_start, out_prob, throws, oq, fbh, blk_s
 
 @kernel
 def _pair(a, b, simple, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
-          opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL, out):
+          opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, Lf, W, WL, BL, out):
     """Lengths of pair ``(a, b)``: one sweep, then the two unknowns from
     their own rows ``y0 = u0 + u1 y0 + u2 y1``, ``y1 = v0 + v1 y1 + v2 y0``.
     ``out``: the largest change of a stored length (for passes where
@@ -265,7 +265,7 @@ def _pair(a, b, simple, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_st
                       W, WL, BL)
     else:
         _sweep(a, b, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_start, opt_gain,
-               opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, W, WL, BL)
+               opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, Lf, W, WL, BL)
     H = BL.shape[0] // 2
     y0 = 0.0
     y1 = 0.0
@@ -278,23 +278,25 @@ def _pair(a, b, simple, cf, tie, st, out_start, out_prob, throws, oq, oc, opt_st
     for h in range(H):
         l0 = BL[h, 0] + BL[h, 1] * y0 + BL[h, 2] * y1
         l1 = BL[H + h, 0] + BL[H + h, 1] * y1 + BL[H + h, 2] * y0
-        change = max(change, abs(l0 - L[a, b, h]) / max(1.0, abs(l0)),
-                     abs(l1 - L[b, a, h]) / max(1.0, abs(l1)))
+        change = max(change, abs(l0 - Lf[a, b, h]) / max(1.0, abs(l0)),
+                     abs(l1 - Lf[b, a, h]) / max(1.0, abs(l1)))
         L[a, b, h] = l0
         L[b, a, h] = l1
     out[0] = max(out[0], change)
 
 
 @parallel_kernel
-def length_pairs(pairs, groups, falls, simple, cf, tie, st, out_start, out_prob, throws, oq, oc,
-                 opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, nodes, nt,
-                 out):
+def length_pairs(pairs, groups, simple, cf, tie, st, out_start, out_prob, throws, oq, oc,
+                 opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L, Lf, nodes,
+                 nt, out):
     """The lengths of every pair of ``pairs`` (decreasing score sum) on
     ``nt`` workers (``simple``: the plan's, :func:`_sweep_simple`): each
     claims the next pair from a shared counter and waits until the pairs it
-    reads are done, or takes over an input another worker is slow on (where
-    scores never fall; else one worker takes the pairs in order).
-    ``out[m]``: pair ``m``'s report (:func:`_pair`)."""
+    reads are done, or takes over an input another worker is slow on.
+    Where scores fall, a pair's reads below its own score sum and its
+    change go to ``Lf``, the lengths as the last pass left them (as the
+    solve's :func:`designer.engine._kernels.solve_pairs` does); else
+    ``Lf`` is ``L``. ``out[m]``: pair ``m``'s report (:func:`_pair`)."""
     H = V.shape[2]
     W = np.zeros((nt, 2 * nodes))
     WL = np.zeros((nt, 2 * nodes, 3))
@@ -303,8 +305,7 @@ def length_pairs(pairs, groups, falls, simple, cf, tie, st, out_start, out_prob,
     npairs = pairs.shape[0]
     claim = np.zeros(1, dtype=np.int64)
     done = np.zeros(npairs, dtype=np.int64)
-    workers = 1 if falls else nt
-    for w in prange(workers):
+    for w in prange(nt):
         t = numba.get_thread_id()
         spent = 0  # cycles this worker spent on its pairs
         solved = 0
@@ -312,24 +313,24 @@ def length_pairs(pairs, groups, falls, simple, cf, tie, st, out_start, out_prob,
             m = fetch_add(claim, 0, 1)
             if m >= npairs:
                 break
-            if not falls:
-                # wait for the inputs, or take them over as the solve does
-                # (designer.engine._kernels.solve_pairs): a worker kept off
-                # its core by another process must not hold this one up
-                patience = 2 * spent // max(solved, 1) + 20_000
-                while True:
-                    d = await_inputs(m, pairs, n, groups, done, patience)
-                    if d < 0:
-                        break
-                    if load_acquire(done, d) == 0:
-                        _pair(pairs[d, 0], pairs[d, 1], simple, cf, tie, st, out_start,
-                              out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb, fbh,
-                              blk_ptr, blk_states, blk_tmax, V, L, W[t], WL[t], BL[t], out[d])
-                        store_release(done, d, 1)
+            # wait for the inputs, or take them over as the solve does
+            # (designer.engine._kernels.solve_pairs): a worker kept off
+            # its core by another process must not hold this one up
+            patience = 2 * spent // max(solved, 1) + 20_000
+            while True:
+                d = await_inputs(m, pairs, n, groups, done, patience)
+                if d < 0:
+                    break
+                if load_acquire(done, d) == 0:
+                    _pair(pairs[d, 0], pairs[d, 1], simple, cf, tie, st, out_start,
+                          out_prob, throws, oq, oc, opt_start, opt_gain, opt_nb, fbh,
+                          blk_ptr, blk_states, blk_tmax, V, L, Lf, W[t], WL[t], BL[t],
+                          out[d])
+                    store_release(done, d, 1)
             t0 = cycles()
             _pair(pairs[m, 0], pairs[m, 1], simple, cf, tie, st, out_start, out_prob, throws,
                   oq, oc, opt_start, opt_gain, opt_nb, fbh, blk_ptr, blk_states, blk_tmax, V, L,
-                  W[t], WL[t], BL[t], out[m])
+                  Lf, W[t], WL[t], BL[t], out[m])
             store_release(done, m, 1)
             spent += cycles() - t0
             solved += 1

@@ -702,16 +702,17 @@ def _record(Do, cont_start, node_s, row):
 
 
 @parallel_kernel
-def match_pairs(pairs, groups, falls, nt, need_opt, cf, tie, cont_start, out_start, out_prob, throws,
+def match_pairs(pairs, groups, nt, need_opt, cf, tie, cont_start, out_start, out_prob, throws,
                 out_kind, out_points, out_h, out_effect, out_penalty, opt_start, opt_gain,
                 opt_next, hand_h, pass_ok, hidx, fb, fh, blk_ptr, blk_states, blk_tmax,
                 node_base, node_len, obase, onodes, pick, E, mstop, mcont, tabs, V, X, L, nodes,
                 out, node_s, D, st, oq, opt_nb, simple):
     """Evaluate every pair of ``pairs`` (rows ``(a, b)``, ``a <= b``, by
     decreasing score sum; ``groups`` bound the sums). The pairs of one sum
-    read only pairs of larger sums (scores that never fall), so they run
-    side by side on ``nt`` threads; where scores can fall (``falls``) the
-    caller runs one thread, and the pairs go in order. With ``D`` of more
+    read only pairs of larger sums, so they run side by side on ``nt``
+    threads. Where scores can fall a pair also reads pairs of smaller
+    sums, which run after it: it reads them as the last pass left them,
+    whatever the threads. With ``D`` of more
     than one row, optimal play's decisions are recorded into it
     (:func:`optimal_decisions`' table, below the goal)."""
     nF = fh.shape[0]

@@ -194,9 +194,10 @@ def length_classes(reps, groups, n, nt, nF, cf, tie, st, out_start, out_prob, th
                    nodes, out):
     """The lengths of every class of ``reps`` (by decreasing score sum;
     ``groups`` bound the sums). The classes of one sum read only classes of
-    larger sums (scores that never fall), so they run side by side on
-    ``nt`` threads; where scores can fall the caller runs one thread, and
-    the classes go in order. ``out[m]``: the class's largest change, -1 if
+    larger sums, so they run side by side on ``nt`` threads. Where scores
+    can fall a class also reads classes of smaller sums, which run after
+    it: it reads them as the last pass left them, whatever the threads.
+    ``out[m]``: the class's largest change, -1 if
     its turns never end."""
     N = reps.shape[1]
     K1 = N * nF + 1

@@ -296,9 +296,10 @@ def profile_classes(reps, groups, n, nt, nF, cf, pc, tie, st, out_start, out_pro
                     blk_tmax, V, Z, pick, E, mstop, mcont, tab, nodes, mo, out):
     """Every class of ``reps`` (by decreasing score sum; ``groups`` bound
     the sums), each with the policy at each of its ``N`` positions in turn.
-    The classes of one sum read only classes of larger sums (scores that
-    never fall), so they run side by side on ``nt`` threads; where scores
-    can fall the caller runs one thread. ``out[m]``: the class's largest
+    The classes of one sum read only classes of larger sums, so they run
+    side by side on ``nt`` threads. Where scores can fall a class also
+    reads classes of smaller sums, which run after it: it reads them as
+    the last pass left them, whatever the threads. ``out[m]``: the class's largest
     change, -1 if its turns never end. ``mo``: the most outcomes of one
     continuation."""
     N = reps.shape[1]

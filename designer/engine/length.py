@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-from designer._jit import TIE, TOL, load_first, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, threads
 from designer import memory as mem
 from designer.engine import _length_kernels as K
 from designer.engine.solve import TooLargeError, _pairs, plan
@@ -57,7 +57,8 @@ def _warm():
 
 def memory_needed(p, nt):
     """Bytes :func:`game_lengths` allocates for plan ``p`` on ``nt`` threads."""
-    return (p["n"] * p["n"] * p["H"] + nt * (8 * p["nodes"] + 6 * p["H"])) * 8
+    tables = 2 if p["falls"] else 1  # and the last pass's, where scores fall
+    return (tables * p["n"] * p["n"] * p["H"] + nt * (8 * p["nodes"] + 6 * p["H"])) * 8
 
 
 def game_lengths(model, solution, *, memory_limit=None, _timed=True):
@@ -102,6 +103,7 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
     V = np.ascontiguousarray(solution.win)
     n = p["n"]
     L = np.zeros((n, n, p["H"]))
+    Lf = np.empty_like(L) if model.falls else L
     pairs, groups = _pairs(n)
     out = np.zeros((len(pairs), 2))
     cf = np.array([goal, p["lo"], model.min_bank, int(model.forced_first)], dtype=np.int64)
@@ -110,7 +112,7 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
 
     def one_pass():
         out[:] = 0.0
-        _run(model, p, pairs, groups, cf, fbh, V, L, nt, out)
+        _run(model, p, pairs, groups, cf, fbh, V, L, Lf, nt, out)
         return out[:, 0], out[:, 1] != 0
 
     settle(one_pass, model.falls, pairs, p["lo"],
@@ -194,11 +196,13 @@ def settle(one_pass, falls, rows, lo, never):
                                    f"{passes} passes")
 
 
-def _run(model, p, pairs, groups, cf, fbh, V, L, nt, out):
-    args = (pairs, groups, model.falls, p["simple"], cf, TIE, p["st"], model.out_start, model.out_prob,
-            model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain, p["opt_nb"], fbh, p["blk_ptr"],
-            p["blk_states"], p["blk_tmax"], V, L, p["nodes"], nt, out)
-    run_in_order(K.length_pairs, args, model.falls)
+def _run(model, p, pairs, groups, cf, fbh, V, L, Lf, nt, out):
+    if Lf is not L:  # where scores fall: the last pass's lengths, read below a pair's sum
+        np.copyto(Lf, L)
+    K.length_pairs(pairs, groups, p["simple"], cf, TIE, p["st"], model.out_start, model.out_prob,
+                   model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain,
+                   p["opt_nb"], fbh, p["blk_ptr"], p["blk_states"], p["blk_tmax"], V, L, Lf,
+                   p["nodes"], nt, out)
 
 
 def _by_match(model, solution):

@@ -90,7 +90,7 @@ from pathlib import Path
 
 import numpy as np
 
-from designer._jit import TIE, TOL, load_first, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, threads
 from designer import memory as mem
 from designer.engine import _match_kernels as K
 from designer.engine.model import BUST, CHOOSE, END, tiny_model
@@ -549,13 +549,13 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="th
 
 def _run(model, p, pairs, groups, nt, need_opt, cf, obase, onodes, pick, E, mstop, mcont, tabs,
          V, X, L, out, node_s, D):
-    args = (pairs, groups, model.falls, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
+    args = (pairs, groups, nt, need_opt, cf, TIE, model.cont_start, model.out_start,
             model.out_prob, model.cont_throws, model.out_kind, model.out_points, p["out_h"], model.out_effect,
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], obase, onodes, pick, E, mstop, mcont,
             tabs, V, X, L, p["nodes"], out, node_s, D, p["st"], p["oq"], p["opt_nb"], p["simple"])
-    run_in_order(K.match_pairs, args, model.falls)
+    K.match_pairs(*args)
 
 
 __all__ = ["FORMS", "RulesMatch", "RulesPolicy", "defined_horizon", "match_model",

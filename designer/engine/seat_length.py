@@ -35,7 +35,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, load_first, run_in_order, threads
+from designer._jit import TIE, load_first, threads
 from designer import memory as mem
 from designer.engine import _seat_length_kernels as K
 from designer.engine._seat_kernels import rotation_classes
@@ -130,7 +130,7 @@ def _run(model, p, reps, groups, N, cf, V, L, nt, out):
             model.out_prob, model.cont_throws, p["oq"], p["oc"], model.opt_start, model.opt_gain,
             p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"], p["blk_tmax"], V, L,
             p["nodes"], out)
-    run_in_order(K.length_classes, args, model.falls)
+    K.length_classes(*args)
 
 
 __all__ = ["memory_needed", "seat_lengths"]

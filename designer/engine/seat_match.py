@@ -37,7 +37,7 @@ import time
 import numba
 import numpy as np
 
-from designer._jit import TIE, TOL, load_first, run_in_order, threads
+from designer._jit import TIE, TOL, load_first, threads
 from designer import memory as mem
 from designer.engine import _seat_match_kernels as K
 from designer.engine._match_kernels import MAX_SCORE, TABLE
@@ -159,7 +159,7 @@ def seat_profile(model, solution, policy, *, unit=1, name="this game",
     passes, residual = 0, 0.0
     while True:
         out[:] = 0.0
-        run_in_order(K.profile_classes, args, model.falls)
+        K.profile_classes(*args)
         passes += 1
         if np.any(out < 0):
             bad = tuple(int(v) + p["lo"] for v in reps[int(np.flatnonzero(out < 0)[0])])

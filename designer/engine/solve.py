@@ -83,7 +83,7 @@ from graphlib import CycleError, TopologicalSorter
 
 import numpy as np
 
-from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, load_first, run_in_order, threads
+from designer._jit import MAX_SWEEPS, PI_EXACT, PI_SWEEPS, TIE, TOL, load_first, threads
 from designer.engine import _kernels
 from designer.engine.model import BUST, CHOOSE, NONE, ModelError, tiny_model
 from designer import memory as mem
@@ -374,7 +374,7 @@ def plan(model, goal):
                 st=st, oc=oc, oq=np.ascontiguousarray(oc[:, :4]), opt_nb=node_base[model.opt_next].astype(np.int64),
                 hand_h=hidx[model.handover], pass_ok=pass_ok, blk_ptr=blk_ptr, blk_states=blk_states,
                 blk_tmax=blk_tmax, node_base=node_base, node_len=node_len.astype(np.int64),
-                simple=simple, positions=positions)
+                simple=simple, positions=positions, falls=bool(model.falls))
 
 
 def _sum_min(lengths, caps):
@@ -408,7 +408,9 @@ def table_at_least(model, goal):
 def memory_needed(p, nt):
     """Bytes the solve of plan ``p`` allocates on ``nt`` threads."""
     k1 = p["K"] + 1
-    table = 2 * p["n"] * p["n"] * p["H"] * 8  # the kernels' layout and the result's
+    # the kernels' layout and the result's, and where scores fall the last
+    # pass's table, which the pairs read below their own score sum
+    table = (3 if p["falls"] else 2) * p["n"] * p["n"] * p["H"] * 8
     # in-turn values and turn starts of both sides, the decisions kept
     # near a tie, and a few vectors, per thread
     scratch = nt * ((2 * (p["nodes"] + p["H"]) + 2 * p["nodes"] + 16) * k1 + 6 * k1 + k1 * k1) * 8
@@ -498,20 +500,22 @@ def _check_stuck(model):
                                  "the mover may not stop there")
 
 
-def _run(model, p, goal, V, warm, nt, out, pairs, groups, work):
-    # where scores fall one worker solves the pairs in order (_kernels.solve_pairs)
-    run_in_order(_kernels.solve_pairs,
-                 _args(model, p, goal, V, warm, nt, out, pairs, groups, work), model.falls)
+def _run(model, p, goal, V, Vf, warm, nt, out, pairs, groups, work):
+    # where scores fall the pairs read the last pass's table Vf below their
+    # own score sum (_kernels.solve_pairs): Vf is that table, copied
+    if Vf is not V:
+        np.copyto(Vf, V)
+    _kernels.solve_pairs(*_args(model, p, goal, V, Vf, warm, nt, out, pairs, groups, work))
 
 
-def _args(model, p, goal, V, warm, nt, out, pairs, groups, work):
-    return (pairs, groups, model.falls, goal, p["lo"], model.min_bank, model.forced_first, TIE,
+def _args(model, p, goal, V, Vf, warm, nt, out, pairs, groups, work):
+    return (pairs, groups, goal, p["lo"], model.min_bank, model.forced_first, TIE,
             TOL, PI_SWEEPS, PI_EXACT, MAX_SWEEPS, warm, model.cont_start, model.out_start,
             model.out_prob, model.out_kind, model.out_points, p["out_h"], model.out_effect,
             model.out_penalty, model.opt_start, model.opt_gain, model.opt_next, p["hand_h"],
             p["pass_ok"], p["hidx"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
             p["blk_tmax"], p["node_base"], p["node_len"], p["st"], p["oc"], p["oq"], p["opt_nb"],
-            p["simple"], V, nt, p["nodes"], out, work)
+            p["simple"], V, Vf, nt, p["nodes"], out, work)
 
 
 def _warm():
@@ -578,8 +582,9 @@ def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
     # held as V[i, h, j] in the kernels: a turn's stops at t = 0, 1, 2, ...
     # read V[j, h, i + t], neighbours in memory
     V = np.full((n, p["H"], n), 0.5 if model.falls else 0.0)
+    Vf = np.empty_like(V) if model.falls else V
     t0 = time.perf_counter()
-    _run(model, p, goal, V, False, nt, out, pairs, groups, work)
+    _run(model, p, goal, V, Vf, False, nt, out, pairs, groups, work)
     passes, sweeps = 1, int(out[:, 1].sum())
     residual = float(out[:, 0].max())
     if model.falls:
@@ -594,7 +599,7 @@ def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
                 raise ConvergenceError(f"the table still moves by {change:.1e} after "
                                        f"{passes} passes")
             out[:] = 0.0
-            _run(model, p, goal, V, True, nt, out, pairs, groups, work)
+            _run(model, p, goal, V, Vf, True, nt, out, pairs, groups, work)
             passes += 1
             sweeps += int(out[:, 1].sum())
             residual = float(out[:, 0].max())
