@@ -118,9 +118,16 @@ def test_rules_check_json_fields():
     assert out["turn_states"] == 6 and out["states"] == 24_120_000
     assert out["forced_first"] is True and out["scores_can_fall"] is False
     assert 0 < out["memory_bytes"] <= out["memory_limit_bytes"] and out["fits"] is True
-    assert 1 < out["estimated_seconds"] < 100
+    assert 1 < out["estimated_seconds"] < 100 and out["estimated_passes"] is None
     falls = json.loads(cli("rules", "check", "two-dice-pig", "--json").stdout)
-    assert falls["scores_can_fall"] is True
+    assert falls["scores_can_fall"] is True and falls["estimated_passes"] == 10
+    # the passes the time assumes, in words, beside it
+    text = cli("rules", "check", "two-dice-pig").stdout
+    assert "    (at 10 passes; a game whose busts often lower the score may need hundreds)\n" in text
+    for ending, players, passes in (("rounds", 2, 18), ("race", 3, 10), ("rounds", 3, 12)):
+        out = json.loads(cli("rules", "check", "two-dice-pig", "--goal", "40", "--ending", ending,
+                             "--players", str(players), "--json").stdout)
+        assert out["estimated_passes"] == passes, (ending, players)
 
 
 def test_rules_check_of_falling_scores_in_rounds():

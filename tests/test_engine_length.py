@@ -269,3 +269,82 @@ def test_a_race_too_long_to_measure_keeps_its_win(tmp_path, monkeypatch):
     r = cli("solve", str(path))
     assert r.returncode == 0 and "expected game length: not given: the game is too long" in \
         " ".join(r.stdout.split())
+
+
+# a die whose 1 costs 3 banked points (not below -3): busts lower the score
+# often, so the passes are many
+PENALTY = ("goal = 14\n[dice]\nsides = 4\nface.1 = { bust = true }\n[dice.bust_effect]\n"
+           "bust_faces = 1\nscore = \"penalty\"\npenalty = 3\nfloor = -3\n")
+
+
+@pytest.mark.parametrize("text", [PAIR, PENALTY], ids=["wipe", "penalty"])
+def test_passes_where_scores_fall_do_not_depend_on_the_threads(text):
+    """Where scores fall, a pass of the race's solve and of its length runs
+    on every thread, each pair reading the pairs below its own score sum
+    as the last pass left them: the tables, passes and residual are those
+    of one thread, bit for bit (three runs on all threads: they meet in
+    another order each time)."""
+    import numba
+
+    rules = parse_rules(text)
+    assert rules.model.falls
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    try:
+        numba.set_num_threads(1)
+        one = solve_model(rules.model, rules.goal)
+        L1, _ = game_lengths(rules.model, one)
+        numba.set_num_threads(all_threads)
+        for _ in range(3):
+            many = solve_model(rules.model, rules.goal)
+            L, _ = game_lengths(rules.model, many)
+            assert np.array_equal(one.win, many.win) and np.array_equal(L1, L)
+            assert (many.passes, many.sweeps, many.residual) == (one.passes, one.sweeps,
+                                                                   one.residual)
+    finally:
+        numba.set_num_threads(all_threads)
+    assert one.passes > 5
+
+
+def test_the_race_reports_each_pass_of_the_solve_and_the_length():
+    """``solve_game(progress=...)`` hears every pass of the race's solve
+    (its largest change of a win, the last one at most the tolerance) and
+    then every pass of the game length (relative changes) where scores
+    fall."""
+    heard = []
+    game = load_rules_game("two-dice-pig", goal=20)
+    out = solve_game(game, progress=lambda n, change, what: heard.append((what, n, change)))
+    solve = [(n, c) for what, n, c in heard if what == "solve"]
+    length = [(n, c) for what, n, c in heard if what == "length"]
+    assert [what for what, _, _ in heard] == ["solve"] * len(solve) + ["length"] * len(length)
+    assert [n for n, _ in solve] == list(range(1, out["passes"] + 1)) and len(solve) > 2
+    assert solve[-1][1] <= out["residual"] <= 1e-12
+    assert all(c > 1e-12 for _, c in solve[:-1])
+    assert [n for n, _ in length] == list(range(1, len(length) + 1)) and len(length) > 2
+    assert all(c > 1e-12 for _, c in length)
+
+
+def test_the_status_line_gives_the_time_left_at_the_rate_seen():
+    """The terminal's status line of an iterated solve: each pass in words,
+    and once the change has fallen for five passes, the time left at that
+    rate (a change falling tenfold a pass, 2 s a pass, at 1e-6: six more
+    passes to 1e-12, 12 s); a new stage (the game length) starts afresh."""
+    from designer.commands.solve import PassesStatus
+
+    class Status:
+        def update(self, text):
+            self.text = text
+
+    clock = iter(range(0, 100, 2))
+    status = Status()
+    track = PassesStatus(status, "Pig", clock=lambda: next(clock))
+    for k in range(5):
+        track(k + 1, 10.0 ** -k)
+        assert "left" not in status.text
+    assert status.text == "solving Pig exactly: pass 5, largest change 1.0e-04 (stops at 1e-12)"
+    track(6, 1e-5)
+    assert status.text.endswith("change 1.0e-05 (stops at 1e-12), about 14 s left")
+    track(7, 1e-6)
+    assert status.text == ("solving Pig exactly: pass 7, largest change 1.0e-06 (stops at "
+                           "1e-12), about 12 s left")
+    track(1, 0.5, "length")
+    assert status.text == "game length of Pig: pass 1, largest change 5.0e-01 (stops at 1e-12)"

@@ -172,7 +172,7 @@ def test_the_solve_reports_each_pass():
 
     heard = []
     game = load_rules_game("two-dice-pig", goal=12, ending="rounds")
-    out = solve_game(game, progress=lambda n, change: heard.append((n, change)))
+    out = solve_game(game, progress=lambda n, change, what: heard.append((n, change)))
     assert [n for n, _ in heard] == list(range(1, out["passes"] + 1)) and len(heard) > 2
     assert heard[-1][1] == out["residual"] <= 1e-12
     assert all(change > 1e-12 for _, change in heard[:-1])

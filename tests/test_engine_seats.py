@@ -426,6 +426,35 @@ def test_one_worker_and_two_give_the_same_table(name, goal):
     assert np.array_equal(one.win, two.win)
 
 
+@pytest.mark.parametrize("name, goal", [("snake-eyes", 9), ("penalty", 8)])
+def test_passes_where_scores_fall_do_not_depend_on_the_threads(name, goal):
+    """Where scores fall the passes run on every thread too, each class
+    reading the classes below its own score sum as the last pass left
+    them: the table, passes, residual and game lengths are those of one
+    worker solving the classes in order, bit for bit (three runs on all
+    threads: they meet in another order each time)."""
+    import numba
+
+    from designer.engine.seat_length import seat_lengths
+
+    rules = _text({"snake-eyes": SNAKE_EYES, "penalty": PENALTY}[name], goal)
+    assert rules.model.falls
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = solve_seats_model(rules.model, goal, 3)
+        L1, _ = seat_lengths(rules.model, one)
+    finally:
+        numba.set_num_threads(before)
+    for _ in range(3):
+        many = solve_seats_model(rules.model, goal, 3)
+        L, _ = seat_lengths(rules.model, many)
+        assert np.array_equal(one.win, many.win) and np.array_equal(L1, L)
+        assert (many.passes, many.residual, many.unsettled_positions) == (
+            one.passes, one.residual, one.unsettled_positions)
+    assert one.passes > 3
+
+
 def test_state_count_and_memory_before_solving():
     """rules check's figures: the positions the solve covers (every tuple
     of scores times the turn positions of the mover's score), before

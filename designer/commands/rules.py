@@ -83,3 +83,7 @@ def show_check(f):
     if seconds is not None:
         console.print(f"  estimated solve time: {duration(seconds)}" if seconds >= 1 else
                       f"  estimated solve time: under a second ({seconds:.2g} s)")
+        if f.get("estimated_passes"):
+            # (designer solve shows each pass, with the time left at its rate)
+            console.print(f"    (at {f['estimated_passes']} passes; a game whose busts often "
+                          "lower the score may need hundreds)")

@@ -66,16 +66,61 @@ def run(args):
     return 0
 
 
-def passes_said(name, passes, change):
+def passes_said(name, passes, change, what="solve", left=None):
     """The status line of an iterated solve after ``passes`` passes whose
-    last moved a win by ``change``.
+    last moved a win (``what = "length"``: a game length, relatively) by
+    ``change``, with the seconds ``left`` if known.
 
     >>> passes_said("Two-Dice Pig", 3, 0.0124)
     'solving Two-Dice Pig exactly: pass 3, largest change 1.2e-02 (stops at 1e-12)'
+    >>> passes_said("Pig", 40, 3e-7, "length", 95)
+    'game length of Pig: pass 40, largest change 3.0e-07 (stops at 1e-12), about 1 min 35 s left'
     """
     from designer._jit import TOL
+    from designer.report.terminal import duration
 
-    return f"solving {name} exactly: pass {passes:,}, largest change {change:.1e} (stops at {TOL:g})"
+    head = f"solving {name} exactly" if what == "solve" else f"game length of {name}"
+    tail = "" if left is None else f", {duration(left)} left"
+    return (f"{head}: pass {passes:,}, largest change {change:.1e} (stops at {TOL:g})"
+            + tail)
+
+
+#: Passes over which :class:`PassesStatus` measures how fast the change falls.
+RATE_WINDOW = 5
+
+
+class PassesStatus:
+    """``progress(passes, change, what)`` for a terminal status line: each
+    pass in words (:func:`passes_said`) and, once the change has fallen
+    steadily for :data:`RATE_WINDOW` passes, the time left at that rate:
+    falling by ``rho`` a pass, the change reaches the tolerance in
+    ``log(TOL / change) / log(rho)`` more passes, each as long as the last
+    ones."""
+
+    def __init__(self, status, name, clock=None):
+        import time
+
+        self.status, self.name = status, name
+        self.clock = clock or time.perf_counter
+        self.what, self.seen = None, []
+
+    def __call__(self, passes, change, what="solve"):
+        import math
+
+        from designer._jit import TOL
+
+        now = self.clock()
+        if what != self.what:  # a new stage starts its own count
+            self.what, self.seen = what, []
+        self.seen.append((now, change))
+        left = None
+        if len(self.seen) > RATE_WINDOW and TOL < change:
+            (t0, c0), (t1, c1) = self.seen[-1 - RATE_WINDOW], self.seen[-1]
+            if 0.0 < c1 < c0:
+                rho = (c1 / c0) ** (1.0 / RATE_WINDOW)
+                more = math.log(TOL / c1) / math.log(rho)
+                left = more * (t1 - t0) / RATE_WINDOW
+        self.status.update(passes_said(self.name, passes, change, what, left))
 
 
 def _run_rules(game, args):
@@ -86,8 +131,7 @@ def _run_rules(game, args):
     if err_console.is_terminal and not args.json:
         with err_console.status(f"solving {game.name} exactly...") as status:
             summary = solve_game(game, max_komi=args.max_komi, length=args.length,
-                                 progress=lambda n, change: status.update(
-                                     passes_said(game.name, n, change)))
+                                 progress=PassesStatus(status, game.name))
     else:
         summary = solve_game(game, max_komi=args.max_komi, length=args.length)
     if args.json:

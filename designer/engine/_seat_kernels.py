@@ -207,7 +207,8 @@ def _kept_hold(mg, mgr, mgs, cnt, Y):
 
 @kernel
 def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb, fb,
-           blk_ptr, blk_states, blk_tmax, rot, V, W, Wv, Wl, B, acc, cb, sv, mg, mgr, mgs, cnt):
+           blk_ptr, blk_states, blk_tmax, rot, V, Vf, W, Wv, Wl, B, acc, cb, sv, mg, mgr, mgs,
+           cnt):
     """One backward sweep over every rotation's turn of the class of
     ``canon``, deciding at the estimate ``X`` (shape ``K x N``). Writes the
     rows of in-turn positions to ``W`` (with ``Wv``, ``Wl``) and of turn
@@ -340,7 +341,7 @@ def _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_ga
                                     ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 for a in range(N):
-                                    acc[0, a] += p * V[bs, h, ns - lo, rot[rho, a]]
+                                    acc[0, a] += p * Vf[bs, h, ns - lo, rot[rho, a]]
                                 continue
                             fk = fb[h]
                             if fk >= 0:
@@ -433,7 +434,7 @@ def _keep1(rad, m, slope, dc, db, rho, nxt, thr, mg, mgr, mgs, cnt):
 
 @kernel
 def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb,
-            blk_ptr, blk_states, blk_tmax, rot, V, W, Wv, B, mg, mgr, mgs, cnt):
+            blk_ptr, blk_states, blk_tmax, rot, V, Vf, W, Wv, B, mg, mgr, mgs, cnt):
     """:func:`_sweep` for a turn model with one start state (every game of
     dice): every turn that ends without a score change starts the next
     rotation's turn at that state, so a row of rotation ``rho`` has one
@@ -551,7 +552,7 @@ def _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_g
                                     ns = bust_score(oc, o, mi, lo)
                             if ns != mi:
                                 for a in range(N):
-                                    a0[a] += p * V[bs, h, ns - lo, rot[rho, a]]
+                                    a0[a] += p * Vf[bs, h, ns - lo, rot[rho, a]]
                             else:
                                 a0[N] += p
                         val = a0[rho] + a0[N] * x
@@ -720,8 +721,8 @@ def _guess(V, canon, rho, h, n, out, wrap):
 @kernel
 def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, damp, warm, st, out_start,
                  out_prob, oq, oc, opt_start, opt_gain, opt_nb, fb, fh, blk_ptr, blk_states,
-                 blk_tmax, rot, V, W, Wv, Wl, B, acc, cb, sv, mg, mgr, mgs, cnt, X, Y, Xb, Cm,
-                 Bm, A, g, out):
+                 blk_tmax, rot, V, Vf, W, Wv, Wl, B, acc, cb, sv, mg, mgr, mgs, cnt, X, Y, Xb,
+                 Cm, Bm, A, g, out):
     """Solve class ``m`` (the rule in :mod:`designer.engine.seats`); ``out``:
     residual, sweeps, settled (1) or not (0), status (0 ok, 1 no
     convergence), largest change of a stored value."""
@@ -740,7 +741,7 @@ def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, dam
             f = _flat(canon, r, n)
             fp = f // n
             for a in range(N):
-                X[k, a] = V[fp, h, f - fp * n, g[a]]
+                X[k, a] = Vf[fp, h, f - fp * n, g[a]]
         else:
             _guess(V, canon, r, h, n, Y[k], g)
             for a in range(N):
@@ -753,12 +754,12 @@ def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, dam
     while True:
         if H == 1:
             rad = _sweep1(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start,
-                          opt_gain, opt_nb, blk_ptr, blk_states, blk_tmax, rot, V, W, Wv, B, mg,
-                          mgr, mgs, cnt)
+                          opt_gain, opt_nb, blk_ptr, blk_states, blk_tmax, rot, V, Vf, W, Wv, B,
+                          mg, mgr, mgs, cnt)
         else:
             rad = _sweep(canon, X, cf, tie, st, out_start, out_prob, oq, oc, opt_start, opt_gain,
-                         opt_nb, fb, blk_ptr, blk_states, blk_tmax, rot, V, W, Wv, Wl, B, acc,
-                         cb, sv, mg, mgr, mgs, cnt)
+                         opt_nb, fb, blk_ptr, blk_states, blk_tmax, rot, V, Vf, W, Wv, Wl, B,
+                         acc, cb, sv, mg, mgr, mgs, cnt)
         sweeps += 1
         _rows(B, fh, H, N, Cm, Bm)
         res = _backup(Cm, Bm, X, Y)
@@ -817,7 +818,7 @@ def _solve_class(m, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, dam
             for a in range(N):
                 v = _comp(B, rho * H + h, a, X, N)
                 r = (a - rho) % N
-                change = max(change, abs(v - V[fp, h, fl, r]))
+                change = max(change, abs(v - Vf[fp, h, fl, r]))
                 V[fp, h, fl, r] = v
     out[0] = res
     out[1] = sweeps
@@ -876,8 +877,8 @@ def scratch(N, nF, H, nodes, n):
 @kernel
 def worker(w, workers, reps, class_of, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, damp, warm,
            st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb, fb, fh, blk_ptr,
-           blk_states, blk_tmax, V, out, work, claim, done, W, Wv, Wl, B, acc, cb, sv, mg, mgr,
-           mgs, cnt, X, Y, Xb, Cm, Bm, A, g, rot, pw):
+           blk_states, blk_tmax, V, Vf, out, work, claim, done, W, Wv, Wl, B, acc, cb, sv, mg,
+           mgr, mgs, cnt, X, Y, Xb, Cm, Bm, A, g, rot, pw):
     """Worker ``w`` of ``workers`` (one thread each, this kernel releases
     the interpreter's lock): solve the classes of ``reps`` (by decreasing
     score sum) until none is left, each with this worker's scratch
@@ -890,8 +891,12 @@ def worker(w, workers, reps, class_of, cf, tie, tol, pi_limit, pi_exact, limit, 
     time per class), then solves that input itself, as the two-seat
     schedule does (:func:`designer.engine._kernels.solve_pairs`): the
     other worker may be kept off its core by another process for longer
-    than the whole class takes, and both write the same numbers. With one
-    worker (where scores can fall) the classes are solved in order.
+    than the whole class takes, and both write the same numbers. Where
+    scores can fall a class also reads classes of smaller sums, not yet
+    solved in this pass: those reads, its warm start and its change go to
+    ``Vf``, the table as the last pass left it, so that the numbers are
+    those of one worker solving the classes in order (``Vf`` is ``V`` where
+    scores never fall).
 
     ``cf``: goal, lowest score, min_bank, forced first (0/1), ``n``.
     ``out[m]``: class ``m``'s report; ``work[w]``: classes this worker
@@ -928,8 +933,8 @@ def worker(w, workers, reps, class_of, cf, tie, tol, pi_limit, pi_exact, limit, 
         t1 = cycles()
         _solve_class(todo, reps, cf, tie, tol, pi_limit, pi_exact, limit, unsettle, damp,
                      warm[todo], st, out_start, out_prob, oq, oc, opt_start, opt_gain, opt_nb, fb,
-                     fh, blk_ptr, blk_states, blk_tmax, rot, V, W, Wv, Wl, B, acc, cb, sv, mg, mgr,
-                     mgs, cnt, X, Y, Xb, Cm, Bm, A, g, out[todo])
+                     fh, blk_ptr, blk_states, blk_tmax, rot, V, Vf, W, Wv, Wl, B, acc, cb, sv, mg,
+                     mgr, mgs, cnt, X, Y, Xb, Cm, Bm, A, g, out[todo])
         store_release(done, todo, 1)
         if todo == m:
             spent += cycles() - t1

@@ -230,7 +230,9 @@ def check_game(game):
     are lower bounds, ``states_at_least`` is true and
     ``estimated_seconds`` None; with two seats under the rounds ending also
     ``rule_compare_memory_bytes``, what ``designer compare`` allocates for a
-    ``rule:`` or ``py:`` policy against optimal play)."""
+    ``rule:`` or ``py:`` policy against optimal play). Where scores can fall
+    the solve iterates, and ``estimated_passes`` gives the passes the time
+    assumes (else None)."""
     rules = game.rules
     if game.players > 2:
         _check_seats(game)
@@ -267,7 +269,7 @@ def check_game(game):
             "states": est["positions"], "states_at_least": est["at_least"],
             "memory_bytes": est["memory"], "memory_limit_bytes": limit,
             "fits": est["memory"] <= limit, "estimated_seconds": est["seconds"],
-            **extra}
+            "estimated_passes": est.get("passes"), **extra}
 
 
 def _feature_ranges(model):
@@ -326,10 +328,12 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
         ``expected_actions`` (None where the length is not computed):
         a study reads every start vector it sweeps off one solve.
 
-    ``progress(passes, change)``, if given, hears each pass of the
-    iteration where it is long: the rounds ending where busts can lower a
-    banked score (:func:`~designer.engine.rounds_falls.solve_rounds_falls`,
-    :func:`~designer.engine.seat_rounds_falls.solve_seat_rounds_falls`).
+    ``progress(passes, change, what)``, if given, hears each pass of the
+    iterations that run where busts can lower a banked score (passes until
+    nothing moves by more than :data:`~designer._jit.TOL`): ``what`` is
+    ``"solve"`` (``change``: the largest change of a win) or ``"length"``
+    (the game length's own passes, after the solve in the race ending;
+    ``change`` relative).
     """
     starts = [tuple(int(x) for x in v) for v in starts]
     for v in starts:
@@ -340,14 +344,14 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
         _check_seats(game)
         if game.ending == "rounds":
             return _solve_seat_rounds_game(game, max_komi, length, starts, progress)
-        return _solve_seats_game(game, max_komi, length, starts)
+        return _solve_seats_game(game, max_komi, length, starts, progress)
     if game.players != 2 or game.ending not in ("race", "rounds"):
         raise DesignError(f"the engine solves 2 players and the race or rounds ending, not "
                           f"{game.players} players and the {game.ending} ending")
     if game.ending == "rounds":
         return _solve_rounds_game(game, max_komi, length, starts, progress)
     rules, unit = game.rules, game.unit
-    r = solve_model(rules.model, rules.goal, 0)
+    r = solve_model(rules.model, rules.goal, 0, progress=_stage(progress, "solve"))
     goal, lo = rules.goal, r.floor
     h0 = int(np.searchsorted(r.start_states, 0))
     second = r.win[-lo, -lo:, h0]           # komi k >= 0: V(0, k)
@@ -368,13 +372,20 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     actions = None
     if length is not False:  # about the solve's time: always asked
         try:
-            L, out["length_seconds"] = game_lengths(rules.model, r)
+            L, out["length_seconds"] = game_lengths(rules.model, r,
+                                                    progress=_stage(progress, "length"))
         except LengthTooLong as exc:  # the solve stands without it
             out["length_error"] = str(exc)
         else:
             actions = L[-lo:, -lo:, h0]  # from score 0 on
             _add_lengths(out, actions, game.start)
     return _add_starts(out, starts, game.unit, lambda v: [p := r.value(*v), 1.0 - p], actions)
+
+
+def _stage(progress, what):
+    """``progress(passes, change)`` for one stage of :func:`solve_game`'s
+    ``progress(passes, change, what)`` (None where none is given)."""
+    return None if progress is None else (lambda passes, change: progress(passes, change, what))
 
 
 def _add_starts(out, starts, unit, win, actions):
@@ -413,7 +424,7 @@ def _check_seats(game):
                           f"players, not {game.players}")
 
 
-def _solve_seats_game(game, max_komi, length=None, starts=()):
+def _solve_seats_game(game, max_komi, length=None, starts=(), progress=None):
     """:func:`solve_game` for three or four seats
     (:func:`designer.engine.seats.solve_seats_model`), with the keys of
     today's N-player solves: ``expected_actions`` (the game length under
@@ -433,7 +444,7 @@ def _solve_seats_game(game, max_komi, length=None, starts=()):
     from designer.engine.seats import solve_seats_model
 
     rules, N = game.rules, game.players
-    r = solve_seats_model(rules.model, rules.goal, N)
+    r = solve_seats_model(rules.model, rules.goal, N, progress=_stage(progress, "solve"))
     lo = r.floor
     h0 = int(np.searchsorted(r.start_states, 0))
     # seat 1 at 0 points, every later seat at 0 .. goal - 1: shape (goal,) * (N - 1) + (N,)
@@ -448,7 +459,8 @@ def _solve_seats_game(game, max_komi, length=None, starts=()):
         from designer.errors import ConvergenceError
 
         try:
-            L, out["length_seconds"] = seat_lengths(rules.model, r)
+            L, out["length_seconds"] = seat_lengths(rules.model, r,
+                                                    progress=_stage(progress, "length"))
         except (ConvergenceError, TooLargeError) as exc:  # the solve stands without it
             out["length_error"] = str(exc)
             return _add_starts(out, starts, game.unit, r.value, None)
@@ -542,7 +554,7 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=(), progress=Non
         from designer.engine.seat_rounds_falls import CYCLE, solve_seat_rounds_falls
 
         r = solve_seat_rounds_falls(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
-                                    lengths=want, progress=progress)
+                                    lengths=want, progress=_stage(progress, "solve"))
         if want and r.length_problem:
             error, want = {"endless": ENDLESS, "too long": TOO_LONG,
                            "cycle": CYCLE}[r.length_problem], False
@@ -612,7 +624,7 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=No
 
     rules, unit = game.rules, game.unit
     r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap,
-                           progress=progress, lengths=length is not False)
+                           progress=_stage(progress, "solve"), lengths=length is not False)
     h0 = int(np.searchsorted(r.start_states, 0))
     lo = r.floor
     out = _rounds_out(game, r.X[-lo:, -lo:, h0], max_komi, r.cap)

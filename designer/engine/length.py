@@ -61,7 +61,7 @@ def memory_needed(p, nt):
     return (tables * p["n"] * p["n"] * p["H"] + nt * (8 * p["nodes"] + 6 * p["H"])) * 8
 
 
-def game_lengths(model, solution, *, memory_limit=None, _timed=True):
+def game_lengths(model, solution, *, memory_limit=None, progress=None, _timed=True):
     """Expected actions left at every turn start under optimal play.
 
     Parameters
@@ -72,6 +72,9 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
     memory_limit : int, optional
         Bytes allowed (default :func:`designer.memory.memory_limit`); more
         is refused before anything is allocated.
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass where scores can fall
+        (``change``: the largest relative change of a length).
 
     Returns
     -------
@@ -116,7 +119,7 @@ def game_lengths(model, solution, *, memory_limit=None, _timed=True):
         return out[:, 0], out[:, 1] != 0
 
     settle(one_pass, model.falls, pairs, p["lo"],
-           lambda bad: f"under optimal play the turns at scores {bad} never end")
+           lambda bad: f"under optimal play the turns at scores {bad} never end", progress)
     return L, time.perf_counter() - t0
 
 
@@ -163,14 +166,15 @@ class LengthTooLong(ConvergenceError):
     its solve stands without it."""
 
 
-def settle(one_pass, falls, rows, lo, never):
+def settle(one_pass, falls, rows, lo, never, progress=None):
     """Run passes of a length's kernel until the lengths settle.
 
     ``one_pass()`` runs one pass and returns, per row of ``rows`` (score
     pairs or rotation classes, as score indices), the largest relative
     change of a length and whether its turns never end. One pass where
     scores never fall; else passes until no length moves by more than
-    :data:`~designer._jit.TOL` of itself.
+    :data:`~designer._jit.TOL` of itself, each told to ``progress(passes,
+    change)`` if given.
 
     Raises
     ------
@@ -188,6 +192,8 @@ def settle(one_pass, falls, rows, lo, never):
             raise ConvergenceError(never(tuple(int(v) for v in bad)))
         if not falls or float(change.max()) <= TOL:
             return
+        if progress is not None:
+            progress(passes, float(change.max()))
         changes.append(float(change.max()))
         if stalled(changes, min(STALL_BUDGET, MAX_PASSES)):
             raise LengthTooLong(TOO_LONG)

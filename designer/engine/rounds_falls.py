@@ -217,7 +217,7 @@ def _positions(model, goal, C, lo, ties):
 def falls_estimate(model, goal, cap=None, ties="replay"):
     """What :func:`solve_rounds_falls` needs, before solving: ``positions``
     (in-turn positions of one pass), ``start_states``, ``memory`` (bytes)
-    and a rough ``seconds`` (one thread; :func:`passes_guess` passes)."""
+    and a rough ``seconds`` (one thread; ``passes``, :func:`passes_guess`)."""
     lo, C, n, Tm = _sizes(model, goal, cap)
     H = len(model.start_states())
     F = len(_falling(model)[0])
@@ -230,7 +230,7 @@ def falls_estimate(model, goal, cap=None, ties="replay"):
                   + 5 * n * n + 2 * nt)
     return dict(positions=positions, start_states=H, memory=int(memory),
                 seconds=0.01 + SECONDS_PER_WORK * passes_guess(goal) * positions * per_state,
-                at_least=False)
+                at_least=False, passes=passes_guess(goal))
 
 
 def _pairs(goal, C, lo, replay):

@@ -62,7 +62,7 @@ def _warm():
     load_first((K.length_classes,), tiny)
 
 
-def seat_lengths(model, solution, *, memory_limit=None, _timed=True):
+def seat_lengths(model, solution, *, memory_limit=None, progress=None, _timed=True):
     """Expected actions left at every turn start under max-n play.
 
     Parameters
@@ -74,6 +74,9 @@ def seat_lengths(model, solution, *, memory_limit=None, _timed=True):
     memory_limit : int, optional
         Bytes allowed (default :func:`designer.memory.memory_limit`); more
         is refused before anything is allocated.
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass where scores can fall
+        (``change``: the largest relative change of a length).
 
     Returns
     -------
@@ -120,7 +123,7 @@ def seat_lengths(model, solution, *, memory_limit=None, _timed=True):
 
     settle(one_pass, model.falls, reps, p["lo"],
            lambda bad: f"under the solved play of {N} players the turns at scores {bad} never "
-                       f"end, so the game length is not defined")
+                       f"end, so the game length is not defined", progress)
     seconds = time.perf_counter() - t0
     return np.ascontiguousarray(L.transpose(0, 2, 1)).reshape((n,) * N + (H,)), seconds
 

@@ -270,7 +270,8 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=T
     """What :func:`solve_seat_rounds_falls` needs, before solving:
     ``positions`` (in-turn positions of one pass), ``start_states``,
     ``memory`` (bytes on ``nt`` threads, the smaller games of a tie
-    included), ``seconds`` (a rough guide) and ``at_least`` (False)."""
+    included), ``seconds`` (a rough guide, at ``passes`` passes) and
+    ``at_least`` (False)."""
     N, G, lo, C = _bounds(model, goal, players, ties, cap)
     nt = threads() if nt is None else nt
     replay = ties == "replay"
@@ -280,7 +281,8 @@ def estimate(model, goal, players, *, ties="replay", cap=None, nt=None, length=T
             _, p, mm, w = _sizes(model, t, G, C, lo, True, nt)  # kept while the game is solved
             positions, memory, work = positions + p, memory + mm, work + w
     return dict(positions=positions, start_states=len(model.start_states()), memory=memory,
-                seconds=0.01 + SECONDS_PER_WORK * PASSES_GUESS * work, at_least=False)
+                seconds=0.01 + SECONDS_PER_WORK * PASSES_GUESS * work, at_least=False,
+                passes=PASSES_GUESS)
 
 
 def _warm():

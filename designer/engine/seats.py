@@ -83,10 +83,12 @@ Scores that can fall
 --------------------
 When a bust can lower a banked score, a class also reads tuples of a
 smaller sum, not yet solved. The classes are then swept in the same order
-again and again by one worker (a block Gauss-Seidel iteration over the
-whole table, each class solved exactly given the others) until no stored
-value moves by more than :data:`~designer._jit.TOL`; that change is
-reported in the residual. Each class starts a pass from its stored
+again and again (a block Gauss-Seidel iteration over the whole table, each
+class solved exactly given the others; the smaller sums read as the last
+pass left them, so every thread takes part and the numbers are those of
+one worker taking the classes in order) until no stored value moves by
+more than :data:`~designer._jit.TOL`; that change is reported in the
+residual. Each class starts a pass from its stored
 values, except a class that did not settle in the pass before: it starts
 afresh from the tuples above it, so that its values follow its inputs and
 not its own last iterate. With three or more seats the passes need not
@@ -249,7 +251,8 @@ def memory_needed(p, players, nt):
     K = N * len(p["fh"])
     D = N + K
     classes = tuples // N + n
-    table = tuples * H * N * 8 + tuples * 4
+    # the table (and, where scores fall, the last pass's) and each tuple's class
+    table = (2 if p["falls"] else 1) * tuples * H * N * 8 + tuples * 4
     cls = classes * (N * 8 + _seat_kernels.REPORT * 8 + 8)
     # the class enumeration's flags over all tuples
     enum = tuples
@@ -298,10 +301,11 @@ def estimate(model, goal, players, nt=None):
     count = positions(p, players)
     row = players + 1 if p["H"] == 1 else 2 * (players + players * len(p["fh"]))
     seconds = SECONDS_PER_CELL * count * row + SECONDS_PER_WORK * work
-    # where scores can fall: passes, on one thread
-    seconds *= 2 * PASSES_IF_FALLS if model.falls else 1
+    # where scores can fall: passes
+    seconds *= PASSES_IF_FALLS if model.falls else 1
     return dict(positions=count, start_states=p["H"], memory=memory_needed(p, players, nt),
-                seconds=SECONDS_FIXED + seconds, at_least=False)
+                seconds=SECONDS_FIXED + seconds, at_least=False,
+                **({"passes": PASSES_IF_FALLS} if model.falls else {}))
 
 
 def _warm():
@@ -309,12 +313,16 @@ def _warm():
     load_first((_seat_kernels.worker,), lambda: solve_seats_model(tiny_model(), 2, 3, _timed=False))
 
 
-def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
+def _run(model, p, goal, players, V, Vf, warm, nt, reps, class_of, out, work):
     """Solve every class once (a pass) on ``nt`` threads, one worker each
-    (:func:`designer.engine._seat_kernels.worker`); one worker where scores
-    can fall, so that every pass sweeps the classes in the same order."""
+    (:func:`designer.engine._seat_kernels.worker`). Where scores can fall
+    ``Vf`` holds the table as the last pass left it (copied here), which a
+    class reads below its own score sum: the numbers do not depend on the
+    threads."""
     import threading
 
+    if Vf is not V:
+        np.copyto(Vf, V)
     cf = np.array([goal, p["lo"], model.min_bank, 1 if model.forced_first else 0, p["n"]],
                   dtype=np.int64)
     # policy iteration, then half greedy backups (module doc); two seats
@@ -324,7 +332,7 @@ def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
         pi_limit, limit, unsettle = PI_SWEEPS, MAX_SWEEPS, False
     else:
         pi_limit, limit, unsettle = PI_SWEEPS, VI_SWEEPS, True
-    workers = 1 if model.falls else nt
+    workers = nt
     claim = np.zeros(1, dtype=np.int64)
     done = np.zeros(len(reps), dtype=np.int64)
     # a fresh C array whether ``warm`` is one flag or one a class (a
@@ -333,7 +341,7 @@ def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
     shared = (reps, class_of, cf, TIE, TOL, pi_limit, PI_EXACT, limit, unsettle, damp, warm,
               p["st"], model.out_start, model.out_prob, p["oq"], p["oc"], model.opt_start,
               model.opt_gain, p["opt_nb"], p["fb"], p["fh"], p["blk_ptr"], p["blk_states"],
-              p["blk_tmax"], V, out, work, claim, done)
+              p["blk_tmax"], V, Vf, out, work, claim, done)
 
     failed = []
 
@@ -356,7 +364,7 @@ def _run(model, p, goal, players, V, warm, nt, reps, class_of, out, work):
         raise failed[0]
 
 
-def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
+def solve_seats_model(model, goal, players, *, memory_limit=None, progress=None, _timed=True):
     """Solve a race of ``players`` seats over ``model`` exactly (max-n).
 
     Parameters
@@ -370,6 +378,8 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
     memory_limit : int, optional
         Bytes the solve may allocate; a larger game is refused before
         anything is allocated (default :func:`designer.memory.memory_limit`).
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass where scores can fall.
 
     Returns
     -------
@@ -420,7 +430,8 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
     # held as V[prefix, h, last, seat] (the kernels' order: a state's stops
     # read neighbours), read as win[s_0, ..., s_{N-1}, h, seat] through a view
     V = np.full((n ** (N - 1), H, n, N), 1.0 / N if model.falls else 0.0)
-    _run(model, p, goal, N, V, False, nt, reps, class_of, out, work)
+    Vf = np.empty_like(V) if model.falls else V
+    _run(model, p, goal, N, V, Vf, False, nt, reps, class_of, out, work)
     passes, sweeps = 1, int(out[:, _seat_kernels.R_SWEEPS].sum())
     if model.falls:
         best, since = np.inf, 0
@@ -428,6 +439,8 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
             if np.any(out[:, _seat_kernels.R_STATUS]):
                 break
             change = float(out[:, _seat_kernels.R_CHANGE].max())
+            if progress is not None:
+                progress(passes, change)
             if change <= TOL:
                 break
             best, since = (change, 0) if change < STALL * best else (best, since + 1)
@@ -444,7 +457,7 @@ def solve_seats_model(model, goal, players, *, memory_limit=None, _timed=True):
             # it, not from its last iterate: its values then follow its inputs
             warm = out[:, _seat_kernels.R_SETTLED] == 1.0
             out[:] = 0.0
-            _run(model, p, goal, N, V, warm, nt, reps, class_of, out, work)
+            _run(model, p, goal, N, V, Vf, warm, nt, reps, class_of, out, work)
             passes += 1
             sweeps += int(out[:, _seat_kernels.R_SWEEPS].sum())
     seconds = time.perf_counter() - t0

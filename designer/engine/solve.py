@@ -57,6 +57,10 @@ sum, not yet solved. The pairs are then swept in the same order again and
 again (a block Gauss-Seidel iteration over the whole table, each pair
 solved exactly given the others) until no stored value moves by more than
 :data:`~designer._jit.TOL`; that last change is reported as the residual.
+A pair reads the smaller sums as the last pass left them (a copy of the
+table taken before the pass), so the pairs of a pass go to every thread as
+where scores never fall, and the numbers are those of one thread taking
+them in order, which reads the same values.
 
 Two unknowns
 ------------
@@ -453,7 +457,8 @@ def estimate(model, goal, nt=None):
         :data:`PLAN_STATES` turn states and its table alone passes
         :func:`designer.memory.memory_limit`; ``positions`` and
         ``memory`` are then lower bounds (:func:`table_at_least`) and
-        ``seconds`` is None.
+        ``seconds`` is None. Where scores can fall, ``passes``: the passes
+        ``seconds`` assumes.
 
     Raises
     ------
@@ -478,7 +483,8 @@ def estimate(model, goal, nt=None):
     if p["K"] > 2:
         work *= GENERAL_SWEEP_FACTOR * (p["K"] + 1)
     return dict(positions=p["positions"], start_states=p["H"], memory=memory_needed(p, nt),
-                seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False)
+                seconds=SECONDS_FIXED + SECONDS_PER_WORK * work, at_least=False,
+                **({"passes": PASSES_IF_FALLS} if model.falls else {}))
 
 
 def _pairs(n):
@@ -523,7 +529,7 @@ def _warm():
     load_first((_kernels.solve_pairs,), lambda: solve_model(tiny_model(), 2, _timed=False))
 
 
-def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
+def solve_model(model, goal, komi=0, *, memory_limit=None, progress=None, _timed=True):
     """Solve a two-seat race over ``model`` exactly.
 
     Parameters
@@ -537,6 +543,10 @@ def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
     memory_limit : int, optional
         Bytes the solve may allocate; a larger game is refused before
         anything is allocated (default :func:`designer.memory.memory_limit`).
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass where scores can fall
+        (the passes go on until no win moves by more than
+        :data:`~designer._jit.TOL`).
 
     Returns
     -------
@@ -592,6 +602,8 @@ def solve_model(model, goal, komi=0, *, memory_limit=None, _timed=True):
             if np.any(out[:, 2]):
                 break
             change = float(out[:, 3].max())
+            if progress is not None:
+                progress(passes, change)
             if change <= TOL:
                 residual = max(residual, change)
                 break
