@@ -91,11 +91,12 @@ RATE_WINDOW = 5
 
 class PassesStatus:
     """``progress(passes, change, what)`` for a terminal status line: each
-    pass in words (:func:`passes_said`) and, once the change has fallen
-    steadily for :data:`RATE_WINDOW` passes, the time left at that rate:
+    pass in words (:func:`passes_said`) and, where the change fell over
+    the last :data:`RATE_WINDOW` passes, the time left at that rate:
     falling by ``rho`` a pass, the change reaches the tolerance in
-    ``log(TOL / change) / log(rho)`` more passes, each as long as the last
-    ones."""
+    ``log(TOL / change) / log(rho)`` more passes, each as long as those
+    (a change that did not fall, as where best replies cycle, gives no
+    time left)."""
 
     def __init__(self, status, name, clock=None):
         import time
