@@ -276,3 +276,26 @@ def test_table_output():
     r = cli("compare", "two-dice-pig", "--goal", "20", "--policy", "hold-at:10")
     assert r.returncode == 0, r.stderr
     assert "A moves first" in r.stdout and "passes, last change" in r.stdout
+
+
+def test_compare_reports_each_pass_where_scores_fall():
+    """``compare(progress=...)`` on a race whose busts lower a banked score
+    hears every pass of optimal play's solve, then every pass of the
+    evaluation (numbered from 1, the last one's change at most 1e-12, as
+    many as the comparison reports); the terminal's status line words the
+    evaluation's."""
+    from designer.commands.solve import passes_said
+
+    heard = []
+    game = load_rules_game("two-dice-pig", goal=20)
+    got = compare(game, "hold-at:10", "optimal",
+                  progress=lambda n, change, what: heard.append((what, n, change)))
+    stages = [what for what, _, _ in heard]
+    solve = [(n, c) for what, n, c in heard if what == "solve"]
+    match = [(n, c) for what, n, c in heard if what == "match"]
+    assert stages == ["solve"] * len(solve) + ["match"] * len(match) and len(solve) > 2
+    assert [n for n, _ in solve] == list(range(1, len(solve) + 1)) and solve[-1][1] <= 1e-12
+    assert [n for n, _ in match] == list(range(1, got.passes + 1)) and got.passes > 2
+    assert match[-1][1] == got.residual <= 1e-12
+    assert passes_said("Pig", 3, 0.5, "match") == (
+        "evaluating the policies on Pig: pass 3, largest change 5.0e-01 (stops at 1e-12)")

@@ -100,7 +100,7 @@ def _policy(spec, game, solution):
     raise DesignError(f"a policy must be a policy string or a Policy, not {type(spec).__name__}")
 
 
-def compare(game, policy, against, *, solution=None, with_agreement=True):
+def compare(game, policy, against, *, solution=None, with_agreement=True, progress=None):
     """Policy ``policy`` (A) against policy ``against`` (B), exactly.
 
     Parameters
@@ -122,6 +122,10 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         otherwise).
     with_agreement : bool
         Also count the agreement of the two policies (over all states).
+    progress : callable, optional
+        For a two-seat rules game in the race, ``progress(passes, change,
+        what)`` for each pass where scores fall
+        (:func:`designer.analysis.rules_compare.compare_rules`).
 
     Raises
     ------
@@ -141,7 +145,7 @@ def compare(game, policy, against, *, solution=None, with_agreement=True):
         from designer.analysis.rules_compare import compare_rules
 
         return compare_rules(game, policy, against, solution=solution,
-                             with_agreement=with_agreement)
+                             with_agreement=with_agreement, progress=progress)
     if game.family in ("deck", "dice") and game.ending != "race":
         # a deck or dice game's policies are evaluated under the race only;
         # Zombie Dice's own rounds are its rules (its only ending)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from designer.analysis.compare import Comparison
 from designer.engine._match_kernels import OPTIMAL
+from designer.engine.game import stage
 from designer.engine.match import RulesPolicy, match_model, parse_rules_policy
 from designer.engine.solve import solve_model
 from designer.errors import DesignError
@@ -24,7 +25,7 @@ class RulesComparison(Comparison):
     passes: int = 1
 
 
-def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
+def compare_rules(game, policy, against, *, solution=None, with_agreement=True, progress=None):
     """Policy ``policy`` (A) against ``against`` (B) on the rules game
     ``game`` (two seats, race or rounds ending), exactly.
 
@@ -41,6 +42,11 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
         is not the comparison's).
     with_agreement : bool
         Also count the agreement.
+    progress : callable, optional
+        ``progress(passes, change, what)`` for each pass where scores fall
+        in the race (``what``: ``"solve"``, optimal play's solve, or
+        ``"match"``, the evaluation), as
+        :func:`designer.engine.game.solve_game` gives it.
 
     Returns
     -------
@@ -74,9 +80,9 @@ def compare_rules(game, policy, against, *, solution=None, with_agreement=True):
                                name=game.name, unit=game.unit)
     else:
         if solution is None and OPTIMAL in (a.kind, b.kind):
-            solution = solve_model(rules.model, rules.goal, 0)
+            solution = solve_model(rules.model, rules.goal, 0, progress=stage(progress, "solve"))
         m = match_model(rules.model, rules.goal, a, b, solution=solution, name=game.name,
-                        unit=game.unit, record=with_agreement)
+                        unit=game.unit, record=with_agreement, progress=stage(progress, "match"))
     start = game.start
     w1, w2 = m.win_as_first(start), m.win_as_second(start)
     agree, positions, agree_s = None, 0, 0.0

@@ -64,6 +64,7 @@ def run(args):
     from contextlib import nullcontext
 
     from designer.analysis.compare import compare
+    from designer.commands.solve import PassesStatus
     from designer.report.terminal import err_console, estimated, print_json, show_comparison
     from designer.support import kind_of
 
@@ -86,9 +87,11 @@ def run(args):
 
         wait = estimated(compare_seconds(game, args.policy))
     with (err_console.status(f"evaluating {args.policy} on {game.name} exactly{wait}...")
-          if shown else nullcontext()):
+          if shown else nullcontext()) as status:
+        # where scores fall, each pass of the race's solve and evaluation
         result = compare(game, args.policy, args.against, solution=solution,
-                         with_agreement=not args.no_agreement)
+                         with_agreement=not args.no_agreement,
+                         progress=PassesStatus(status, game.name) if shown else None)
     if args.json:
         print_json(result.to_dict())
     else:

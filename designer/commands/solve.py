@@ -66,10 +66,16 @@ def run(args):
     return 0
 
 
+#: What a pass of each stage is part of (:func:`passes_said`).
+STAGES = {"solve": "solving {name} exactly", "length": "game length of {name}",
+          "match": "evaluating the policies on {name}"}
+
+
 def passes_said(name, passes, change, what="solve", left=None):
     """The status line of an iterated solve after ``passes`` passes whose
     last moved a win (``what = "length"``: a game length, relatively) by
-    ``change``, with the seconds ``left`` if known.
+    ``change``, with the seconds ``left`` if known (``what``: a key of
+    :data:`STAGES`).
 
     >>> passes_said("Two-Dice Pig", 3, 0.0124)
     'solving Two-Dice Pig exactly: pass 3, largest change 1.2e-02 (stops at 1e-12)'
@@ -79,7 +85,7 @@ def passes_said(name, passes, change, what="solve", left=None):
     from designer._jit import TOL
     from designer.report.terminal import duration
 
-    head = f"solving {name} exactly" if what == "solve" else f"game length of {name}"
+    head = STAGES[what].format(name=name)
     tail = "" if left is None else f", {duration(left)} left"
     return (f"{head}: pass {passes:,}, largest change {change:.1e} (stops at {TOL:g})"
             + tail)

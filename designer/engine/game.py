@@ -351,7 +351,7 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     if game.ending == "rounds":
         return _solve_rounds_game(game, max_komi, length, starts, progress)
     rules, unit = game.rules, game.unit
-    r = solve_model(rules.model, rules.goal, 0, progress=_stage(progress, "solve"))
+    r = solve_model(rules.model, rules.goal, 0, progress=stage(progress, "solve"))
     goal, lo = rules.goal, r.floor
     h0 = int(np.searchsorted(r.start_states, 0))
     second = r.win[-lo, -lo:, h0]           # komi k >= 0: V(0, k)
@@ -373,7 +373,7 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     if length is not False:  # about the solve's time: always asked
         try:
             L, out["length_seconds"] = game_lengths(rules.model, r,
-                                                    progress=_stage(progress, "length"))
+                                                    progress=stage(progress, "length"))
         except LengthTooLong as exc:  # the solve stands without it
             out["length_error"] = str(exc)
         else:
@@ -382,9 +382,10 @@ def solve_game(game, max_komi=10, length=None, starts=(), progress=None):
     return _add_starts(out, starts, game.unit, lambda v: [p := r.value(*v), 1.0 - p], actions)
 
 
-def _stage(progress, what):
-    """``progress(passes, change)`` for one stage of :func:`solve_game`'s
-    ``progress(passes, change, what)`` (None where none is given)."""
+def stage(progress, what):
+    """``progress(passes, change)`` for one stage (``what``) of a
+    ``progress(passes, change, what)`` as :func:`solve_game` takes it (None
+    where none is given)."""
     return None if progress is None else (lambda passes, change: progress(passes, change, what))
 
 
@@ -444,7 +445,7 @@ def _solve_seats_game(game, max_komi, length=None, starts=(), progress=None):
     from designer.engine.seats import solve_seats_model
 
     rules, N = game.rules, game.players
-    r = solve_seats_model(rules.model, rules.goal, N, progress=_stage(progress, "solve"))
+    r = solve_seats_model(rules.model, rules.goal, N, progress=stage(progress, "solve"))
     lo = r.floor
     h0 = int(np.searchsorted(r.start_states, 0))
     # seat 1 at 0 points, every later seat at 0 .. goal - 1: shape (goal,) * (N - 1) + (N,)
@@ -460,7 +461,7 @@ def _solve_seats_game(game, max_komi, length=None, starts=(), progress=None):
 
         try:
             L, out["length_seconds"] = seat_lengths(rules.model, r,
-                                                    progress=_stage(progress, "length"))
+                                                    progress=stage(progress, "length"))
         except (ConvergenceError, TooLargeError) as exc:  # the solve stands without it
             out["length_error"] = str(exc)
             return _add_starts(out, starts, game.unit, r.value, None)
@@ -554,7 +555,7 @@ def _solve_seat_rounds_game(game, max_komi, length=None, starts=(), progress=Non
         from designer.engine.seat_rounds_falls import CYCLE, solve_seat_rounds_falls
 
         r = solve_seat_rounds_falls(rules.model, rules.goal, N, ties=rules.ties, cap=game.cap,
-                                    lengths=want, progress=_stage(progress, "solve"))
+                                    lengths=want, progress=stage(progress, "solve"))
         if want and r.length_problem:
             error, want = {"endless": ENDLESS, "too long": TOO_LONG,
                            "cycle": CYCLE}[r.length_problem], False
@@ -624,7 +625,7 @@ def _solve_rounds_falls_game(game, max_komi, length=None, starts=(), progress=No
 
     rules, unit = game.rules, game.unit
     r = solve_rounds_falls(rules.model, rules.goal, ties=rules.ties, cap=game.cap,
-                           progress=_stage(progress, "solve"), lengths=length is not False)
+                           progress=stage(progress, "solve"), lengths=length is not False)
     h0 = int(np.searchsorted(r.start_states, 0))
     lo = r.floor
     out = _rounds_out(game, r.X[-lo:, -lo:, h0], max_komi, r.cap)

@@ -432,7 +432,7 @@ def _warm():
 
 
 def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="this game",
-                unit=1, record=False, _timed=True):
+                unit=1, record=False, progress=None, _timed=True):
     """Evaluate policy ``a`` against policy ``b`` over ``model`` to ``goal`` exactly.
 
     Parameters
@@ -452,6 +452,9 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="th
     record : bool
         Keep optimal play's decisions (``optimal_table``) when a policy is
         ``optimal``, for the agreement.
+    progress : callable, optional
+        ``progress(passes, change)`` after every pass where scores can fall
+        (``change``: the largest change of a win).
 
     Returns
     -------
@@ -537,6 +540,8 @@ def match_model(model, goal, a, b, *, solution=None, memory_limit=None, name="th
         if not model.falls:
             break
         residual = float(out[:, 0].max())
+        if progress is not None:
+            progress(passes, residual)
         if residual <= TOL and float(out[:, 1].max()) <= TOL:
             break
         if passes >= MAX_PASSES:
