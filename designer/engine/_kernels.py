@@ -1009,8 +1009,7 @@ def solve_pairs(pairs, groups, goal, lo, min_bank, forced_first, tie, tol, pi_sw
     done = np.zeros(npairs, dtype=np.int64)
     cf = np.array([goal, lo, min_bank, 1 if forced_first else 0, 1 if simple else 0],
                   dtype=np.int64)
-    workers = nt
-    for w in prange(workers):
+    for w in prange(nt):
         t = numba.get_thread_id()
         spent = 0  # cycles this worker spent on its pairs
         solved = 0

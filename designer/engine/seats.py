@@ -332,7 +332,6 @@ def _run(model, p, goal, players, V, Vf, warm, nt, reps, class_of, out, work):
         pi_limit, limit, unsettle = PI_SWEEPS, MAX_SWEEPS, False
     else:
         pi_limit, limit, unsettle = PI_SWEEPS, VI_SWEEPS, True
-    workers = nt
     claim = np.zeros(1, dtype=np.int64)
     done = np.zeros(len(reps), dtype=np.int64)
     # a fresh C array whether ``warm`` is one flag or one a class (a
@@ -348,14 +347,14 @@ def _run(model, p, goal, players, V, Vf, warm, nt, reps, class_of, out, work):
     def one(w):
         try:
             sc = _seat_kernels.scratch(players, len(p["fh"]), p["H"], p["nodes"], p["n"])
-            _seat_kernels.worker(w, workers, *shared, *sc)
+            _seat_kernels.worker(w, nt, *shared, *sc)
         except BaseException as exc:  # raised again in the caller's thread
             failed.append(exc)
 
-    if workers == 1:
+    if nt == 1:
         one(0)
     else:
-        pool = [threading.Thread(target=one, args=(w,), daemon=True) for w in range(workers)]
+        pool = [threading.Thread(target=one, args=(w,), daemon=True) for w in range(nt)]
         for th in pool:
             th.start()
         for th in pool:
